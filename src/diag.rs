@@ -1,0 +1,113 @@
+//! Errors as data, rendered in one place.
+//!
+//! Owns: `Error` (what went wrong, in which file, at which byte range) and its rendering as a
+//! diagnostic with file, line, column and the offending text (codespan-reporting). Every front end
+//! (cat, litmus, mapping) reports through this type; `main` renders it and exits with status 2.
+use std::ops::Range;
+use std::sync::Arc;
+
+use codespan_reporting::diagnostic::{Diagnostic, Label};
+use codespan_reporting::files::SimpleFile;
+use codespan_reporting::term::{self, termcolor::NoColor};
+
+/// A user-facing error: bad input, never a bug.
+#[derive(Clone, Debug)]
+pub struct Error {
+    /// File the error is in (as given by the user).
+    pub path: String,
+    /// The file's text, when the error points into it.
+    pub source: Option<Arc<str>>,
+    /// Byte range of the offending text.
+    pub span: Option<Range<usize>>,
+    pub message: String,
+    pub notes: Vec<String>,
+}
+
+pub type Result<T> = std::result::Result<T, Error>;
+
+impl Error {
+    /// An error about a whole file (unreadable, unsupported, …).
+    pub fn file(path: impl Into<String>, message: impl Into<String>) -> Error {
+        Error { path: path.into(), source: None, span: None, message: message.into(), notes: vec![] }
+    }
+    /// An error at `span` of `source`.
+    pub fn at(path: &str, source: &Arc<str>, span: Range<usize>, message: impl Into<String>) -> Error {
+        let end = span.end.min(source.len());
+        let start = span.start.min(end);
+        Error {
+            path: path.to_string(),
+            source: Some(source.clone()),
+            span: Some(start..end),
+            message: message.into(),
+            notes: vec![],
+        }
+    }
+    pub fn with_note(mut self, note: impl Into<String>) -> Error {
+        self.notes.push(note.into());
+        self
+    }
+    /// 1-based line and column of the start of the span.
+    pub fn line_col(&self) -> Option<(usize, usize)> {
+        let (src, span) = (self.source.as_ref()?, self.span.as_ref()?);
+        let before = &src[..span.start];
+        let line = before.matches('\n').count() + 1;
+        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
+        Some((line, col))
+    }
+    /// The diagnostic as plain text: `error: …` with `path:line:col` and the source line.
+    pub fn render(&self) -> String {
+        let mut out = NoColor::new(Vec::new());
+        let config = term::Config::default();
+        match (&self.source, &self.span) {
+            (Some(src), Some(span)) => {
+                let file = SimpleFile::new(self.path.clone(), src.clone());
+                let d = Diagnostic::error()
+                    .with_message(&self.message)
+                    .with_labels(vec![Label::primary((), span.clone())])
+                    .with_notes(self.notes.clone());
+                // Rendering into memory cannot fail for a span clamped to the source.
+                let _ = term::emit(&mut out, &config, &file, &d);
+                String::from_utf8_lossy(&out.into_inner()).into_owned()
+            }
+            _ => {
+                let mut s = format!("error: {}: {}\n", self.path, self.message);
+                for n in &self.notes {
+                    s.push_str(&format!("  = {n}\n"));
+                }
+                s
+            }
+        }
+    }
+}
+
+impl std::fmt::Display for Error {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self.line_col() {
+            Some((l, c)) => write!(f, "{}:{}:{}: {}", self.path, l, c, self.message),
+            None => write!(f, "{}: {}", self.path, self.message),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+/// Read a file, turning an I/O failure into an `Error`.
+pub fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
+    std::fs::read_to_string(path)
+        .map(Arc::from)
+        .map_err(|e| Error::file(path.display().to_string(), format!("cannot read file: {e}")))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn line_and_column_of_a_span() {
+        let src: Arc<str> = Arc::from("let a = po\nlet b = ;\n");
+        let e = Error::at("m.cat", &src, 19..20, "expected an expression");
+        assert_eq!(e.line_col(), Some((2, 9)));
+        assert_eq!(e.to_string(), "m.cat:2:9: expected an expression");
+        assert!(e.render().contains("m.cat:2:9"));
+    }
+}

@@ -1,0 +1,144 @@
+//! A parsed litmus test, independent of its concrete syntax (PTX, C11, OpenCL).
+//!
+//! Owns: `Litmus`, the per-thread instruction lists, and the final condition. Front ends produce it;
+//! the runner executes it. Instruction annotations are vocabulary tags (`crate::vocab::TAGS`).
+
+/// The instruction set a test is written in.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+pub enum Arch {
+    Ptx,
+    C11,
+    OpenCl,
+}
+
+pub type Reg = String;
+
+/// Where a thread sits in the scope tree: its CTA (work-group) and GPU (device).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
+pub struct Placement {
+    /// CTA id (PTX `@cta N`) or work-group id (OpenCL `@wg N`); unique only within its GPU.
+    pub cta: i64,
+    /// GPU id (PTX `gpu N`) or device id (OpenCL `dev N`).
+    pub gpu: i64,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Thread {
+    /// Thread name as written (`P0`).
+    pub name: String,
+    pub placement: Placement,
+    pub code: Vec<Instr>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum CmpOp {
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+}
+
+/// A value computed from constants and registers (no memory access).
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Expr {
+    Const(i64),
+    Reg(Reg),
+    Bin(BinOp, Box<Expr>, Box<Expr>),
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Cond {
+    pub op: CmpOp,
+    pub lhs: Expr,
+    pub rhs: Expr,
+}
+
+/// The operation of a read-modify-write.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum RmwOp {
+    /// Writes `old op operand` (PTX `atom.add`, `red.add`, C `atomic_fetch_add`).
+    Arith(BinOp, Expr),
+    /// Writes `operand` (PTX `atom.exch`, C `atomic_exchange`).
+    Exch(Expr),
+    /// Writes `desired` only if the old value equals `expected`; otherwise it is a read alone.
+    Cas { expected: Expr, desired: Expr },
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Instr {
+    /// `dst := [loc]`.
+    Load { dst: Reg, loc: String, tags: Vec<String> },
+    /// `[loc] := value`.
+    Store { loc: String, value: Expr, tags: Vec<String> },
+    /// Atomic read-modify-write; `dst` receives the old value (`None` for PTX `red`).
+    /// `fail_tags` are the read's tags when a CAS fails (C's failure order); `None` = same as `tags`.
+    Rmw { dst: Option<Reg>, loc: String, op: RmwOp, tags: Vec<String>, fail_tags: Option<Vec<String>> },
+    Fence { tags: Vec<String> },
+    /// Execution barrier `id`; `count` threads must arrive (`None`: all threads of the CTA).
+    Barrier { id: Expr, count: Option<Expr>, tags: Vec<String> },
+    /// Register assignment without memory access (`mov`, `add`, C `r = e`).
+    Assign { dst: Reg, value: Expr },
+    Label(String),
+    Goto(String),
+    /// Jump to the label if the condition holds.
+    BranchIf { cond: Cond, target: String },
+}
+
+/// The left-hand side of a final-condition atom.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Target {
+    /// Register of a thread (thread index into `Litmus::threads`).
+    Reg { thread: usize, reg: Reg },
+    /// Final value of a memory location.
+    Mem(String),
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub enum Prop {
+    True,
+    False,
+    Eq(Target, i64),
+    Not(Box<Prop>),
+    And(Box<Prop>, Box<Prop>),
+    Or(Box<Prop>, Box<Prop>),
+    Implies(Box<Prop>, Box<Prop>),
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+pub enum Quantifier {
+    Exists,
+    NotExists,
+    Forall,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Condition {
+    pub quantifier: Quantifier,
+    pub prop: Prop,
+}
+
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Litmus {
+    pub arch: Arch,
+    pub name: String,
+    /// Initial memory values; locations not listed start at 0.
+    pub init_mem: Vec<(String, i64)>,
+    /// Initial register values `(thread index, register, value)`; others start at 0.
+    pub init_regs: Vec<(usize, Reg, i64)>,
+    /// Tags attached to every access of a location (OpenCL `global` / `local`).
+    pub loc_tags: Vec<(String, Vec<String>)>,
+    pub threads: Vec<Thread>,
+    pub condition: Condition,
+}
