@@ -1,1 +1,98 @@
-fn main() {}
+//! The `mapcheck` command line: parses arguments, calls one library entry point, prints, exits.
+//!
+//! Exit status: 0 success, 2 bad input (rendered diagnostic on stderr).
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::{Parser, Subcommand};
+use mapcheck::diag::Error;
+use mapcheck::{ir, litmus, oracle, runner};
+
+#[derive(Parser)]
+#[command(name = "mapcheck", version, about = "Checks compilation mappings between memory consistency models")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// What a model allows for litmus tests (herd7's output shape).
+    Run {
+        /// The model, a cat file.
+        model: PathBuf,
+        /// One or more litmus tests.
+        #[arg(required = true)]
+        tests: Vec<PathBuf>,
+        /// Print JSON instead of herd7's text.
+        #[arg(long)]
+        json: bool,
+        /// Times one instruction may run on a path (loop unrolling bound).
+        #[arg(long, default_value_t = 2)]
+        unroll: usize,
+    },
+    /// Agreement with external verdicts, per suite.
+    Oracle {
+        /// Oracle directory (with `expected/` and `litmus/`).
+        #[arg(default_value = "../shared/oracle/dat3m")]
+        dir: PathBuf,
+        /// Suite → model table.
+        #[arg(long, default_value = "models/suites.tsv")]
+        suites: PathBuf,
+        /// Run only these suites.
+        #[arg(long)]
+        suite: Vec<String>,
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Run { model, tests, json, unroll } => run(&model, &tests, json, unroll),
+        Command::Oracle { dir, suites, suite, json } => run_oracle(&dir, &suites, &suite, json),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprint!("{}", e.render());
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn run(model: &PathBuf, tests: &[PathBuf], json: bool, unroll: usize) -> Result<(), Error> {
+    let model = ir::load(model)?;
+    let opts = runner::Options { unroll, ..Default::default() };
+    for path in tests {
+        let test = litmus::parse_file(path)?;
+        let outcome = runner::run(&model, &test, &opts)?;
+        if json {
+            println!("{}", serde_json::to_string_pretty(&outcome).expect("outcomes serialise"));
+        } else {
+            print!("{}", runner::render_herd(&outcome, &condition_text(path)));
+        }
+    }
+    Ok(())
+}
+
+/// The final clause as written in the test file (for herd's `Condition` line).
+fn condition_text(path: &PathBuf) -> String {
+    let text = std::fs::read_to_string(path).unwrap_or_default();
+    let start = ["~exists", "exists", "forall"].iter().filter_map(|k| text.rfind(k)).min();
+    start.map_or(String::new(), |s| text[s..].split_whitespace().collect::<Vec<_>>().join(" "))
+}
+
+fn run_oracle(dir: &PathBuf, table: &PathBuf, only: &[String], json: bool) -> Result<(), Error> {
+    let suites = oracle::read_suites(table)?;
+    let chosen: Vec<_> = suites.iter().filter(|s| only.is_empty() || only.contains(&s.name)).collect();
+    let opts = runner::Options::default();
+    let reports = chosen.iter().map(|s| oracle::run_suite(dir, s, &opts)).collect::<Result<Vec<_>, _>>()?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&reports).expect("reports serialise"));
+    } else {
+        print!("{}", oracle::render(&reports));
+    }
+    Ok(())
+}

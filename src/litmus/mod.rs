@@ -1,6 +1,66 @@
 //! Litmus front ends: PTX, C11 and OpenCL test files parsed into one `Litmus` representation.
 //!
-//! Owns: the litmus grammars' drivers and the `Litmus` type. Entry point: `parse_file`.
+//! Owns: the litmus grammars' drivers and the `Litmus` type. Entry points: `parse_file`,
+//! `parse_str`, which read the title word (`PTX`, `C`, `OPENCL`) and hand the file to the matching
+//! front end (`ptx`, `c`). Every malformed input yields a `diag::Error` at file:line:column; no
+//! input makes the parsers panic.
 //! Uses: `diag` for errors, `vocab` for tag names. Knows nothing of models or executions.
+//!
+//! Module map: `source` (title, comments, regions, parser errors) → `cond` (initial state and
+//! final condition, grammar `litmus_common`) → `ptx` + `ptx_instr` (grammar `litmus_ptx`) or
+//! `c` + `c_lower` + `c_calls` (grammar `litmus_c`); `labels` checks jumps; `ast`, `ptx_ast`,
+//! `c_ast` are the syntax trees the grammars build.
 pub mod program;
+
+mod ast;
+mod c;
+mod c_ast;
+mod c_calls;
+mod c_lower;
+mod cond;
+mod grammars;
+mod labels;
+mod ptx;
+mod ptx_ast;
+mod ptx_instr;
+mod source;
+
+use std::path::Path;
+use std::sync::Arc;
+
 pub use program::*;
+
+use crate::diag::{self, Error};
+
+/// The architectures a title line may name, as written there.
+pub const ARCHITECTURES: &[&str] = &["PTX", "C", "OPENCL"];
+
+/// Read and parse the litmus test at `path`.
+pub fn parse_file(path: &Path) -> diag::Result<Litmus> {
+    let text = diag::read_source(path)?;
+    parse_source(&path.display().to_string(), &text)
+}
+
+/// Parse the litmus test `text`; `path_name` is used in error messages.
+pub fn parse_str(path_name: &str, text: &str) -> diag::Result<Litmus> {
+    parse_source(path_name, &Arc::from(text))
+}
+
+fn parse_source(path: &str, text: &Arc<str>) -> diag::Result<Litmus> {
+    let title = source::title(path, text)?;
+    let arch = match title.arch.to_ascii_uppercase().as_str() {
+        "PTX" => Arch::Ptx,
+        "C" => Arch::C11,
+        "OPENCL" => Arch::OpenCl,
+        _ => {
+            let msg = format!("unsupported architecture `{}`; supported: {}", title.arch, ARCHITECTURES.join(", "));
+            return Err(Error::at(path, text, title.arch_span.range(), msg));
+        }
+    };
+    let src = source::mask(path, text, title.body_start)?;
+    let layout = source::layout(&src, title.body_start)?;
+    match arch {
+        Arch::Ptx => ptx::parse(&src, title.name, &layout),
+        Arch::C11 | Arch::OpenCl => c::parse(&src, arch, title.name, &layout),
+    }
+}

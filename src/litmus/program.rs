@@ -114,6 +114,8 @@ pub enum Prop {
     And(Box<Prop>, Box<Prop>),
     Or(Box<Prop>, Box<Prop>),
     Implies(Box<Prop>, Box<Prop>),
+    /// Two final values are equal (`P0:r1 == P0:r2`, used by PTX ticket-lock tests).
+    EqTargets(Target, Target),
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]

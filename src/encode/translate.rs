@@ -1,0 +1,293 @@
+//! The translation of an `ir::Model` into the circuit: every definition, check expression and
+//! witness as vectors and matrices of nodes, following the model's steps in order.
+//!
+//! Owns: `Translation`, base instantiation from `Bounds`, expressions, `let rec` fixpoints, and
+//! which witnesses each check depends on. Uses: `ir`, `vocab`, `rel`, and the encoder's
+//! `circuit`, `matrix`, `checks`, `bounds`.
+use std::collections::BTreeSet;
+
+use super::bounds::Bounds;
+use super::checks;
+use super::circuit::{Circuit, Node};
+use super::matrix::{Matrix, Value, Vector};
+use crate::ir::{BinOp, DefBody, DefId, Expr, Kind, Model, Op1, Step};
+use crate::vocab;
+
+/// Asks whether a node can be true for some value of the inputs (the semantic convergence test
+/// of fixpoints). Answering `true` is always safe; it only costs more rounds.
+pub type MayHold<'a> = dyn FnMut(&Circuit, Node) -> bool + 'a;
+
+/// A model translated over one universe.
+#[derive(Clone, Debug)]
+pub struct Translation {
+    pub n: usize,
+    /// The universe `E`.
+    pub all: Vector,
+    /// Values of `model.bases`, by slot.
+    pub bases: Vec<Value>,
+    /// Values of `model.defs`, by id (`None` for functions).
+    pub defs: Vec<Option<Value>>,
+    /// Value of each check's expression.
+    pub checks: Vec<Value>,
+    /// "This choice of witness `w` is a linearisation", by witness index.
+    pub legal: Vec<Node>,
+    /// The witnesses each check depends on.
+    pub check_witnesses: Vec<BTreeSet<usize>>,
+    /// Rounds each `let rec` group took, in model order.
+    pub fixpoint_rounds: Vec<usize>,
+}
+
+/// The values of the vocabulary names `model` uses: constants and fresh inputs from `bounds`.
+/// Returns the universe `E` and the values by base slot.
+pub fn instantiate(c: &mut Circuit, model: &Model, bounds: &Bounds) -> (Vector, Vec<Value>) {
+    let n = bounds.n();
+    let all = set_from_bounds(c, bounds, "E").unwrap_or_else(|| Vector(vec![Node::TRUE; n]));
+    let value = |c: &mut Circuit, name: &str| match vocab::kind_of(name) {
+        Some(Kind::Set) => Value::Set(set_from_bounds(c, bounds, name).unwrap_or_else(|| match name {
+            "_" => all.clone(),
+            _ => Vector(vec![Node::FALSE; n]),
+        })),
+        _ => Value::Rel(rel_from_bounds(c, bounds, name).unwrap_or_else(|| match name {
+            "id" => Matrix::id_on(&all),
+            _ => Matrix::empty(n),
+        })),
+    };
+    let bases = model.bases.iter().map(|name| if *name == "E" { Value::Set(all.clone()) } else { value(c, name) }).collect();
+    (all, bases)
+}
+
+fn set_from_bounds(c: &mut Circuit, bounds: &Bounds, name: &str) -> Option<Vector> {
+    let (lower, upper) = bounds.set_bounds(name)?;
+    Some(Vector((0..bounds.n()).map(|i| entry(c, lower.contains(i), upper.contains(i))).collect()))
+}
+
+fn rel_from_bounds(c: &mut Circuit, bounds: &Bounds, name: &str) -> Option<Matrix> {
+    let (lower, upper) = bounds.rel_bounds(name)?;
+    Some(Matrix::from_fn(bounds.n(), |i, j| entry(c, lower.contains(i, j), upper.contains(i, j))))
+}
+
+/// One tuple: in the lower bound, outside the upper bound, or free.
+fn entry(c: &mut Circuit, lower: bool, upper: bool) -> Node {
+    match (lower, upper) {
+        (true, _) => Node::TRUE,
+        (false, false) => Node::FALSE,
+        (false, true) => c.input(),
+    }
+}
+
+impl Translation {
+    /// Translate `model` with the given base values, step by step.
+    pub fn new(c: &mut Circuit, model: &Model, all: Vector, bases: Vec<Value>, may_hold: &mut MayHold<'_>) -> Translation {
+        let n = all.len();
+        let mut t = Translation {
+            n,
+            all,
+            bases,
+            defs: vec![None; model.defs.len()],
+            checks: vec![Value::Set(Vector(vec![])); model.checks.len()],
+            legal: vec![Node::TRUE; model.witnesses.len()],
+            check_witnesses: vec![],
+            fixpoint_rounds: vec![],
+        };
+        for step in &model.steps {
+            match step {
+                Step::Define(id) => t.define(c, model, *id),
+                Step::Fixpoint(ids) => t.fixpoint(c, model, ids, may_hold),
+                Step::Check(i) => t.checks[*i] = t.expr(c, model, &model.checks[*i].expr),
+                Step::Choose(w) => t.choose(c, model, *w),
+            }
+        }
+        t.check_witnesses = witness_dependencies(model);
+        t
+    }
+
+    fn define(&mut self, c: &mut Circuit, model: &Model, id: DefId) {
+        if let DefBody::Value(e) = &model.defs[id].body {
+            self.defs[id] = Some(self.expr(c, model, e));
+        }
+    }
+
+    fn choose(&mut self, c: &mut Circuit, model: &Model, w: usize) {
+        let witness = &model.witnesses[w];
+        let set = as_set(self.expr(c, model, &witness.set), self.n);
+        let order = as_rel(self.expr(c, model, &witness.order), self.n);
+        let (lin, legal) = checks::linearisation(c, &set, &order);
+        self.defs[witness.def] = Some(Value::Rel(lin));
+        self.legal[w] = legal;
+    }
+
+    /// A `let rec` group: Kleene iteration from empty, each variable updated in turn with the
+    /// latest values (as the evaluator does). The iterates grow, and for any value of the inputs
+    /// each round before the fixpoint adds a tuple, so `vars × n²` rounds (n for a set) reach
+    /// the least fixpoint for every input value at once: the iteration is exact. It stops sooner
+    /// when a round rebuilds the same nodes, or when the solver finds that no input value makes
+    /// the last round add a tuple (asked after rounds 1, 2, 4, 8, …).
+    fn fixpoint(&mut self, c: &mut Circuit, model: &Model, ids: &[DefId], may_hold: &mut MayHold<'_>) {
+        let mut tuples = 0;
+        for &id in ids {
+            let kind = model.defs[id].kind.unwrap_or(Kind::Rel);
+            tuples += if kind == Kind::Set { self.n } else { self.n * self.n };
+            self.defs[id] = Some(empty(kind, self.n));
+        }
+        let mut rounds = 0;
+        let mut next_ask = 1;
+        while rounds <= tuples {
+            rounds += 1;
+            let before: Vec<Value> = ids.iter().map(|&id| self.def(id)).collect();
+            for &id in ids {
+                if let DefBody::Fixpoint(e) = &model.defs[id].body {
+                    self.defs[id] = Some(self.expr(c, model, e));
+                }
+            }
+            let after: Vec<Value> = ids.iter().map(|&id| self.def(id)).collect();
+            if after == before {
+                break;
+            }
+            if rounds == next_ask {
+                next_ask *= 2;
+                let grew = grown(c, &before, &after);
+                if !may_hold(c, grew) {
+                    break;
+                }
+            }
+        }
+        self.fixpoint_rounds.push(rounds);
+    }
+
+    fn def(&self, id: DefId) -> Value {
+        self.defs[id].clone().unwrap_or_else(|| empty(Kind::Rel, self.n))
+    }
+
+    /// The value of an expression.
+    pub fn expr(&self, c: &mut Circuit, model: &Model, e: &Expr) -> Value {
+        match e {
+            Expr::Empty(k) => empty(*k, self.n),
+            Expr::Base { slot, .. } => self.bases[*slot].clone(),
+            Expr::Def(id) => self.def(*id),
+            Expr::Binary(op, a, b) => {
+                let (a, b) = (self.expr(c, model, a), self.expr(c, model, b));
+                binary(c, *op, &a, &b, self.n)
+            }
+            Expr::Unary(op, a) => {
+                let a = self.expr(c, model, a);
+                unary(c, *op, &a, &self.all)
+            }
+        }
+    }
+}
+
+/// "Some tuple is in `after` and not in `before`."
+fn grown(c: &mut Circuit, before: &[Value], after: &[Value]) -> Node {
+    let mut new = vec![];
+    for (b, a) in before.iter().zip(after) {
+        let (bc, ac) = (cells(b), cells(a));
+        new.extend(bc.iter().zip(ac).map(|(&x, &y)| c.and2(y, !x)).collect::<Vec<_>>());
+    }
+    c.or(new)
+}
+
+fn cells(v: &Value) -> &[Node] {
+    match v {
+        Value::Set(s) => &s.0,
+        Value::Rel(r) => r.cells(),
+    }
+}
+
+fn empty(kind: Kind, n: usize) -> Value {
+    match kind {
+        Kind::Set => Value::Set(Vector(vec![Node::FALSE; n])),
+        Kind::Rel => Value::Rel(Matrix::empty(n)),
+    }
+}
+
+fn as_set(v: Value, n: usize) -> Vector {
+    match v {
+        Value::Set(s) => s,
+        Value::Rel(_) => Vector(vec![Node::FALSE; n]),
+    }
+}
+
+fn as_rel(v: Value, n: usize) -> Matrix {
+    match v {
+        Value::Rel(r) => r,
+        Value::Set(_) => Matrix::empty(n),
+    }
+}
+
+/// A binary operator. Lowering guarantees the kinds; a mismatch (a bug) gives empty, as in the
+/// evaluator.
+fn binary(c: &mut Circuit, op: BinOp, a: &Value, b: &Value, n: usize) -> Value {
+    use Value::{Rel as R, Set as S};
+    match (op, a, b) {
+        (BinOp::Union, S(x), S(y)) => S(x.union(c, y)),
+        (BinOp::Inter, S(x), S(y)) => S(x.inter(c, y)),
+        (BinOp::Diff, S(x), S(y)) => S(x.diff(c, y)),
+        (BinOp::Union, R(x), R(y)) => R(x.union(c, y)),
+        (BinOp::Inter, R(x), R(y)) => R(x.inter(c, y)),
+        (BinOp::Diff, R(x), R(y)) => R(x.diff(c, y)),
+        (BinOp::Seq, R(x), R(y)) => R(x.seq(c, y)),
+        (BinOp::Product, S(x), S(y)) => R(Matrix::product(c, x, y)),
+        _ => R(Matrix::empty(n)),
+    }
+}
+
+/// A unary operator (see `binary` for kind mismatches).
+fn unary(c: &mut Circuit, op: Op1, a: &Value, all: &Vector) -> Value {
+    use Value::{Rel as R, Set as S};
+    match (op, a) {
+        (Op1::Complement, S(x)) => S(x.complement(c, all)),
+        (Op1::Complement, R(x)) => R(x.complement(c, all)),
+        (Op1::Inverse, R(x)) => R(x.inverse()),
+        (Op1::Plus, R(x)) => R(x.plus(c)),
+        (Op1::Star, R(x)) => R(x.star(c, all)),
+        (Op1::Opt, R(x)) => R(x.opt(c, all)),
+        (Op1::IdOn, S(x)) => R(Matrix::id_on(x)),
+        (Op1::Domain, R(x)) => S(x.domain(c)),
+        (Op1::Range, R(x)) => S(x.range(c)),
+        _ => R(Matrix::empty(all.len())),
+    }
+}
+
+/// For each check, the witnesses its expression depends on (through definitions).
+fn witness_dependencies(model: &Model) -> Vec<BTreeSet<usize>> {
+    let mut deps: Vec<BTreeSet<usize>> = vec![BTreeSet::new(); model.defs.len()];
+    for (w, wit) in model.witnesses.iter().enumerate() {
+        deps[wit.def].insert(w);
+    }
+    for step in &model.steps {
+        let ids: &[DefId] = match step {
+            Step::Define(id) => std::slice::from_ref(id),
+            Step::Fixpoint(ids) => ids,
+            _ => continue,
+        };
+        let mut group = BTreeSet::new();
+        for &id in ids {
+            if let DefBody::Value(e) | DefBody::Fixpoint(e) = &model.defs[id].body {
+                collect(e, &deps, &mut group);
+            }
+        }
+        ids.iter().for_each(|&id| deps[id].extend(group.iter().copied()));
+    }
+    model
+        .checks
+        .iter()
+        .map(|chk| {
+            let mut s = BTreeSet::new();
+            collect(&chk.expr, &deps, &mut s);
+            s
+        })
+        .collect()
+}
+
+fn collect(e: &Expr, deps: &[BTreeSet<usize>], out: &mut BTreeSet<usize>) {
+    match e {
+        Expr::Def(id) => out.extend(deps[*id].iter().copied()),
+        Expr::Binary(_, a, b) => {
+            collect(a, deps, out);
+            collect(b, deps, out)
+        }
+        Expr::Unary(_, a) => collect(a, deps, out),
+        Expr::Empty(_) | Expr::Base { .. } => {}
+    }
+}
+

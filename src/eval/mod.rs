@@ -1,0 +1,278 @@
+//! Evaluation of a model on one concrete execution.
+//!
+//! Owns: `Base` (the execution's value for every vocabulary name), `Value`, `Outcome` and the
+//! step-by-step evaluation of `ir::Model`: definitions once each (values in a `Vec` indexed by
+//! definition id), `let rec` groups by iteration from empty, checks, and witnesses by enumerating
+//! their choices. Entry points: `evaluate`, `evaluate_named`. Uses: `ir`, `rel`, `vocab`.
+//! Knows nothing of litmus tests or of how executions are built (that is `exec`).
+mod expr;
+mod witness;
+
+use std::collections::HashMap;
+use std::ops::ControlFlow;
+
+use crate::ir::{CheckKind, DefBody, DefId, Kind, Model, Step};
+use crate::rel::{Rel, Set};
+use crate::vocab;
+
+pub use witness::for_each_linearisation;
+
+/// The values of the vocabulary's names on one execution of `n` events.
+///
+/// `exec` fills every name of `vocab`. A name the model uses but `Base` lacks evaluates to the
+/// empty set or relation, except `E` and `_` (all events) and `id`; `missing` lists such names.
+#[derive(Clone, Debug, Default)]
+pub struct Base {
+    pub n: usize,
+    pub sets: HashMap<&'static str, Set>,
+    pub rels: HashMap<&'static str, Rel>,
+}
+
+impl Base {
+    /// Every vocabulary name on `n` events: sets empty except `E` and `_`, relations empty except `id`.
+    pub fn empty(n: usize) -> Base {
+        let mut base = Base { n, ..Base::default() };
+        for name in vocab::all_names() {
+            match vocab::kind_of(name) {
+                Some(Kind::Set) => base.sets.insert(name, Set::EMPTY).map(drop),
+                _ => base.rels.insert(name, Rel::empty(n)).map(drop),
+            };
+        }
+        base.sets.insert("E", Set::full(n));
+        base.sets.insert("_", Set::full(n));
+        base.rels.insert("id", Rel::id_on(n, Set::full(n)));
+        base
+    }
+
+    /// Set a vocabulary name (names outside the vocabulary are ignored, and reported as `false`).
+    pub fn set(&mut self, name: &str, value: Value) -> bool {
+        let Some(name) = vocab::all_names().find(|n| *n == name) else { return false };
+        match value {
+            Value::Set(s) => self.sets.insert(name, s).map(drop),
+            Value::Rel(r) => self.rels.insert(name, r).map(drop),
+        };
+        true
+    }
+
+    /// The vocabulary names `model` uses that this `Base` does not give.
+    pub fn missing(&self, model: &Model) -> Vec<&'static str> {
+        let has = |n: &&str| self.sets.contains_key(n) || self.rels.contains_key(n);
+        model.bases.iter().copied().filter(|n| !has(n)).collect()
+    }
+}
+
+/// The value of a cat expression on one execution.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Set(Set),
+    Rel(Rel),
+}
+
+impl Value {
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Value::Set(s) => s.is_empty(),
+            Value::Rel(r) => r.is_empty(),
+        }
+    }
+    pub fn as_set(&self) -> Option<Set> {
+        match self {
+            Value::Set(s) => Some(*s),
+            Value::Rel(_) => None,
+        }
+    }
+    pub fn as_rel(&self) -> Option<&Rel> {
+        match self {
+            Value::Rel(r) => Some(r),
+            Value::Set(_) => None,
+        }
+    }
+    fn empty(kind: Kind, n: usize) -> Value {
+        match kind {
+            Kind::Set => Value::Set(Set::EMPTY),
+            Kind::Rel => Value::Rel(Rel::empty(n)),
+        }
+    }
+}
+
+/// The model's judgement of one execution.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Outcome {
+    /// Every non-flag check passes (for some choice of the witnesses).
+    pub consistent: bool,
+    /// Names of the non-flag checks that fail, or of a witness with no possible value. With
+    /// witnesses: those of the choice with the fewest failures (only the first choice is tried
+    /// once a check before the witness has already failed).
+    pub failed: Vec<String>,
+    /// Names of the flags raised (for the passing choice, or the one `failed` describes).
+    pub flags: Vec<String>,
+}
+
+/// Judge one execution.
+pub fn evaluate(model: &Model, base: &Base) -> Outcome {
+    let branch = Evaluator::new(model, base, false).run(0, Branch::default());
+    let name = |f: &Fail| match *f {
+        Fail::Check(c) => model.checks[c].name.clone(),
+        Fail::NoWitness(w) => model.witnesses[w].name.clone(),
+    };
+    Outcome {
+        consistent: branch.failed.is_empty(),
+        failed: branch.failed.iter().map(name).collect(),
+        flags: branch.flags.iter().map(|&c| model.checks[c].name.clone()).collect(),
+    }
+}
+
+/// The value of the definition `name` (the last one so named) on one execution, under the
+/// witness choice `evaluate` reports; `None` for an unknown name, a function, or when some
+/// witness has no possible value.
+pub fn evaluate_named(model: &Model, base: &Base, name: &str) -> Option<Value> {
+    let id = model.def_named(name)?;
+    if matches!(model.defs[id].body, DefBody::Function { .. }) {
+        return None;
+    }
+    let branch = Evaluator::new(model, base, true).run(0, Branch::default());
+    branch.slots.map(|mut slots| slots.swap_remove(id))
+}
+
+/// Why a choice of witnesses is not consistent.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fail {
+    Check(usize),
+    NoWitness(usize),
+}
+
+/// The result of evaluating the steps under one choice of witnesses.
+#[derive(Clone, Debug, Default)]
+struct Branch {
+    failed: Vec<Fail>,
+    flags: Vec<usize>,
+    /// All definitions' values, when asked for (`evaluate_named`) and the steps all ran.
+    slots: Option<Vec<Value>>,
+}
+
+pub(crate) struct Evaluator<'m> {
+    model: &'m Model,
+    n: usize,
+    /// Values of `model.bases`, by slot.
+    bases: Vec<Value>,
+    /// Values of `model.defs`, by id (functions keep a placeholder).
+    slots: Vec<Value>,
+    keep_slots: bool,
+}
+
+impl<'m> Evaluator<'m> {
+    fn new(model: &'m Model, base: &Base, keep_slots: bool) -> Evaluator<'m> {
+        let n = base.n;
+        let bases = model.bases.iter().map(|name| base_value(base, name)).collect();
+        let slots = vec![Value::Set(Set::EMPTY); model.defs.len()];
+        Evaluator { model, n, bases, slots, keep_slots }
+    }
+
+    /// Run `steps[from..]`, adding to `acc`.
+    fn run(&mut self, from: usize, mut acc: Branch) -> Branch {
+        let model = self.model;
+        for (i, step) in model.steps.iter().enumerate().skip(from) {
+            match step {
+                Step::Define(id) => self.define(*id),
+                Step::Fixpoint(ids) => self.fixpoint(ids),
+                Step::Check(c) => self.check(*c, &mut acc),
+                Step::Choose(w) => return self.choose(*w, i, acc),
+            }
+        }
+        if self.keep_slots {
+            acc.slots = Some(self.slots.clone());
+        }
+        acc
+    }
+
+    fn define(&mut self, id: DefId) {
+        if let DefBody::Value(e) = &self.model.defs[id].body {
+            self.slots[id] = self.eval(e).into_owned();
+        }
+    }
+
+    /// A `let rec` group: iterate from empty until nothing changes (bodies are monotone).
+    fn fixpoint(&mut self, ids: &[DefId]) {
+        let model = self.model;
+        for &id in ids {
+            self.slots[id] = Value::empty(model.defs[id].kind.unwrap_or(Kind::Rel), self.n);
+        }
+        // Each round adds at least one pair to some variable, so this bound is never reached.
+        let max_rounds = ids.len() * (self.n * self.n + 1) + 1;
+        for _ in 0..max_rounds {
+            let mut changed = false;
+            for &id in ids {
+                if let DefBody::Fixpoint(e) = &model.defs[id].body {
+                    let v = self.eval(e).into_owned();
+                    if v != self.slots[id] {
+                        self.slots[id] = v;
+                        changed = true;
+                    }
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+
+    fn check(&self, c: usize, acc: &mut Branch) {
+        let check = &self.model.checks[c];
+        let v = self.eval(&check.expr);
+        let test = match (check.kind, v.as_rel()) {
+            (CheckKind::Acyclic, Some(r)) => r.is_acyclic(),
+            (CheckKind::Irreflexive, Some(r)) => r.is_irreflexive(),
+            _ => v.is_empty(),
+        };
+        let holds = test != check.negated;
+        if check.flag && holds {
+            acc.flags.push(c);
+        } else if !check.flag && !holds {
+            acc.failed.push(Fail::Check(c));
+        }
+    }
+
+    /// `with x from linearisations(S, r)` at step `at`: the rest of the steps under each choice,
+    /// stopping at the first that passes; otherwise the choice with the fewest failures.
+    fn choose(&mut self, w: usize, at: usize, acc: Branch) -> Branch {
+        let witness = &self.model.witnesses[w];
+        let set = self.eval(&witness.set).as_set().unwrap_or(Set::EMPTY);
+        let order = self.eval(&witness.order).into_owned();
+        let order = order.as_rel().cloned().unwrap_or_else(|| Rel::empty(self.n));
+        let only_first = !acc.failed.is_empty();
+        let mut best: Option<Branch> = None;
+        let _ = for_each_linearisation(self.n, set, &order, &mut |lin| {
+            self.slots[witness.def] = Value::Rel(lin);
+            let b = self.run(at + 1, acc.clone());
+            let passes = b.failed.is_empty();
+            if best.as_ref().is_none_or(|x| b.failed.len() < x.failed.len()) {
+                best = Some(b);
+            }
+            if passes || only_first {
+                ControlFlow::Break(())
+            } else {
+                ControlFlow::Continue(())
+            }
+        });
+        best.unwrap_or_else(|| {
+            let mut acc = acc;
+            acc.failed.push(Fail::NoWitness(w));
+            acc
+        })
+    }
+}
+
+/// The execution's value of a vocabulary name (see `Base` for names it lacks).
+fn base_value(base: &Base, name: &'static str) -> Value {
+    let n = base.n;
+    match vocab::kind_of(name) {
+        Some(Kind::Set) => Value::Set(base.sets.get(name).copied().unwrap_or_else(|| match name {
+            "E" | "_" => Set::full(n),
+            _ => Set::EMPTY,
+        })),
+        _ => Value::Rel(base.rels.get(name).cloned().unwrap_or_else(|| match name {
+            "id" => Rel::id_on(n, Set::full(n)),
+            _ => Rel::empty(n),
+        })),
+    }
+}

@@ -1,0 +1,179 @@
+//! The typed relational IR of a cat model: every name resolved, every expression's kind known.
+//!
+//! Owns: `Model` (definitions, checks, witnesses, evaluation order, coherence kind) and the
+//! lowering from `cat::ast` (names, kinds, includes, function inlining, `let rec` fixpoints).
+//! Entry points: `load` and `load_str`. Uses: `cat` (syntax), `vocab` (built-in names and kinds),
+//! `diag` (errors). Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing
+//! else, so all of them agree on what a model means.
+mod lower;
+mod names;
+
+use std::collections::BTreeSet;
+use std::path::Path;
+use std::sync::Arc;
+
+pub use crate::cat::ast::{BinOp, CheckKind};
+pub use crate::vocab::Kind;
+use crate::{diag, vocab};
+
+/// Index of a definition in `Model::defs`.
+pub type DefId = usize;
+
+/// Unary operators of the IR (cat's prefix/postfix operators, `[S]`, `domain`, `range`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Op1 {
+    /// `~e`: complement with respect to all events (a set) or all pairs of events (a relation).
+    Complement,
+    /// `e^-1`
+    Inverse,
+    /// `e+`
+    Plus,
+    /// `e*`: reflexive-transitive closure (reflexive over all events).
+    Star,
+    /// `e?`: reflexive closure (over all events).
+    Opt,
+    /// `[S]`: identity restricted to a set.
+    IdOn,
+    /// `domain(r)`
+    Domain,
+    /// `range(r)`
+    Range,
+}
+
+/// A resolved, kind-checked expression. Its kind is given by `Model::kind_of`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Expr {
+    /// `0` at a known kind.
+    Empty(Kind),
+    /// A name of the event vocabulary; `slot` indexes `Model::bases`.
+    Base { name: &'static str, slot: usize },
+    /// A definition of the model (a `let`, a `let rec` variable or a witness).
+    Def(DefId),
+    /// `|`, `&`, `\` (operands of equal kind), `;` (relations), `*` (sets, giving a relation).
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Unary(Op1, Box<Expr>),
+}
+
+/// Whether `co` is a total order per location or any transitive partial order (`coherence …`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum CoKind {
+    #[default]
+    Total,
+    Partial,
+}
+
+/// A named definition, in the order the model (with its includes spliced in) defines them.
+#[derive(Clone, Debug)]
+pub struct Def {
+    pub name: String,
+    /// `None` only for functions, whose kind depends on their arguments.
+    pub kind: Option<Kind>,
+    pub body: DefBody,
+    /// The cat text of the binding, from its `let` (or `and`) to the end of its body.
+    pub source_text: String,
+    /// `file:line` of the binding.
+    pub origin: String,
+}
+
+#[derive(Clone, Debug)]
+pub enum DefBody {
+    /// `let x = e`.
+    Value(Expr),
+    /// A variable of `let rec … and …`: its value is the least fixpoint of the group, computed by
+    /// iteration from empty (lowering checks every body is monotone in the group's variables).
+    Fixpoint(Expr),
+    /// `with x from linearisations(…)`: index into `Model::witnesses`.
+    Witness(usize),
+    /// `let f(a, b) = e`: inlined at every call, so the IR holds no calls.
+    Function { params: Vec<String> },
+}
+
+/// One `acyclic` / `irreflexive` / `empty` statement.
+#[derive(Clone, Debug)]
+pub struct Check {
+    pub kind: CheckKind,
+    pub expr: Expr,
+    /// The `as` name, or `<kind>#<k>` for the k-th check of the model (1-based), e.g. `acyclic#2`.
+    pub name: String,
+    /// `flag …`: reported, never makes an execution inconsistent.
+    pub flag: bool,
+    /// `~acyclic …`, `~empty …`: the test is negated.
+    pub negated: bool,
+    /// The cat text of the whole statement.
+    pub source_text: String,
+}
+
+/// `with name from linearisations(set, order)`: `name` ranges over every strict total order on
+/// `set` that contains `order` restricted to `set`.
+#[derive(Clone, Debug)]
+pub struct Witness {
+    pub name: String,
+    pub def: DefId,
+    pub set: Expr,
+    pub order: Expr,
+    pub source_text: String,
+}
+
+/// The model's statements in evaluation order.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    Define(DefId),
+    /// A `let rec` group, solved together.
+    Fixpoint(Vec<DefId>),
+    Check(usize),
+    /// Choose a value for `witnesses[i]`; the steps after it are evaluated under each choice.
+    Choose(usize),
+}
+
+/// A lowered cat model.
+#[derive(Clone, Debug, Default)]
+pub struct Model {
+    /// The file the model was loaded from (as given).
+    pub path: String,
+    pub title: Option<String>,
+    pub coherence: CoKind,
+    pub defs: Vec<Def>,
+    pub checks: Vec<Check>,
+    pub witnesses: Vec<Witness>,
+    pub steps: Vec<Step>,
+    /// The vocabulary names the model uses, indexed by `Expr::Base::slot`.
+    pub bases: Vec<&'static str>,
+}
+
+impl Model {
+    /// The vocabulary names this model's expressions use.
+    pub fn used_builtins(&self) -> BTreeSet<&'static str> {
+        self.bases.iter().copied().collect()
+    }
+
+    /// The kind of an expression of this model.
+    pub fn kind_of(&self, e: &Expr) -> Kind {
+        match e {
+            Expr::Empty(k) => *k,
+            Expr::Base { name, .. } => vocab::kind_of(name).unwrap_or(Kind::Rel),
+            Expr::Def(id) => self.defs[*id].kind.unwrap_or(Kind::Rel),
+            Expr::Binary(BinOp::Seq | BinOp::Product, ..) => Kind::Rel,
+            Expr::Binary(_, a, _) => self.kind_of(a),
+            Expr::Unary(Op1::Domain | Op1::Range, _) => Kind::Set,
+            Expr::Unary(Op1::Complement, a) => self.kind_of(a),
+            Expr::Unary(..) => Kind::Rel,
+        }
+    }
+
+    /// The definition a name denotes at the end of the model (the last one bound to it).
+    pub fn def_named(&self, name: &str) -> Option<DefId> {
+        self.defs.iter().rposition(|d| d.name == name)
+    }
+}
+
+/// Load a model file, resolving `include`s relative to its directory.
+pub fn load(path: &Path) -> diag::Result<Model> {
+    let text = diag::read_source(path)?;
+    let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+    lower::lower_top(&path.display().to_string(), text, dir, Some(path))
+}
+
+/// Load a model from text; `include`s are resolved in `include_dir` (an error when it is `None`).
+pub fn load_str(path_name: &str, text: &str, include_dir: Option<&Path>) -> diag::Result<Model> {
+    lower::lower_top(path_name, Arc::from(text), include_dir, None)
+}

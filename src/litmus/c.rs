@@ -1,0 +1,133 @@
+//! The C11 and OpenCL front end: parses the thread section with the `litmus_c` grammar, checks
+//! thread headers and parameters, derives OpenCL location regions, lowers each thread body
+//! (`c_lower`), and assembles the `Litmus`.
+//!
+//! Thread headers: C11 `P0 (atomic_int* x, int* y)`; OpenCL `P0@wg 0, dev 0 (global atomic_int*
+//! x, local int* y)`, where `wg` is the work-group (`Placement::cta`) and `dev` the device
+//! (`Placement::gpu`); C11 threads get `Placement::default()`. An OpenCL parameter marked `global`
+//! or `local` (or `__global`, `__local`) puts its location in `loc_tags` with [GLOBAL] or [LOCAL];
+//! an unmarked one adds nothing. Parameter types are otherwise informational: whether an access is
+//! atomic is decided by the access (`*x` is NA, `atomic_*` calls are atomic).
+//!
+//! Owns: thread-level checks and `loc_tags`. Uses `source`, `cond`, `c_ast`, `c_lower`.
+use std::collections::HashSet;
+
+use crate::diag::Result;
+use crate::litmus::ast::Spanned;
+use crate::litmus::c_ast::CThread;
+use crate::litmus::c_lower::Lowerer;
+use crate::litmus::cond::{self, Init};
+use crate::litmus::grammars;
+use crate::litmus::program::{Arch, Litmus, Placement, Thread};
+use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
+
+/// Names of the C grammar's regex terminals, for "expected …" messages.
+const NAMES: TokenNames = &[("INT", "an integer"), ("HEX", "an integer"), ("IDENT", "a name")];
+
+/// Parse a C11 (`arch` = C11) or OpenCL test whose title is `name`.
+pub fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<Litmus> {
+    let init_items = cond::parse_init(src, layout.init)?;
+    let asts = grammars::c_threads()
+        .parse(layout.body.lo, src.slice(layout.body))
+        .map_err(|e| parse_error(src, layout.body.lo, "thread code", NAMES, e))?;
+    let names = thread_names(src, &asts, layout)?;
+    let init = cond::resolve_init(src, init_items, &names)?;
+    let loc_tags = loc_tags(src, arch, &asts)?;
+    let mut barrier_ids = Vec::new();
+    let mut threads = Vec::with_capacity(asts.len());
+    for t in &asts {
+        threads.push(thread(src, arch, &init, &mut barrier_ids, t)?);
+    }
+    let pointers: Vec<HashSet<String>> = asts.iter().map(|t| t.params.iter().map(|p| p.name.node.clone()).collect()).collect();
+    let scope = cond::CondScope { threads: &names, init: &init, pointers: &pointers };
+    let condition = cond::parse_condition(src, layout.condition, &scope)?;
+    Ok(Litmus {
+        arch,
+        name,
+        init_mem: init.mem,
+        init_regs: init.regs,
+        loc_tags,
+        threads,
+        condition,
+    })
+}
+
+fn thread_names(src: &Source, asts: &[CThread], layout: &Layout) -> Result<Vec<String>> {
+    if asts.is_empty() {
+        let at = src.trim(layout.body);
+        return Err(src.error(at, "expected at least one thread, such as `P0 (atomic_int* x) { … }`"));
+    }
+    let mut names = Vec::with_capacity(asts.len());
+    for t in asts {
+        cond::check_thread_name(src, &t.name)?;
+        if names.contains(&t.name.node) {
+            return Err(src.error(t.name.span, format!("thread `{}` is declared twice", t.name.node)));
+        }
+        names.push(t.name.node.clone());
+    }
+    Ok(names)
+}
+
+fn thread(src: &Source, arch: Arch, init: &Init, barrier_ids: &mut Vec<String>, t: &CThread) -> Result<Thread> {
+    let placement = placement(src, arch, t)?;
+    let mut params = HashSet::new();
+    for p in &t.params {
+        cond::check_types(src, &p.words)?;
+        if !params.insert(p.name.node.clone()) {
+            return Err(src.error(p.name.span, format!("parameter `{}` is declared twice", p.name.node)));
+        }
+    }
+    let code = Lowerer::new(src, arch, init, barrier_ids, params).thread(&t.name.node, &t.body)?;
+    Ok(Thread { name: t.name.node.clone(), placement, code })
+}
+
+/// `@wg W, dev D` for OpenCL (either order; a missing one is 0); nothing for C11.
+fn placement(src: &Source, arch: Arch, t: &CThread) -> Result<Placement> {
+    let mut placement = Placement::default();
+    if let (Arch::C11, Some(span)) = (arch, t.placement_span) {
+        return Err(src.error(span, "C11 threads have no placement (`@wg 0, dev 0` is OpenCL syntax)"));
+    }
+    let mut seen = HashSet::new();
+    for (key, value) in &t.placement {
+        let slot = match key.node.as_str() {
+            "wg" => &mut placement.cta,
+            "dev" => &mut placement.gpu,
+            _ => return Err(src.error(key.span, format!("unexpected `{}` in an OpenCL placement; expected `wg` or `dev`", key.node))),
+        };
+        if !seen.insert(key.node.as_str()) {
+            return Err(src.error(key.span, format!("`{}` is given twice", key.node)));
+        }
+        *slot = value.node;
+    }
+    Ok(placement)
+}
+
+/// The memory region of every OpenCL location marked `global` or `local` in some thread.
+fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, Vec<String>)>> {
+    let mut tags: Vec<(String, Vec<String>, Spanned<String>)> = Vec::new();
+    for p in asts.iter().flat_map(|t| &t.params) {
+        let Some(word) = p.words.iter().find(|w| region(&w.node).is_some()) else { continue };
+        if arch != Arch::OpenCl {
+            return Err(src.error(word.span, format!("`{}` is an OpenCL address space; this is a C11 test", word.node)));
+        }
+        let tag = region(&word.node).unwrap_or_default().to_string();
+        match tags.iter().find(|(loc, _, _)| *loc == p.name.node) {
+            Some((_, t, first)) if t[0] != tag => {
+                let (line, _) = src.error(first.span, "").line_col().unwrap_or((0, 0));
+                let msg = format!("location `{}` is {} here but {} on line {line}", p.name.node, word.node, t[0].to_lowercase());
+                return Err(src.error(word.span, msg));
+            }
+            Some(_) => {}
+            None => tags.push((p.name.node.clone(), vec![tag], word.clone())),
+        }
+    }
+    Ok(tags.into_iter().map(|(loc, t, _)| (loc, t)).collect())
+}
+
+fn region(word: &str) -> Option<&'static str> {
+    match word {
+        "global" | "__global" => Some("GLOBAL"),
+        "local" | "__local" => Some("LOCAL"),
+        _ => None,
+    }
+}

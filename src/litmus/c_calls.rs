@@ -1,0 +1,360 @@
+//! Builtin calls of C11 and OpenCL litmus tests and the instructions they become.
+//!
+//! | call | instruction, tags |
+//! |---|---|
+//! | `atomic_load[_explicit](a[, mo[, scope]])` | `Load` [mo] |
+//! | `atomic_store[_explicit](a, v[, mo[, scope]])` | `Store` [mo] |
+//! | `atomic_fetch_{add,sub,and,or,xor}[_explicit](a, v[, mo[, scope]])` | `Rmw` `Arith` [mo] |
+//! | `atomic_exchange[_explicit](a, v[, mo[, scope]])` | `Rmw` `Exch` [mo] |
+//! | `atomic_compare_exchange_{strong,weak}[_explicit](a, e, v[, succ, fail[, scope]])` | see below |
+//! | `atomic_thread_fence(mo)` | `Fence` [mo] (OpenCL: [mo, DEV, GLOBAL, LOCAL]) |
+//! | `atomic_work_item_fence(flags, mo, scope)` (OpenCL) | `Fence` [mo, scope, regions] |
+//! | `barrier(flags)`, `work_group_barrier(flags[, scope])` (OpenCL) | `Barrier` [SYNC, WG, regions] |
+//!
+//! Orders: relaxed → RLX, consume → CON, acquire → ACQ, release → REL, acq_rel → ACQ_REL,
+//! seq_cst → SC (the default of the non-`_explicit` forms). OpenCL atomics also carry a scope tag:
+//! work_item → WI, sub_group → SG, work_group → WG, device → DEV (the default),
+//! all_svm_devices / all_devices → ALL. Regions: CLK_GLOBAL_MEM_FENCE → GLOBAL,
+//! CLK_LOCAL_MEM_FENCE → LOCAL. Orders C forbids for an operation (a release load, an acquire
+//! store, a release failure order) are errors.
+//!
+//! Compare-exchange follows C: `expected` points to the expected value — a location (`one`) or a
+//! register (`&r`). It is read (a plain NA load for a location), the RMW compares and swaps with
+//! the success tags (the failure tags, when they differ, go in `fail_tags`), and on failure the old
+//! value is written back to `*expected` (NA store, or register move). The call's value is 1 on
+//! success, 0 on failure. `_weak` is lowered like `_strong` (no spurious failures).
+//!
+//! OpenCL barriers: a barrier written `B1: barrier(…)` gets the id of its label (labels numbered
+//! from 1 in order of first appearance in the file, so equal labels in different threads meet);
+//! an unlabelled barrier has id 0. `count` is `None` (the whole work-group).
+//!
+//! Owns: the builtin table, memory-order / scope / flag decoding, CAS lowering. Uses `c_lower`.
+use crate::diag::Result;
+use crate::litmus::ast::{Span, Spanned};
+use crate::litmus::c_ast::{BinOpC, CExpr, ExprKind, UnOp};
+use crate::litmus::c_lower::{Addr, Lowerer, Want};
+use crate::litmus::program::{Arch, BinOp, CmpOp, Cond, Expr, Instr, RmwOp};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Builtin {
+    Load,
+    Store,
+    Fetch(BinOp),
+    Exchange,
+    Cas,
+    ThreadFence,
+    WorkItemFence,
+    Barrier,
+}
+
+/// The builtin `name` denotes, and whether it is the `_explicit` form.
+fn lookup(name: &str) -> Option<(Builtin, bool)> {
+    let (base, explicit) = match name.strip_suffix("_explicit") {
+        Some(b) => (b, true),
+        None => (name, false),
+    };
+    let builtin = match base {
+        "atomic_load" => Builtin::Load,
+        "atomic_store" => Builtin::Store,
+        "atomic_fetch_add" => Builtin::Fetch(BinOp::Add),
+        "atomic_fetch_sub" => Builtin::Fetch(BinOp::Sub),
+        "atomic_fetch_and" => Builtin::Fetch(BinOp::And),
+        "atomic_fetch_or" => Builtin::Fetch(BinOp::Or),
+        "atomic_fetch_xor" => Builtin::Fetch(BinOp::Xor),
+        "atomic_exchange" => Builtin::Exchange,
+        "atomic_compare_exchange_strong" | "atomic_compare_exchange_weak" => Builtin::Cas,
+        "atomic_thread_fence" if !explicit => Builtin::ThreadFence,
+        "atomic_work_item_fence" if !explicit => Builtin::WorkItemFence,
+        "barrier" | "work_group_barrier" if !explicit => Builtin::Barrier,
+        _ => return None,
+    };
+    Some((builtin, explicit))
+}
+
+/// Is `name` an OpenCL execution barrier?
+pub fn is_barrier(name: &str) -> bool {
+    matches!(lookup(name), Some((Builtin::Barrier, _)))
+}
+
+/// Which operations an order is legal for.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Use {
+    Load,
+    Store,
+    Rmw,
+    Fence,
+}
+
+/// Where a compare-exchange finds its expected value: a register (`&r`) or memory.
+enum Expected {
+    Reg(String),
+    Mem(Addr),
+}
+
+/// Decoded trailing arguments of an atomic: one tag list per memory order.
+struct Atomic<'e> {
+    operands: &'e [CExpr],
+    tags: Vec<Vec<String>>,
+}
+
+impl Lowerer<'_> {
+    /// Lower the call `name(args)`; its value goes where `want` says.
+    pub fn call(&mut self, name: &Spanned<String>, args: &[CExpr], want: Want, span: Span) -> Result<Option<Expr>> {
+        let (builtin, explicit) = lookup(&name.node).ok_or_else(|| {
+            self.src.error(name.span, format!("unknown function `{}`; expected an atomic operation, a fence or a barrier", name.node))
+        })?;
+        if matches!(builtin, Builtin::WorkItemFence | Builtin::Barrier) && self.arch != Arch::OpenCl {
+            return Err(self.src.error(name.span, format!("`{}` is OpenCL only", name.node)));
+        }
+        let void = matches!(builtin, Builtin::Store | Builtin::ThreadFence | Builtin::WorkItemFence | Builtin::Barrier);
+        if void && !matches!(want, Want::Discard) {
+            return Err(self.src.error(span, format!("`{}` returns no value", name.node)));
+        }
+        match builtin {
+            Builtin::Load => self.atomic_load(name, args, explicit, want, span),
+            Builtin::Store => self.atomic_store(name, args, explicit, span).map(|_| None),
+            Builtin::Fetch(op) => self.atomic_rmw(name, args, explicit, want, span, Some(op)),
+            Builtin::Exchange => self.atomic_rmw(name, args, explicit, want, span, None),
+            Builtin::Cas => self.atomic_cas(name, args, explicit, want, span),
+            Builtin::ThreadFence => self.thread_fence(name, args, span).map(|_| None),
+            Builtin::WorkItemFence => self.work_item_fence(name, args, span).map(|_| None),
+            Builtin::Barrier => self.barrier(name, args, span).map(|_| None),
+        }
+    }
+
+    /// Split `args` into `operands` value operands and `uses.len()` orders (plus an optional
+    /// OpenCL scope), decoding the orders and scope into tag lists.
+    fn atomic_args<'e>(&self, name: &Spanned<String>, args: &'e [CExpr], explicit: bool, operands: usize, uses: &[Use], span: Span) -> Result<Atomic<'e>> {
+        let opencl = self.arch == Arch::OpenCl;
+        let fixed = operands + if explicit { uses.len() } else { 0 };
+        let scoped = explicit && opencl && args.len() == fixed + 1;
+        if args.len() != fixed && !scoped {
+            let scope_note = if explicit && opencl { format!(" (or {} with a memory scope)", fixed + 1) } else { String::new() };
+            let msg = format!("`{}` takes {fixed} arguments{scope_note}, found {}", name.node, args.len());
+            return Err(self.src.error(span, msg));
+        }
+        let scope = match (opencl, scoped) {
+            (true, true) => Some(self.scope(&args[fixed])?),
+            (true, false) => Some("DEV"),
+            (false, _) => None,
+        };
+        let mut tags = Vec::with_capacity(uses.len());
+        for (i, u) in uses.iter().enumerate() {
+            let mo = if explicit { self.order(&args[operands + i], *u)? } else { "SC" };
+            tags.push([Some(mo), scope].into_iter().flatten().map(String::from).collect());
+        }
+        Ok(Atomic { operands: &args[..operands], tags })
+    }
+
+    fn atomic_load(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, want: Want, span: Span) -> Result<Option<Expr>> {
+        let a = self.atomic_args(name, args, explicit, 1, &[Use::Load], span)?;
+        let addr = self.address(&a.operands[0])?;
+        let dst = self.result_reg(&want);
+        let tags = a.tags[0].clone();
+        self.access(&addr, &|loc| Instr::Load { dst: dst.clone(), loc, tags: tags.clone() })?;
+        Ok(Some(Expr::Reg(dst)))
+    }
+
+    fn atomic_store(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, span: Span) -> Result<()> {
+        let a = self.atomic_args(name, args, explicit, 2, &[Use::Store], span)?;
+        let addr = self.address(&a.operands[0])?;
+        let value = self.value(&a.operands[1])?;
+        let tags = a.tags[0].clone();
+        self.access(&addr, &|loc| Instr::Store { loc, value: value.clone(), tags: tags.clone() })
+    }
+
+    /// `atomic_fetch_<op>` (`op` given) or `atomic_exchange` (`op` absent).
+    fn atomic_rmw(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, want: Want, span: Span, op: Option<BinOp>) -> Result<Option<Expr>> {
+        let a = self.atomic_args(name, args, explicit, 2, &[Use::Rmw], span)?;
+        let addr = self.address(&a.operands[0])?;
+        let value = self.value(&a.operands[1])?;
+        let op = match op {
+            Some(op) => RmwOp::Arith(op, value),
+            None => RmwOp::Exch(value),
+        };
+        let dst = match want {
+            Want::Discard => None,
+            _ => Some(self.result_reg(&want)),
+        };
+        let tags = a.tags[0].clone();
+        let make = |loc| Instr::Rmw { dst: dst.clone(), loc, op: op.clone(), tags: tags.clone(), fail_tags: None };
+        self.access(&addr, &make)?;
+        Ok(dst.map(Expr::Reg))
+    }
+
+    fn atomic_cas(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, want: Want, span: Span) -> Result<Option<Expr>> {
+        let a = self.atomic_args(name, args, explicit, 3, &[Use::Rmw, Use::Load], span)?;
+        let addr = self.address(&a.operands[0])?;
+        let expected_at = match self.register_pointer(&a.operands[1]) {
+            Some(r) => Expected::Reg(r),
+            None => Expected::Mem(self.address(&a.operands[1])?),
+        };
+        let desired = self.value(&a.operands[2])?;
+        let expected = match &expected_at {
+            Expected::Reg(r) => Expr::Reg(r.clone()),
+            Expected::Mem(e) => {
+                let t = self.fresh_reg();
+                self.access(e, &|loc| Instr::Load { dst: t.clone(), loc, tags: vec!["NA".into()] })?;
+                Expr::Reg(t)
+            }
+        };
+        let old = self.fresh_reg();
+        let (tags, fail) = (a.tags[0].clone(), a.tags[1].clone());
+        let fail_tags = if fail == tags { None } else { Some(fail) };
+        let op = RmwOp::Cas { expected: expected.clone(), desired };
+        let make = |loc| Instr::Rmw { dst: Some(old.clone()), loc, op: op.clone(), tags: tags.clone(), fail_tags: fail_tags.clone() };
+        self.access(&addr, &make)?;
+        self.cas_outcome(old, expected, expected_at, want)
+    }
+
+    /// After the RMW: set the result (1 / 0) and write the old value back to `*expected` on failure.
+    fn cas_outcome(&mut self, old: String, expected: Expr, expected_at: Expected, want: Want) -> Result<Option<Expr>> {
+        let ok = self.fresh_label();
+        let result = match want {
+            Want::Discard => None,
+            _ => Some(self.result_reg(&want)),
+        };
+        if let Some(r) = &result {
+            self.emit(Instr::Assign { dst: r.clone(), value: Expr::Const(1) });
+        }
+        self.emit(Instr::BranchIf { cond: Cond { op: CmpOp::Eq, lhs: Expr::Reg(old.clone()), rhs: expected }, target: ok.clone() });
+        if let Some(r) = &result {
+            self.emit(Instr::Assign { dst: r.clone(), value: Expr::Const(0) });
+        }
+        match expected_at {
+            Expected::Reg(r) => self.emit(Instr::Assign { dst: r, value: Expr::Reg(old) }),
+            Expected::Mem(a) => {
+                self.access(&a, &|loc| Instr::Store { loc, value: Expr::Reg(old.clone()), tags: vec!["NA".into()] })?
+            }
+        }
+        self.emit(Instr::Label(ok));
+        Ok(result.map(Expr::Reg))
+    }
+
+    /// `&r` for a register `r`.
+    fn register_pointer(&self, e: &CExpr) -> Option<String> {
+        match &e.kind {
+            ExprKind::Unary(UnOp::AddrOf, inner) => match &inner.kind {
+                ExprKind::Name(n) if self.locals.contains(n) => Some(n.clone()),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    fn thread_fence(&mut self, name: &Spanned<String>, args: &[CExpr], span: Span) -> Result<()> {
+        let [mo] = args else {
+            return Err(self.src.error(span, format!("`{}` takes 1 argument (a memory order), found {}", name.node, args.len())));
+        };
+        let mut tags = vec![self.order(mo, Use::Fence)?.to_string()];
+        if self.arch == Arch::OpenCl {
+            tags.extend(["DEV", "GLOBAL", "LOCAL"].map(String::from));
+        }
+        self.emit(Instr::Fence { tags });
+        Ok(())
+    }
+
+    fn work_item_fence(&mut self, name: &Spanned<String>, args: &[CExpr], span: Span) -> Result<()> {
+        let [flags, mo, scope] = args else {
+            return Err(self.src.error(span, format!("`{}` takes 3 arguments (flags, order, scope), found {}", name.node, args.len())));
+        };
+        let mut tags = vec![self.order(mo, Use::Fence)?.to_string(), self.scope(scope)?.to_string()];
+        tags.extend(self.flags(flags)?.into_iter().map(String::from));
+        self.emit(Instr::Fence { tags });
+        Ok(())
+    }
+
+    fn barrier(&mut self, name: &Spanned<String>, args: &[CExpr], span: Span) -> Result<()> {
+        let flags = match args {
+            [flags] => flags,
+            [flags, scope] if name.node == "work_group_barrier" => {
+                if self.scope(scope)? != "WG" {
+                    return Err(self.src.error(scope.span, "only `memory_scope_work_group` is supported for a work-group barrier"));
+                }
+                flags
+            }
+            _ => return Err(self.src.error(span, format!("`{}` takes the fence flags (and, for work_group_barrier, a scope), found {} arguments", name.node, args.len()))),
+        };
+        let mut tags: Vec<String> = vec!["SYNC".into(), "WG".into()];
+        tags.extend(self.flags(flags)?.into_iter().map(String::from));
+        let id = match self.barrier_label.take() {
+            Some(label) => self.barrier_id(label),
+            None => 0,
+        };
+        self.emit(Instr::Barrier { id: Expr::Const(id), count: None, tags });
+        Ok(())
+    }
+
+    fn barrier_id(&mut self, label: String) -> i64 {
+        let position = match self.barrier_ids.iter().position(|l| *l == label) {
+            Some(p) => p,
+            None => {
+                self.barrier_ids.push(label);
+                self.barrier_ids.len() - 1
+            }
+        };
+        position as i64 + 1
+    }
+
+    /// The tag of a `memory_order_*` argument, checked against its use.
+    fn order(&self, e: &CExpr, u: Use) -> Result<&'static str> {
+        let name = match &e.kind {
+            ExprKind::Name(n) => n.as_str(),
+            _ => "",
+        };
+        let tag = match name {
+            "memory_order_relaxed" => "RLX",
+            "memory_order_consume" => "CON",
+            "memory_order_acquire" => "ACQ",
+            "memory_order_release" => "REL",
+            "memory_order_acq_rel" => "ACQ_REL",
+            "memory_order_seq_cst" => "SC",
+            _ => return Err(self.src.error(e.span, "expected a memory order (`memory_order_relaxed`, `_acquire`, `_release`, `_acq_rel`, `_seq_cst` or `_consume`)")),
+        };
+        let legal = match u {
+            Use::Load => !matches!(tag, "REL" | "ACQ_REL"),
+            Use::Store => !matches!(tag, "ACQ" | "ACQ_REL" | "CON"),
+            Use::Rmw | Use::Fence => true,
+        };
+        if !legal {
+            let what = if u == Use::Load { "a load (or a failed compare-exchange)" } else { "a store" };
+            return Err(self.src.error(e.span, format!("`{name}` is not a valid order for {what}")));
+        }
+        Ok(tag)
+    }
+
+    /// The tag of a `memory_scope_*` argument.
+    fn scope(&self, e: &CExpr) -> Result<&'static str> {
+        let name = match &e.kind {
+            ExprKind::Name(n) => n.as_str(),
+            _ => "",
+        };
+        Ok(match name {
+            "memory_scope_work_item" => "WI",
+            "memory_scope_sub_group" => "SG",
+            "memory_scope_work_group" => "WG",
+            "memory_scope_device" => "DEV",
+            "memory_scope_all_svm_devices" | "memory_scope_all_devices" => "ALL",
+            _ => return Err(self.src.error(e.span, "expected a memory scope (`memory_scope_work_item`, `_sub_group`, `_work_group`, `_device` or `_all_svm_devices`)")),
+        })
+    }
+
+    /// Region tags of OpenCL fence flags (`CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE`, or 0).
+    fn flags(&self, e: &CExpr) -> Result<Vec<&'static str>> {
+        match &e.kind {
+            ExprKind::Name(n) if n == "CLK_GLOBAL_MEM_FENCE" => Ok(vec!["GLOBAL"]),
+            ExprKind::Name(n) if n == "CLK_LOCAL_MEM_FENCE" => Ok(vec!["LOCAL"]),
+            ExprKind::Int(0) => Ok(vec![]),
+            ExprKind::Binary(BinOpC::BitOr, a, b) => {
+                let mut f = self.flags(a)?;
+                for t in self.flags(b)? {
+                    if !f.contains(&t) {
+                        f.push(t);
+                    }
+                }
+                Ok(f)
+            }
+            _ => Err(self.src.error(e.span, "expected fence flags: `CLK_GLOBAL_MEM_FENCE`, `CLK_LOCAL_MEM_FENCE` or both joined by `|`")),
+        }
+    }
+}

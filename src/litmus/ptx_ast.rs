@@ -1,0 +1,90 @@
+//! Syntax trees of one PTX table cell and one thread-header cell, as `grammar/litmus_ptx.lalrpop`
+//! produces them. Qualifiers (`.acquire`, `.gpu`, `.s32`, …) are kept as written; `ptx` gives
+//! them meaning.
+//!
+//! Owns: `Cell`, `PtxInstr`, `Header` and their parts. Uses `ast` for spans.
+use crate::litmus::ast::{Span, Spanned};
+
+/// `.word` after a mnemonic, without the dot.
+pub type Qual = Spanned<String>;
+
+/// A register (`r0`, `%r1`) or an integer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Value {
+    Reg(Spanned<String>),
+    Int(Spanned<i64>),
+}
+
+impl Value {
+    pub fn span(&self) -> Span {
+        match self {
+            Value::Reg(r) => r.span,
+            Value::Int(i) => i.span,
+        }
+    }
+}
+
+/// The source operand of `ld`: a location, or (Memalloy style `ld r0, 1`) a value to move.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LdSrc {
+    Addr(Spanned<String>),
+    Value(Value),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ArithOp {
+    Add,
+    Sub,
+    Mul,
+    And,
+    Or,
+    Xor,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BranchOp {
+    Beq,
+    Bne,
+    Blt,
+    Ble,
+    Bgt,
+    Bge,
+}
+
+/// The barrier mnemonic as written (`bar` or `barrier`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BarKind {
+    Bar,
+    Barrier,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum PtxInstr {
+    Ld { quals: Vec<Qual>, dst: Spanned<String>, src: LdSrc },
+    St { quals: Vec<Qual>, addr: Spanned<String>, value: Value },
+    Atom { quals: Vec<Qual>, dst: Spanned<String>, addr: Spanned<String>, operands: Vec<Value> },
+    Red { quals: Vec<Qual>, addr: Spanned<String>, value: Value },
+    Fence { quals: Vec<Qual> },
+    Membar { quals: Vec<Qual> },
+    Bar { kind: BarKind, quals: Vec<Qual>, operands: Vec<Value> },
+    Mov { quals: Vec<Qual>, dst: Spanned<String>, value: Value },
+    Arith { op: ArithOp, quals: Vec<Qual>, dst: Spanned<String>, lhs: Value, rhs: Value },
+    Branch { op: BranchOp, lhs: Value, rhs: Value, target: Spanned<String> },
+    /// `bra L` (qualifiers such as `.uni` allowed) or `goto L`.
+    Goto { quals: Vec<Qual>, target: Spanned<String> },
+}
+
+/// One cell of an instruction row: empty, a label, an instruction, or a label then an instruction.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Cell {
+    pub label: Option<Spanned<String>>,
+    pub instr: Option<Spanned<PtxInstr>>,
+}
+
+/// A thread-header cell: `P0@cta 0,gpu 0` (the placement may be absent).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Header {
+    pub name: Spanned<String>,
+    /// `(key, value)` pairs after `@`, e.g. `("cta", 0)`, `("gpu", 0)`.
+    pub placement: Vec<(Spanned<String>, Spanned<i64>)>,
+}

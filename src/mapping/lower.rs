@@ -1,0 +1,364 @@
+//! Giving a parsed mapping file its meaning: scope correspondences, declared classes, rules
+//! expanded to one instruction sequence per class; and the checks that make a table usable —
+//! tags exist, PTX qualifiers are legal, every declared class has exactly one rule.
+//!
+//! Owns: `Table` (a checked mapping without its models), `Rule`, `lower`. Uses: `ast`, `class`,
+//! `ptx`, `diag`.
+use std::collections::HashMap;
+use std::sync::Arc;
+
+use crate::diag;
+use crate::mapping::ast::{self, Item, Pattern, ScopePat, Seq, Span, Word};
+use crate::mapping::class::{self, Class, ClassKind, Tag};
+use crate::mapping::ptx::{self, TargetOp, Template};
+
+/// What one source class compiles to.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    pub ops: Vec<TargetOp>,
+    /// Index in `ops` of the instruction that stands for the source operation: for a memory access
+    /// the target access that carries its `rf` and `co` edges (the only access of the sequence);
+    /// for a fence compiled to exactly one fence, that fence; otherwise `None`.
+    pub main: Option<usize>,
+    /// `file:line` of the rule.
+    pub origin: String,
+    /// The rule as written.
+    pub text: String,
+}
+
+/// A checked mapping table, before its models are loaded.
+#[derive(Clone, Debug)]
+pub struct Table {
+    /// Source and target model paths as written (relative to the mapping file), with spans.
+    pub source: Word,
+    pub target: Word,
+    /// Scope correspondence, source tag → target tag, in file order.
+    pub scopes: Vec<(Tag, Tag)>,
+    /// Source tags the mapping discards.
+    pub dropped: Vec<Tag>,
+    /// Declared classes, in declaration order.
+    pub classes: Vec<Class>,
+    pub rules: HashMap<Class, Rule>,
+}
+
+/// Check a parsed file and expand its rules.
+pub fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result<Table> {
+    let mut lw = Lowerer::new(path, src);
+    lw.target_isa(&file.target_isa)?;
+    for item in &file.items {
+        match item {
+            Item::Scope { from, to, .. } => lw.scope(from, to)?,
+            Item::Drop(words) => lw.drop_tags(words)?,
+            _ => {}
+        }
+    }
+    for item in &file.items {
+        if let Item::Class(p) = item {
+            lw.declare(p)?;
+        }
+    }
+    for item in &file.items {
+        if let Item::Rule { pattern, seq, span } = item {
+            lw.rule(pattern, seq, *span)?;
+        }
+    }
+    lw.check_coverage()?;
+    let Lowerer { scopes, dropped, classes, rules, .. } = lw;
+    Ok(Table { source: file.source, target: file.target, scopes, dropped, classes, rules })
+}
+
+struct Lowerer<'a> {
+    path: &'a str,
+    src: &'a Arc<str>,
+    scopes: Vec<(Tag, Tag)>,
+    dropped: Vec<Tag>,
+    classes: Vec<Class>,
+    declared_at: HashMap<Class, Span>,
+    rules: HashMap<Class, Rule>,
+    ruled_at: HashMap<Class, Span>,
+}
+
+impl<'a> Lowerer<'a> {
+    fn new(path: &'a str, src: &'a Arc<str>) -> Self {
+        Lowerer {
+            path,
+            src,
+            scopes: vec![],
+            dropped: vec![],
+            classes: vec![],
+            declared_at: HashMap::new(),
+            rules: HashMap::new(),
+            ruled_at: HashMap::new(),
+        }
+    }
+
+    fn err(&self, span: Span, message: impl Into<String>) -> diag::Error {
+        diag::Error::at(self.path, self.src, span.range(), message)
+    }
+
+    fn line_of(&self, span: Span) -> usize {
+        self.src[..span.lo.min(self.src.len())].matches('\n').count() + 1
+    }
+
+    fn target_isa(&self, isa: &Word) -> diag::Result<()> {
+        match isa.text.as_str() {
+            "ptx" => Ok(()),
+            other => Err(self.err(isa.span, format!("unknown target instruction set `{other}`; expected `ptx`"))),
+        }
+    }
+
+    // ---- scope lines and dropped tags ------------------------------------------------------
+
+    fn scope(&mut self, from: &Word, to: &Word) -> diag::Result<()> {
+        let source = self.scope_tag(from)?;
+        let target = ptx::scope_tag(&to.text).ok_or_else(|| {
+            self.err(to.span, format!("unknown PTX scope `{}`; expected `cta`, `gpu` or `sys`", to.text))
+        })?;
+        if self.scopes.iter().any(|(s, _)| *s == source) {
+            return Err(self.err(from.span, format!("scope `{source}` already has a correspondence")));
+        }
+        self.scopes.push((source, target));
+        Ok(())
+    }
+
+    fn drop_tags(&mut self, words: &[Word]) -> diag::Result<()> {
+        for w in words {
+            let t = self.any_tag(w)?;
+            if class::is_order(t) || class::is_scope(t) {
+                let msg = format!("`{t}` is a memory order or scope: it selects a class and cannot be dropped");
+                return Err(self.err(w.span, msg));
+            }
+            self.dropped.push(t);
+        }
+        Ok(())
+    }
+
+    // ---- tags --------------------------------------------------------------------------------
+
+    fn any_tag(&self, w: &Word) -> diag::Result<Tag> {
+        class::tag(&w.text).ok_or_else(|| {
+            self.err(w.span, format!("`{}` is not a tag of the event vocabulary", w.text))
+                .with_note(format!("tags: {}", crate::vocab::TAGS.iter().map(|(t, _)| *t).collect::<Vec<_>>().join(" ")))
+        })
+    }
+
+    fn order_tag(&self, w: &Word) -> diag::Result<Tag> {
+        match class::tag(&w.text) {
+            Some(t) if class::is_order(t) => Ok(t),
+            _ => Err(self.err(w.span, format!("`{}` is not a memory order", w.text))
+                .with_note(format!("memory orders: {}", class::ORDERS.join(" ")))),
+        }
+    }
+
+    fn scope_tag(&self, w: &Word) -> diag::Result<Tag> {
+        match class::tag(&w.text) {
+            Some(t) if class::is_scope(t) => Ok(t),
+            _ => Err(self.err(w.span, format!("`{}` is not a scope tag", w.text))
+                .with_note(format!("scope tags: {}", class::SCOPES.join(" ")))),
+        }
+    }
+
+    fn kind(&self, w: &Word) -> diag::Result<ClassKind> {
+        ClassKind::parse(&w.text).ok_or_else(|| {
+            self.err(w.span, format!("unknown operation kind `{}`; expected `R`, `W`, `RMW` or `F`", w.text))
+        })
+    }
+
+    /// The target scope of a source scope.
+    fn image(&self, scope: Tag) -> Option<Tag> {
+        self.scopes.iter().find(|(s, _)| *s == scope).map(|(_, t)| *t)
+    }
+
+    // ---- class declarations --------------------------------------------------------------------
+
+    fn declare(&mut self, p: &Pattern) -> diag::Result<()> {
+        let kind = self.kind(&p.kind)?;
+        let orders = p.orders.words().iter().map(|w| self.order_tag(w)).collect::<diag::Result<Vec<_>>>()?;
+        let scopes = self.declared_scopes(&p.scope, p.span)?;
+        for &order in &orders {
+            for &scope in &scopes {
+                self.add_class(Class { kind, order, scope }, p.span)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// The scopes a declaration names: `$s` is every scope of the `scope` lines.
+    fn declared_scopes(&self, pat: &ScopePat, span: Span) -> diag::Result<Vec<Option<Tag>>> {
+        match pat {
+            ScopePat::Unscoped => Ok(vec![None]),
+            ScopePat::Var(_) if self.scopes.is_empty() => {
+                Err(self.err(span, "`$s` stands for every scope of the `scope … -> …` lines, and there are none"))
+            }
+            ScopePat::Var(_) => Ok(self.scopes.iter().map(|(s, _)| Some(*s)).collect()),
+            ScopePat::Tags(choice) => choice.words().iter().map(|w| self.mapped_scope(w).map(Some)).collect(),
+        }
+    }
+
+    /// A scope tag that has a correspondence.
+    fn mapped_scope(&self, w: &Word) -> diag::Result<Tag> {
+        let t = self.scope_tag(w)?;
+        match self.image(t) {
+            Some(_) => Ok(t),
+            None => Err(self.err(w.span, format!("scope `{t}` has no correspondence; add `scope {t} -> …`"))),
+        }
+    }
+
+    fn add_class(&mut self, c: Class, span: Span) -> diag::Result<()> {
+        if let Some(first) = self.declared_at.get(&c) {
+            let note = format!("first declared at line {}", self.line_of(*first));
+            return Err(self.err(span, format!("class {c} is declared twice")).with_note(note));
+        }
+        self.declared_at.insert(c, span);
+        self.classes.push(c);
+        Ok(())
+    }
+
+    // ---- rules -------------------------------------------------------------------------------
+
+    fn rule(&mut self, p: &Pattern, seq: &Seq, span: Span) -> diag::Result<()> {
+        let matched = self.matched_classes(p)?;
+        let var = match &p.scope {
+            ScopePat::Var(v) => Some(v.text.as_str()),
+            _ => None,
+        };
+        let templates = self.templates(seq, var)?;
+        let main = self.check_shape(matched[0].kind, &templates, seq, span)?;
+        let text = self.src[span.range()].trim().to_string();
+        for c in matched {
+            self.add_rule(c, &templates, main, p.span, &text)?;
+        }
+        Ok(())
+    }
+
+    /// The declared classes a rule's pattern matches; every tag it names must match some.
+    fn matched_classes(&self, p: &Pattern) -> diag::Result<Vec<Class>> {
+        let kind = self.kind(&p.kind)?;
+        let orders = p.orders.words().iter().map(|w| Ok((self.order_tag(w)?, w.span))).collect::<diag::Result<Vec<_>>>()?;
+        let scopes = self.scope_filter(&p.scope)?;
+        let matched: Vec<Class> = self
+            .classes
+            .iter()
+            .filter(|c| c.kind == kind && orders.iter().any(|(o, _)| *o == c.order) && scopes.admits(c.scope))
+            .copied()
+            .collect();
+        if matched.is_empty() {
+            return Err(self.err(p.span, "this pattern matches no declared class"));
+        }
+        for (o, span) in &orders {
+            if !matched.iter().any(|c| c.order == *o) {
+                return Err(self.err(*span, format!("no declared class {}.{o} has the scopes this rule names", kind.name())));
+            }
+        }
+        if let ScopeFilter::Tags(tags) = &scopes {
+            for (s, span) in tags {
+                if !matched.iter().any(|c| c.scope == Some(*s)) {
+                    return Err(self.err(*span, format!("no declared class of this kind and order has scope {s}")));
+                }
+            }
+        }
+        Ok(matched)
+    }
+
+    fn scope_filter(&self, pat: &ScopePat) -> diag::Result<ScopeFilter> {
+        match pat {
+            ScopePat::Var(_) => Ok(ScopeFilter::AnyScope),
+            ScopePat::Unscoped => Ok(ScopeFilter::Unscoped),
+            ScopePat::Tags(choice) => {
+                let tags = choice.words().iter().map(|w| Ok((self.scope_tag(w)?, w.span))).collect::<diag::Result<_>>()?;
+                Ok(ScopeFilter::Tags(tags))
+            }
+        }
+    }
+
+    fn templates(&self, seq: &Seq, var: Option<&str>) -> diag::Result<Vec<Template>> {
+        match seq {
+            Seq::Skip(_) => Ok(vec![]),
+            Seq::Ops(ops) => {
+                ops.iter().map(|op| ptx::template(op, var).map_err(|(span, msg)| self.err(span, msg))).collect()
+            }
+        }
+    }
+
+    /// A memory-access class compiles to exactly one target access of its own kind (plus fences); a
+    /// fence class to fences only. Returns the index of the main instruction.
+    fn check_shape(&self, kind: ClassKind, ts: &[Template], seq: &Seq, span: Span) -> diag::Result<Option<usize>> {
+        let accesses: Vec<usize> = ts.iter().enumerate().filter(|(_, t)| t.kind.is_access()).map(|(i, _)| i).collect();
+        let expected = match kind {
+            ClassKind::R => ptx::OpKind::Load,
+            ClassKind::W => ptx::OpKind::Store,
+            ClassKind::Rmw => ptx::OpKind::Rmw,
+            ClassKind::F => return self.fence_shape(ts, &accesses),
+        };
+        let seq_span = match seq {
+            Seq::Skip(s) => *s,
+            Seq::Ops(_) => span,
+        };
+        match accesses.as_slice() {
+            [i] if ts[*i].kind == expected => Ok(Some(*i)),
+            [i] => Err(self.err(ts[*i].span, format!("a {} class must compile to `{}`", kind.name(), expected.mnemonic()))),
+            _ => Err(self.err(seq_span, format!(
+                "a {} class must compile to exactly one memory access (`{}`), with any fences around it",
+                kind.name(),
+                expected.mnemonic()
+            ))
+            .with_note("the access carries the source operation's rf and co; extra accesses would need locations the source program does not have")),
+        }
+    }
+
+    fn fence_shape(&self, ts: &[Template], accesses: &[usize]) -> diag::Result<Option<usize>> {
+        match accesses.first() {
+            Some(i) => Err(self.err(ts[*i].span, "a fence class must compile to fences only (or `skip`)")),
+            None => Ok(if ts.len() == 1 { Some(0) } else { None }),
+        }
+    }
+
+    fn add_rule(&mut self, c: Class, ts: &[Template], main: Option<usize>, span: Span, text: &str) -> diag::Result<()> {
+        if let Some(first) = self.ruled_at.get(&c) {
+            let note = format!("{c} is already mapped by the rule at line {}", self.line_of(*first));
+            return Err(self.err(span, format!("rules overlap: a second rule for {c}")).with_note(note));
+        }
+        let image = c.scope.and_then(|s| self.image(s));
+        let ops = ts
+            .iter()
+            .map(|t| t.instantiate(image).ok_or_else(|| self.err(t.span, format!("{c} has no scope to put in `$s`"))))
+            .collect::<diag::Result<Vec<_>>>()?;
+        let origin = format!("{}:{}", self.path, self.line_of(span));
+        self.ruled_at.insert(c, span);
+        self.rules.insert(c, Rule { ops, main, origin, text: text.to_string() });
+        Ok(())
+    }
+
+    // ---- coverage ------------------------------------------------------------------------------
+
+    fn check_coverage(&self) -> diag::Result<()> {
+        let missing: Vec<&Class> = self.classes.iter().filter(|c| !self.rules.contains_key(*c)).collect();
+        let Some(first) = missing.first() else { return Ok(()) };
+        let names: Vec<String> = missing.iter().map(|c| c.to_string()).collect();
+        let plural = if missing.len() == 1 { "" } else { "es" };
+        let msg = format!("the mapping does not cover {} source class{plural}: {}", missing.len(), names.join(", "));
+        Err(self.err(self.declared_at[*first], msg)
+            .with_note("every class declared with `class` needs exactly one rule `KIND.ORDER.SCOPE -> …`"))
+    }
+}
+
+/// Which scopes a rule's pattern admits.
+enum ScopeFilter {
+    /// `$s`: every scoped class.
+    AnyScope,
+    /// `_` or nothing: unscoped classes.
+    Unscoped,
+    /// The named scopes, with their spans.
+    Tags(Vec<(Tag, Span)>),
+}
+
+impl ScopeFilter {
+    fn admits(&self, scope: Option<Tag>) -> bool {
+        match (self, scope) {
+            (ScopeFilter::AnyScope, s) => s.is_some(),
+            (ScopeFilter::Unscoped, s) => s.is_none(),
+            (ScopeFilter::Tags(tags), Some(s)) => tags.iter().any(|(t, _)| *t == s),
+            (ScopeFilter::Tags(_), None) => false,
+        }
+    }
+}

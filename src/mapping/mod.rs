@@ -1,0 +1,124 @@
+//! Compilation mappings: which target instructions each source operation class compiles to.
+//!
+//! A mapping file (`mappings/*.map`, grammar in `grammar/mapping.lalrpop`) names a source and a
+//! target model, the scope correspondence, the source operation classes (kind × memory order ×
+//! scope, in vocabulary tags) and one rule per class:
+//!
+//! ```text
+//! source "../models/rc11-scoped.cat"
+//! target ptx "../models/ptx-v6.cat"
+//! scope GPU -> gpu
+//! class R.SC.$s
+//! R.SC.$s -> fence.sc.$s; ld.acquire.$s
+//! ```
+//!
+//! Owns: `Mapping` (the checked table plus both loaded models), `load`, `Mapping::compile` (the
+//! target instructions of one class) and `Mapping::compile_program` (a whole litmus test, with the
+//! map back to the source). Uses: `diag`, `vocab`, `ir` (to load the two models), `litmus::program`.
+//! Knows nothing of executions, SAT or reports.
+pub mod ast;
+pub mod class;
+mod lower;
+pub mod program;
+pub mod ptx;
+mod syntax;
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use crate::{diag, ir};
+pub use class::{Class, ClassKind, Tag};
+pub use lower::{Rule, Table};
+pub use program::{Compiled, Image, Origin, Role};
+pub use ptx::{OpKind, TargetOp};
+
+/// A checked mapping with its source and target models.
+#[derive(Clone, Debug)]
+pub struct Mapping {
+    /// The mapping file (as given).
+    pub path: String,
+    /// Source and target model files, resolved against the mapping file's directory.
+    pub source_path: PathBuf,
+    pub target_path: PathBuf,
+    pub source: ir::Model,
+    pub target: ir::Model,
+    /// Scope correspondence, source tag → target tag, in file order.
+    pub scopes: Vec<(Tag, Tag)>,
+    /// Source tags the mapping discards (e.g. OpenCL fence flags).
+    pub dropped: Vec<Tag>,
+    classes: Vec<Class>,
+    rules: HashMap<Class, Rule>,
+}
+
+/// Load a mapping file and both of its models (paths relative to the mapping file).
+pub fn load(path: &Path) -> diag::Result<Mapping> {
+    let text = diag::read_source(path)?;
+    load_text(&path.display().to_string(), text, Some(&base_dir(path)))
+}
+
+/// Load a mapping from text; model paths are resolved in `dir` (an error when it is `None`).
+pub fn load_str(path_name: &str, text: &str, dir: Option<&Path>) -> diag::Result<Mapping> {
+    load_text(path_name, Arc::from(text), dir)
+}
+
+/// Parse and check a mapping table without loading its models.
+pub fn parse_table(path_name: &str, text: &str) -> diag::Result<Table> {
+    let src: Arc<str> = Arc::from(text);
+    lower::lower(path_name, &src, syntax::parse(path_name, &src)?)
+}
+
+fn base_dir(path: &Path) -> PathBuf {
+    match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d.to_path_buf(),
+        _ => PathBuf::from("."),
+    }
+}
+
+fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapping> {
+    let table = lower::lower(path, &src, syntax::parse(path, &src)?)?;
+    let source_path = model_path(path, &src, dir, &table.source)?;
+    let target_path = model_path(path, &src, dir, &table.target)?;
+    let source = load_model(path, &source_path, "source")?;
+    let target = load_model(path, &target_path, "target")?;
+    let Table { scopes, dropped, classes, rules, .. } = table;
+    Ok(Mapping { path: path.to_string(), source_path, target_path, source, target, scopes, dropped, classes, rules })
+}
+
+/// A model path of the file, resolved in `dir`; it must name an existing file.
+fn model_path(path: &str, src: &Arc<str>, dir: Option<&Path>, word: &ast::Word) -> diag::Result<PathBuf> {
+    let at = |msg: String| diag::Error::at(path, src, word.span.range(), msg);
+    let dir = dir.ok_or_else(|| at("this mapping was given as text, with no directory to resolve model paths in".into()))?;
+    let full = dir.join(&word.text);
+    if !full.is_file() {
+        return Err(at(format!("no model file `{}`", full.display())).with_note("model paths are relative to the mapping file"));
+    }
+    Ok(full)
+}
+
+fn load_model(mapping: &str, model: &Path, role: &str) -> diag::Result<ir::Model> {
+    ir::load(model).map_err(|e| e.with_note(format!("while loading the {role} model of mapping {mapping}")))
+}
+
+impl Mapping {
+    /// The declared source classes, in declaration order.
+    pub fn classes(&self) -> &[Class] {
+        &self.classes
+    }
+
+    /// The rule of a class (`None` if the class is not declared).
+    pub fn rule(&self, class: &Class) -> Option<&Rule> {
+        self.rules.get(class)
+    }
+
+    /// The target instructions of a declared class (every declared class has a rule: loading
+    /// checks coverage). An undeclared class compiles to nothing; use `rule` to tell the two apart.
+    pub fn compile(&self, class: &Class) -> &[TargetOp] {
+        self.rules.get(class).map_or(&[], |r| r.ops.as_slice())
+    }
+
+    /// The target scope of a source scope.
+    pub fn scope_image(&self, scope: Tag) -> Option<Tag> {
+        self.scopes.iter().find(|(s, _)| *s == scope).map(|(_, t)| *t)
+    }
+}

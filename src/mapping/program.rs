@@ -1,0 +1,196 @@
+//! Compiling a source litmus test instruction by instruction through a mapping, keeping the map
+//! from every target instruction back to the source instruction it came from — the way a later
+//! stage lifts a target execution to a source execution, and shows a counterexample as two tests.
+//!
+//! Owns: `Compiled`, `Origin`, `Role`, `Image` and the per-instruction translation. Uses:
+//! `litmus::program` (both sides are `Litmus` values), `class`, `ptx`, `diag`.
+use crate::diag;
+use crate::litmus::{Arch, Instr, Litmus, Thread};
+use crate::mapping::class::{self, Class, ClassKind};
+use crate::mapping::ptx::{OpKind, TargetOp};
+use crate::mapping::Mapping;
+
+/// What a target instruction is to its source instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// Stands for the source operation: the access that carries its `rf` / `co` edges (for an RMW
+    /// both, through its read and its write), or the single fence of a compiled fence.
+    Main,
+    /// A fence the rule adds around the main instruction (`fence.sc` of a leading-fence mapping).
+    Added,
+    /// A copy of an instruction that touches no memory (register move, label, branch) or of a
+    /// barrier.
+    Copied,
+}
+
+/// Where one target instruction came from: an instruction of the same thread of the source test.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Origin {
+    /// Index into the source thread's `code`.
+    pub source: usize,
+    pub role: Role,
+}
+
+/// What one source instruction became: `len` target instructions from `start`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Image {
+    pub start: usize,
+    pub len: usize,
+    /// Target index of the main instruction (see `Rule::main`); `None` for a fence compiled to
+    /// `skip` or to several fences.
+    pub main: Option<usize>,
+    /// The class the instruction was compiled as (`None` for copied instructions).
+    pub class: Option<Class>,
+}
+
+/// A compiled litmus test with its instruction map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Compiled {
+    /// The target test: same threads, placements, registers, locations, initial state and final
+    /// condition as the source; instructions replaced by their rules' sequences.
+    pub target: Litmus,
+    /// `origins[t][i]`: where target instruction `i` of thread `t` came from.
+    pub origins: Vec<Vec<Origin>>,
+    /// `images[t][i]`: what source instruction `i` of thread `t` became.
+    pub images: Vec<Vec<Image>>,
+}
+
+impl Compiled {
+    /// The source instruction a target instruction came from.
+    pub fn origin(&self, thread: usize, target_index: usize) -> Option<Origin> {
+        self.origins.get(thread)?.get(target_index).copied()
+    }
+    /// The target instructions a source instruction became.
+    pub fn image(&self, thread: usize, source_index: usize) -> Option<Image> {
+        self.images.get(thread)?.get(source_index).copied()
+    }
+}
+
+/// The translation of one thread, built instruction by instruction.
+#[derive(Default)]
+struct ThreadOut {
+    code: Vec<Instr>,
+    origins: Vec<Origin>,
+    images: Vec<Image>,
+}
+
+impl ThreadOut {
+    /// Append `instrs` as the image of source instruction `source`.
+    fn push(&mut self, source: usize, instrs: Vec<(Instr, Role)>, class: Option<Class>) {
+        let start = self.code.len();
+        let mut main = None;
+        for (k, (instr, role)) in instrs.into_iter().enumerate() {
+            if role == Role::Main {
+                main = Some(start + k);
+            }
+            self.code.push(instr);
+            self.origins.push(Origin { source, role });
+        }
+        let len = self.code.len() - start;
+        self.images.push(Image { start, len, main, class });
+    }
+}
+
+impl Mapping {
+    /// Compile a source test (C11 / OpenCL / CUDA-style `Litmus` with vocabulary tags) into the
+    /// target test, instruction by instruction, with the map back to the source.
+    pub fn compile_program(&self, source: &Litmus) -> diag::Result<Compiled> {
+        let mut threads = Vec::with_capacity(source.threads.len());
+        let (mut origins, mut images) = (vec![], vec![]);
+        for thread in &source.threads {
+            let out = self.compile_thread(source, thread)?;
+            threads.push(Thread { name: thread.name.clone(), placement: thread.placement, code: out.code });
+            origins.push(out.origins);
+            images.push(out.images);
+        }
+        let target = Litmus { arch: Arch::Ptx, threads, ..source.clone() };
+        Ok(Compiled { target, origins, images })
+    }
+
+    fn compile_thread(&self, test: &Litmus, thread: &Thread) -> diag::Result<ThreadOut> {
+        let mut out = ThreadOut::default();
+        for (i, instr) in thread.code.iter().enumerate() {
+            let (instrs, class) = self
+                .compile_instr(instr)
+                .map_err(|msg| diag::Error::file(&test.name, format!("{}, instruction {}: {msg}", thread.name, i + 1)))?;
+            out.push(i, instrs, class);
+        }
+        Ok(out)
+    }
+
+    /// The target instructions (with roles) of one source instruction, and its class.
+    fn compile_instr(&self, instr: &Instr) -> Result<(Vec<(Instr, Role)>, Option<Class>), String> {
+        let Some((kind, tags)) = access_or_fence(instr) else {
+            return Ok((vec![(self.copy_instr(instr)?, Role::Copied)], None));
+        };
+        let class = self.classify(kind, tags)?;
+        let rule = self.rule(&class).ok_or_else(|| undeclared(&class, self))?;
+        let instrs = rule
+            .ops
+            .iter()
+            .enumerate()
+            .map(|(k, op)| Ok((emit(instr, op)?, if rule.main == Some(k) { Role::Main } else { Role::Added })))
+            .collect::<Result<_, String>>()?;
+        Ok((instrs, Some(class)))
+    }
+
+    /// The class of a source operation; tags other than orders and scopes must be dropped ones.
+    pub fn classify(&self, kind: ClassKind, tags: &[String]) -> Result<Class, String> {
+        let split = class::split_tags(tags);
+        if let Some(t) = split.others.iter().find(|t| !self.dropped.iter().any(|d| d == t)) {
+            return Err(format!("tag `{t}` is not understood by mapping {} (add `drop {t}` to discard it)", self.path));
+        }
+        Class::of(kind, tags)
+    }
+
+    /// Copy an instruction that has no class. Barriers keep their flavour and scope (a barrier
+    /// with neither `SYNC` nor `ARRIVE` becomes a waiting barrier, `bar.sync`) and lose dropped tags.
+    fn copy_instr(&self, instr: &Instr) -> Result<Instr, String> {
+        let Instr::Barrier { id, count, tags } = instr else { return Ok(instr.clone()) };
+        let mut kept = Vec::new();
+        for t in tags {
+            match t.as_str() {
+                "SYNC" | "ARRIVE" => kept.push(t.clone()),
+                s if class::is_scope(s) => kept.push(t.clone()),
+                s if self.dropped.contains(&s) => {}
+                s => return Err(format!("barrier tag `{s}` is not understood by mapping {}", self.path)),
+            }
+        }
+        if !kept.iter().any(|t| t == "SYNC" || t == "ARRIVE") {
+            kept.insert(0, "SYNC".to_string());
+        }
+        Ok(Instr::Barrier { id: id.clone(), count: count.clone(), tags: kept })
+    }
+}
+
+/// The class kind and tags of a memory access or fence; `None` for every other instruction.
+fn access_or_fence(instr: &Instr) -> Option<(ClassKind, &[String])> {
+    match instr {
+        Instr::Load { tags, .. } => Some((ClassKind::R, tags)),
+        Instr::Store { tags, .. } => Some((ClassKind::W, tags)),
+        Instr::Rmw { tags, .. } => Some((ClassKind::Rmw, tags)),
+        Instr::Fence { tags } => Some((ClassKind::F, tags)),
+        _ => None,
+    }
+}
+
+fn undeclared(class: &Class, m: &Mapping) -> String {
+    format!("operation class {class} is not declared in mapping {}", m.path)
+}
+
+/// One target instruction for `source`, whose rule says `op`. The main access keeps the source
+/// access's register, location, value and RMW operation (a CAS stays a CAS: PTX `atom.cas` has one
+/// semantics, so the target read of a failed CAS has the RMW's tags — no separate failure order).
+fn emit(source: &Instr, op: &TargetOp) -> Result<Instr, String> {
+    let tags = op.tag_strings();
+    Ok(match (op.kind, source) {
+        (OpKind::Fence, _) => Instr::Fence { tags },
+        (OpKind::Load, Instr::Load { dst, loc, .. }) => Instr::Load { dst: dst.clone(), loc: loc.clone(), tags },
+        (OpKind::Store, Instr::Store { loc, value, .. }) => Instr::Store { loc: loc.clone(), value: value.clone(), tags },
+        (OpKind::Rmw, Instr::Rmw { dst, loc, op: rmw, .. }) => {
+            Instr::Rmw { dst: dst.clone(), loc: loc.clone(), op: rmw.clone(), tags, fail_tags: None }
+        }
+        // Lowering checks that a class's access has the class's kind, so this is a mapcheck bug.
+        (kind, _) => return Err(format!("internal error: a `{}` rule applied to {source:?}", kind.mnemonic())),
+    })
+}

@@ -1,0 +1,290 @@
+//! The PTX side of a mapping: instruction templates such as `ld.acquire.$s`, the PTX qualifier
+//! words and the vocabulary tags each one stands for, which combinations PTX has, and `TargetOp`,
+//! an instantiated target instruction (an event kind with its tags).
+//!
+//! Owns: `OpKind`, `Template`, `TargetOp`, the qualifier tables. Uses: `ast` (spans), `class`.
+//! The tags are the ones the PTX litmus front end attaches to the same instructions (models/README.md):
+//! `ld.weak` → WEAK; `ld.relaxed.gpu` → RLX GPU; `ld.volatile` → V RLX SYS (PTX: "the same memory
+//! synchronization semantics as ld.relaxed.sys"); `fence.sc.cta` and `membar.cta` → SC CTA
+//! ("membar is a synonym for fence.sc", ASPLOS'19 §3).
+use std::fmt;
+
+use crate::mapping::ast::{Op, Qual, Span};
+use crate::mapping::class::Tag;
+
+/// The event shape of a target instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum OpKind {
+    /// `ld`: one read.
+    Load,
+    /// `st`: one write.
+    Store,
+    /// `atom`: a read and a write joined by `rmw`, with the source RMW's operation.
+    Rmw,
+    /// `fence` / `membar`.
+    Fence,
+}
+
+impl OpKind {
+    pub fn mnemonic(self) -> &'static str {
+        match self {
+            OpKind::Load => "ld",
+            OpKind::Store => "st",
+            OpKind::Rmw => "atom",
+            OpKind::Fence => "fence",
+        }
+    }
+    pub fn is_access(self) -> bool {
+        self != OpKind::Fence
+    }
+    /// The semantics PTX allows on this instruction, and the one it takes when none is written.
+    fn semantics(self) -> (&'static [Tag], Tag) {
+        match self {
+            OpKind::Load => (&["WEAK", "RLX", "ACQ", "V"], "WEAK"),
+            OpKind::Store => (&["WEAK", "RLX", "REL", "V"], "WEAK"),
+            OpKind::Rmw => (&["RLX", "ACQ", "REL", "ACQ_REL"], "RLX"),
+            OpKind::Fence => (&["SC", "ACQ_REL", "ACQ", "REL"], "ACQ_REL"),
+        }
+    }
+}
+
+/// `.sem` words and their tags.
+const SEMANTICS: &[(&str, Tag)] = &[
+    ("weak", "WEAK"),
+    ("relaxed", "RLX"),
+    ("acquire", "ACQ"),
+    ("release", "REL"),
+    ("acq_rel", "ACQ_REL"),
+    ("sc", "SC"),
+    ("volatile", "V"),
+];
+
+/// `.scope` words and their tags.
+pub const SCOPE_WORDS: &[(&str, Tag)] = &[("cta", "CTA"), ("gpu", "GPU"), ("sys", "SYS")];
+
+/// `membar` levels: `membar.lvl` is `fence.sc` at the corresponding scope.
+const MEMBAR_LEVELS: &[(&str, Tag)] = &[("cta", "CTA"), ("gl", "GPU"), ("sys", "SYS")];
+
+fn lookup(table: &[(&str, Tag)], word: &str) -> Option<Tag> {
+    table.iter().find(|(w, _)| *w == word).map(|(_, t)| *t)
+}
+
+fn word_of(table: &[(&'static str, Tag)], tag: Tag) -> &'static str {
+    table.iter().find(|(_, t)| *t == tag).map_or("?", |(w, _)| *w)
+}
+
+/// The scope tag a PTX scope word stands for.
+pub fn scope_tag(word: &str) -> Option<Tag> {
+    lookup(SCOPE_WORDS, word)
+}
+
+/// The scope of a template.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ScopeRef {
+    /// No scope (`.weak`, `.volatile`).
+    None,
+    Fixed(Tag),
+    /// `$s`: the image of the source operation's scope.
+    Param,
+}
+
+/// One target instruction of a rule, before the scope parameter is filled in.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Template {
+    pub kind: OpKind,
+    pub sem: Tag,
+    pub scope: ScopeRef,
+    pub span: Span,
+}
+
+/// A problem with a template: where, and what.
+pub type Problem = (Span, String);
+
+/// Read a template. `var` is the scope variable the rule's pattern binds (`$s`), if any.
+pub fn template(op: &Op, var: Option<&str>) -> Result<Template, Problem> {
+    let m = op.mnemonic.text.as_str();
+    let (kind, membar) = match m {
+        "ld" => (OpKind::Load, false),
+        "st" => (OpKind::Store, false),
+        "atom" => (OpKind::Rmw, false),
+        "fence" => (OpKind::Fence, false),
+        "membar" => (OpKind::Fence, true),
+        _ => {
+            let msg = format!("unknown target instruction `{m}`; expected `ld`, `st`, `atom`, `fence` or `membar`");
+            return Err((op.mnemonic.span, msg));
+        }
+    };
+    let (sem, scope) = if membar { membar_quals(op)? } else { quals(op, kind, var)? };
+    check_combination(op, kind, sem, scope)?;
+    Ok(Template { kind, sem, scope, span: op.span })
+}
+
+/// `.sem` and `.scope` of an `ld` / `st` / `atom` / `fence`, each at most once, in any order.
+fn quals(op: &Op, kind: OpKind, var: Option<&str>) -> Result<(Tag, ScopeRef), Problem> {
+    let (mut sem, mut scope) = (None, ScopeRef::None);
+    for q in &op.quals {
+        match q {
+            Qual::Var(v) if Some(v.text.as_str()) == var => set_scope(&mut scope, ScopeRef::Param, v.span)?,
+            Qual::Var(v) => return Err((v.span, unbound_variable(&v.text, var))),
+            Qual::Word(w) => match (lookup(SEMANTICS, &w.text), lookup(SCOPE_WORDS, &w.text)) {
+                (Some(t), _) if sem.is_none() => sem = Some(t),
+                (Some(_), _) => return Err((w.span, format!("a second semantics qualifier `.{}`", w.text))),
+                (_, Some(t)) => set_scope(&mut scope, ScopeRef::Fixed(t), w.span)?,
+                _ => return Err((w.span, unknown_qualifier(&w.text, kind))),
+            },
+        }
+    }
+    Ok((sem.unwrap_or(kind.semantics().1), scope))
+}
+
+fn set_scope(scope: &mut ScopeRef, value: ScopeRef, span: Span) -> Result<(), Problem> {
+    if *scope != ScopeRef::None {
+        return Err((span, "a second scope qualifier".to_string()));
+    }
+    *scope = value;
+    Ok(())
+}
+
+/// `membar.cta|gl|sys`: exactly one level.
+fn membar_quals(op: &Op) -> Result<(Tag, ScopeRef), Problem> {
+    match op.quals.as_slice() {
+        [Qual::Word(w)] => match lookup(MEMBAR_LEVELS, &w.text) {
+            Some(t) => Ok(("SC", ScopeRef::Fixed(t))),
+            None => Err((w.span, format!("unknown membar level `.{}`; expected `.cta`, `.gl` or `.sys`", w.text))),
+        },
+        _ => Err((op.span, "`membar` takes exactly one level: `membar.cta`, `membar.gl` or `membar.sys`".to_string())),
+    }
+}
+
+fn unbound_variable(name: &str, var: Option<&str>) -> String {
+    match var {
+        Some(v) => format!("unknown variable `{name}`; this rule's pattern binds `{v}`"),
+        None => format!("unknown variable `{name}`; this rule's pattern binds no scope variable (write `.$s` in the pattern)"),
+    }
+}
+
+fn unknown_qualifier(word: &str, kind: OpKind) -> String {
+    let sems: Vec<String> =
+        kind.semantics().0.iter().map(|t| format!("`.{}`", word_of(SEMANTICS, t))).collect();
+    format!(
+        "unknown qualifier `.{word}` on `{}`; expected a semantics ({}) or a scope (`.cta`, `.gpu`, `.sys`, `$s`)",
+        kind.mnemonic(),
+        sems.join(", ")
+    )
+}
+
+/// PTX's rules: the semantics must exist on the instruction; `.weak` and `.volatile` take no scope
+/// (volatile is system-scoped); every other semantics needs one (written out: mapcheck does not
+/// apply PTX's `.gpu` default, so that every rule shows its scope).
+fn check_combination(op: &Op, kind: OpKind, sem: Tag, scope: ScopeRef) -> Result<(), Problem> {
+    let sem_word = word_of(SEMANTICS, sem);
+    if !kind.semantics().0.contains(&sem) {
+        return Err((op.span, format!("`{}` has no `.{sem_word}` form", kind.mnemonic())));
+    }
+    let scopeless = matches!(sem, "WEAK" | "V");
+    match (scopeless, scope) {
+        (true, ScopeRef::None) | (false, ScopeRef::Fixed(_) | ScopeRef::Param) => Ok(()),
+        (true, _) => Err((op.span, format!("`.{sem_word}` accesses have no scope"))),
+        (false, ScopeRef::None) => {
+            Err((op.span, format!("`{}` needs a scope: `.cta`, `.gpu`, `.sys` or `$s`", op_text(kind, sem))))
+        }
+    }
+}
+
+fn op_text(kind: OpKind, sem: Tag) -> String {
+    format!("{}.{}", kind.mnemonic(), word_of(SEMANTICS, sem))
+}
+
+impl Template {
+    /// The instruction for a source operation whose scope's image is `scope` (`None`: unscoped).
+    /// `None` if the template needs a scope parameter and there is none.
+    pub fn instantiate(&self, scope: Option<Tag>) -> Option<TargetOp> {
+        let scope = match self.scope {
+            ScopeRef::None => None,
+            ScopeRef::Fixed(t) => Some(t),
+            ScopeRef::Param => Some(scope?),
+        };
+        let tags = match (self.sem, scope) {
+            ("V", _) => vec!["V", "RLX", "SYS"],
+            (sem, Some(s)) => vec![sem, s],
+            (sem, None) => vec![sem],
+        };
+        Some(TargetOp { kind: self.kind, tags })
+    }
+}
+
+/// A target instruction: an event kind and the vocabulary tags of its events.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct TargetOp {
+    pub kind: OpKind,
+    pub tags: Vec<Tag>,
+}
+
+impl TargetOp {
+    /// The tags as the `Litmus` representation holds them.
+    pub fn tag_strings(&self) -> Vec<String> {
+        self.tags.iter().map(|t| t.to_string()).collect()
+    }
+}
+
+/// PTX spelling: `ld.acquire.gpu`, `st.weak`, `ld.volatile`, `fence.sc.cta`.
+impl fmt::Display for TargetOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}", self.kind.mnemonic())?;
+        if self.tags.first() == Some(&"V") {
+            return write!(f, ".volatile");
+        }
+        for t in &self.tags {
+            match lookup_word(t) {
+                Some(w) => write!(f, ".{w}")?,
+                None => write!(f, ".{t}")?,
+            }
+        }
+        Ok(())
+    }
+}
+
+fn lookup_word(tag: Tag) -> Option<&'static str> {
+    SEMANTICS.iter().chain(SCOPE_WORDS).find(|(_, t)| *t == tag).map(|(w, _)| *w)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::mapping::ast::Word;
+
+    fn op(text: &str) -> Op {
+        let mut parts = text.split('.');
+        let mnemonic = Word::new(parts.next().unwrap(), 0, 1);
+        let quals = parts
+            .map(|p| if p.starts_with('$') { Qual::Var(Word::new(p, 0, 1)) } else { Qual::Word(Word::new(p, 0, 1)) })
+            .collect();
+        Op { mnemonic, quals, span: Span::new(0, text.len()) }
+    }
+
+    fn inst(text: &str, scope: Option<Tag>) -> Result<TargetOp, String> {
+        let t = template(&op(text), Some("$s")).map_err(|(_, m)| m)?;
+        t.instantiate(scope).ok_or_else(|| "no scope".to_string())
+    }
+
+    #[test]
+    fn qualifiers_become_tags() {
+        assert_eq!(inst("ld.acquire.$s", Some("GPU")).unwrap().tags, vec!["ACQ", "GPU"]);
+        assert_eq!(inst("ld.weak", None).unwrap().tags, vec!["WEAK"]);
+        assert_eq!(inst("ld", None).unwrap().tags, vec!["WEAK"]);
+        assert_eq!(inst("st.volatile", None).unwrap().tags, vec!["V", "RLX", "SYS"]);
+        assert_eq!(inst("atom.cta", None).unwrap().tags, vec!["RLX", "CTA"]);
+        assert_eq!(inst("membar.gl", None).unwrap().tags, vec!["SC", "GPU"]);
+        assert_eq!(inst("fence.sc.$s", Some("SYS")).unwrap().to_string(), "fence.sc.sys");
+        assert_eq!(inst("ld.volatile", None).unwrap().to_string(), "ld.volatile");
+    }
+
+    #[test]
+    fn ptx_combinations_are_checked() {
+        for bad in ["ld.release.gpu", "st.acquire.gpu", "atom.weak", "ld.relaxed", "ld.weak.gpu", "fence.weak.gpu",
+            "ld.acquire.relaxed.gpu", "ld.acquire.gpu.cta", "ld.acquire.$t", "ld.cg", "membar", "mov.gpu"]
+        {
+            assert!(inst(bad, Some("GPU")).is_err(), "{bad} accepted");
+        }
+    }
+}

@@ -1,0 +1,167 @@
+//! Agreement with external verdicts: run every oracle suite that has a model here.
+//!
+//! Owns: reading `expected/<SUITE>.tsv` files and the suite → model table (`models/suites.tsv`),
+//! running each test with the runner, and the per-suite agree / disagree / unsupported tally.
+//! Uses: `ir`, `litmus`, `runner`. Disagreements are reported, never filtered.
+use std::path::{Path, PathBuf};
+
+use rayon::prelude::*;
+
+use crate::diag::{read_source, Error, Result};
+use crate::runner::{self, Options};
+
+/// What a suite's verdicts mean.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+pub enum Meaning {
+    /// 1 = the final clause is validated.
+    Clause,
+    /// 1 = no consistent execution raises a data-race flag.
+    NoRace,
+}
+
+/// One row of `models/suites.tsv`.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Suite {
+    pub name: String,
+    pub model: PathBuf,
+    pub meaning: Meaning,
+}
+
+/// The verdict of one oracle test.
+#[derive(Clone, Debug, serde::Serialize)]
+pub enum Agreement {
+    Agree,
+    Disagree { expected: bool, got: bool },
+    /// The test could not be run (parse error, unsupported construct); the reason is kept.
+    Unsupported(String),
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct TestResult {
+    pub path: String,
+    pub result: Agreement,
+}
+
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct SuiteReport {
+    pub suite: String,
+    pub model: String,
+    pub agree: usize,
+    pub disagree: usize,
+    pub unsupported: usize,
+    pub tests: Vec<TestResult>,
+}
+
+/// Read the suite table (`suite<TAB>model<TAB>meaning`, `#` comments).
+pub fn read_suites(table: &Path) -> Result<Vec<Suite>> {
+    let text = read_source(table)?;
+    let dir = table.parent().unwrap_or(Path::new("."));
+    let mut suites = vec![];
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        let cols: Vec<&str> = line.split('\t').collect();
+        let meaning = match cols.get(2) {
+            Some(&"clause") => Meaning::Clause,
+            Some(&"no-race") => Meaning::NoRace,
+            _ => {
+                return Err(Error::file(
+                    format!("{}:{}", table.display(), i + 1),
+                    "expected `suite<TAB>model<TAB>clause|no-race`",
+                ))
+            }
+        };
+        suites.push(Suite { name: cols[0].to_string(), model: dir.join(cols[1]), meaning });
+    }
+    Ok(suites)
+}
+
+/// Read `expected/<suite>.tsv`: `(test path relative to the oracle dir, verdict)`.
+pub fn read_expected(oracle: &Path, suite: &str) -> Result<Vec<(String, bool)>> {
+    let path = oracle.join("expected").join(format!("{suite}.tsv"));
+    let text = read_source(&path)?;
+    let mut rows = vec![];
+    for (i, line) in text.lines().enumerate() {
+        if line.trim().is_empty() || line.starts_with('#') {
+            continue;
+        }
+        match line.split_once('\t') {
+            Some((test, "1")) => rows.push((test.to_string(), true)),
+            Some((test, "0")) => rows.push((test.to_string(), false)),
+            _ => {
+                return Err(Error::file(format!("{}:{}", path.display(), i + 1), "expected `path<TAB>0|1`"));
+            }
+        }
+    }
+    Ok(rows)
+}
+
+/// Run one suite: every expected test under the suite's model.
+pub fn run_suite(oracle: &Path, suite: &Suite, opts: &Options) -> Result<SuiteReport> {
+    let model = crate::ir::load(&suite.model)?;
+    let expected = read_expected(oracle, &suite.name)?;
+    let tests: Vec<TestResult> = expected
+        .par_iter()
+        .map(|(path, want)| TestResult { path: path.clone(), result: judge(oracle, path, *want, &model, suite.meaning, opts) })
+        .collect();
+    let count = |f: fn(&Agreement) -> bool| tests.iter().filter(|t| f(&t.result)).count();
+    Ok(SuiteReport {
+        suite: suite.name.clone(),
+        model: suite.model.display().to_string(),
+        agree: count(|r| matches!(r, Agreement::Agree)),
+        disagree: count(|r| matches!(r, Agreement::Disagree { .. })),
+        unsupported: count(|r| matches!(r, Agreement::Unsupported(_))),
+        tests,
+    })
+}
+
+fn judge(oracle: &Path, path: &str, want: bool, model: &crate::ir::Model, meaning: Meaning, opts: &Options) -> Agreement {
+    let got = crate::litmus::parse_file(&oracle.join(path)).and_then(|test| runner::run(model, &test, opts));
+    match got {
+        Err(e) => Agreement::Unsupported(e.to_string()),
+        Ok(outcome) => {
+            let got = match meaning {
+                Meaning::Clause => outcome.validated,
+                Meaning::NoRace => outcome.flags.is_empty(),
+            };
+            if got == want {
+                Agreement::Agree
+            } else {
+                Agreement::Disagree { expected: want, got }
+            }
+        }
+    }
+}
+
+/// The agreement table and the list of every disagreement and unsupported test.
+pub fn render(reports: &[SuiteReport]) -> String {
+    let mut s = format!("{:<12} {:>6} {:>9} {:>12} {:>6}  model\n", "suite", "agree", "disagree", "unsupported", "total");
+    for r in reports {
+        s.push_str(&format!(
+            "{:<12} {:>6} {:>9} {:>12} {:>6}  {}\n",
+            r.suite,
+            r.agree,
+            r.disagree,
+            r.unsupported,
+            r.tests.len(),
+            r.model
+        ));
+    }
+    for r in reports {
+        for t in &r.tests {
+            match &t.result {
+                Agreement::Agree => {}
+                Agreement::Disagree { expected, got } => s.push_str(&format!(
+                    "{}: DISAGREE {} (expected {}, got {})\n",
+                    r.suite,
+                    t.path,
+                    *expected as u8,
+                    *got as u8
+                )),
+                Agreement::Unsupported(why) => s.push_str(&format!("{}: UNSUPPORTED {}: {}\n", r.suite, t.path, why)),
+            }
+        }
+    }
+    s
+}

@@ -1,0 +1,186 @@
+//! The litmus runner: every candidate execution of a test, judged by a model. The ground truth.
+//!
+//! Owns: enumeration of candidate executions (thread traces × barrier generations × `rf` × `co`),
+//! final states, and the verdict of the test's final clause. Entry point: `run`.
+//! Uses: `litmus` (the test), `exec` (executions), `ir`/`eval` (the model). Knows nothing of SAT:
+//! it is exhaustive and simple on purpose, and it re-validates everything the encoder reports.
+mod enumerate;
+mod orders;
+mod traces;
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::Result;
+use crate::ir::Model;
+use crate::litmus::{Litmus, Prop, Quantifier, Target};
+
+pub use enumerate::{for_each_candidate, Candidate};
+
+/// How the runner explores a test.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Options {
+    /// Times one instruction may execute on a path before the path is dropped (loop unrolling).
+    pub unroll: usize,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { unroll: 2 }
+    }
+}
+
+/// A final state: the value of each observed register or location (`None`: the thread blocked at
+/// a barrier before setting it).
+pub type State = Vec<(String, Option<i64>)>;
+
+/// What a model allows for a test.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Outcome {
+    pub test: String,
+    pub model: String,
+    pub quantifier: Quantifier,
+    /// Allowed final states, with whether each satisfies the condition's proposition.
+    pub states: BTreeMap<String, bool>,
+    /// Consistent executions whose final state satisfies / falsifies the proposition.
+    pub positive: usize,
+    pub negative: usize,
+    /// Candidate executions enumerated (before the model judged them).
+    pub candidates: usize,
+    /// Flags (`flag ~empty … as name`) raised by some consistent execution.
+    pub flags: BTreeSet<String>,
+    /// Is the final clause validated (herd's `Ok`)?
+    pub validated: bool,
+}
+
+/// Run `test` under `model`.
+pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
+    let observed = observed_targets(&test.condition.prop);
+    let names: Vec<String> = observed.iter().map(|t| target_name(test, t)).collect();
+    let mut out = Outcome {
+        test: test.name.clone(),
+        model: model.title.clone().unwrap_or_else(|| model.path.clone()),
+        quantifier: test.condition.quantifier,
+        states: BTreeMap::new(),
+        positive: 0,
+        negative: 0,
+        candidates: 0,
+        flags: BTreeSet::new(),
+        validated: false,
+    };
+    for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
+        out.candidates += 1;
+        if !cand.is_consistent() {
+            return;
+        }
+        out.flags.extend(cand.judgement.flags.iter().cloned());
+        for finals in &cand.finals {
+            let lookup = |t: &Target| finals.value_of(t);
+            let sat = satisfies(&test.condition.prop, &lookup);
+            if sat {
+                out.positive += 1;
+            } else {
+                out.negative += 1;
+            }
+            let state: State = names.iter().cloned().zip(observed.iter().map(lookup)).collect();
+            out.states.insert(render_state(&state), sat);
+        }
+    })?;
+    out.validated = match out.quantifier {
+        Quantifier::Exists => out.positive > 0,
+        Quantifier::NotExists => out.positive == 0,
+        Quantifier::Forall => out.negative == 0,
+    };
+    Ok(out)
+}
+
+/// The registers and locations the proposition mentions, in order of first mention.
+fn observed_targets(p: &Prop) -> Vec<Target> {
+    fn walk(p: &Prop, out: &mut Vec<Target>) {
+        match p {
+            Prop::True | Prop::False => {}
+            Prop::Eq(t, _) => push_new(out, t),
+            Prop::EqTargets(a, b) => {
+                push_new(out, a);
+                push_new(out, b)
+            }
+            Prop::Not(a) => walk(a, out),
+            Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
+                walk(a, out);
+                walk(b, out)
+            }
+        }
+    }
+    fn push_new(out: &mut Vec<Target>, t: &Target) {
+        if !out.contains(t) {
+            out.push(t.clone())
+        }
+    }
+    let mut out = vec![];
+    walk(p, &mut out);
+    out
+}
+
+fn target_name(test: &Litmus, t: &Target) -> String {
+    match t {
+        Target::Reg { thread, reg } => format!("{}:{reg}", thread_number(test, *thread)),
+        Target::Mem(l) => l.clone(),
+    }
+}
+
+/// herd prints threads by number (`0:r0`), whatever their name.
+fn thread_number(test: &Litmus, t: usize) -> String {
+    let name = &test.threads[t].name;
+    name.strip_prefix('P').unwrap_or(name).to_string()
+}
+
+fn render_state(s: &State) -> String {
+    s.iter()
+        .map(|(n, v)| match v {
+            Some(v) => format!("{n}={v};"),
+            None => format!("{n}=?;"),
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Evaluate a proposition; an atom about an unset register (blocked thread) is false.
+pub fn satisfies(p: &Prop, value: &dyn Fn(&Target) -> Option<i64>) -> bool {
+    match p {
+        Prop::True => true,
+        Prop::False => false,
+        Prop::Eq(t, v) => value(t) == Some(*v),
+        Prop::EqTargets(a, b) => value(a).is_some() && value(a) == value(b),
+        Prop::Not(a) => !satisfies(a, value),
+        Prop::And(a, b) => satisfies(a, value) && satisfies(b, value),
+        Prop::Or(a, b) => satisfies(a, value) || satisfies(b, value),
+        Prop::Implies(a, b) => !satisfies(a, value) || satisfies(b, value),
+    }
+}
+
+/// herd7's output shape for an outcome.
+pub fn render_herd(o: &Outcome, condition_text: &str) -> String {
+    let kind = match o.quantifier {
+        Quantifier::Exists => "Allowed",
+        Quantifier::NotExists => "Forbidden",
+        Quantifier::Forall => "Required",
+    };
+    let mut s = format!("Test {} {kind}\nStates {}\n", o.test, o.states.len());
+    for st in o.states.keys() {
+        s.push_str(st);
+        s.push('\n');
+    }
+    s.push_str(if o.validated { "Ok\n" } else { "No\n" });
+    s.push_str(&format!("Witnesses\nPositive: {} Negative: {}\n", o.positive, o.negative));
+    for f in &o.flags {
+        s.push_str(&format!("Flag {f}\n"));
+    }
+    s.push_str(&format!("Condition {condition_text}\n"));
+    let obs = match (o.positive, o.negative) {
+        (0, _) => "Never",
+        (_, 0) => "Always",
+        _ => "Sometimes",
+    };
+    s.push_str(&format!("Observation {} {obs} {} {}\n", o.test, o.positive, o.negative));
+    s.push_str(&format!("Candidates {} {}\n", o.test, o.candidates));
+    s
+}

@@ -1,0 +1,304 @@
+//! Per-thread traces: every path through one thread's code under guessed read values.
+//!
+//! A read may return any value its location can hold (`Domain`); the trace records the events the
+//! thread performs, their values and dependencies, and the final registers. Loops are unrolled: an
+//! instruction executed more than `unroll` times ends the path, which is then dropped (the thread
+//! would still be spinning). Which reads are actually justified is decided later, by `rf`.
+use std::collections::{BTreeMap, BTreeSet};
+
+use crate::diag::{Error, Result};
+use crate::exec::EventKind;
+use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, RmwOp, Thread};
+
+/// The values each location may hold (index = location index).
+pub type Domain = Vec<BTreeSet<i64>>;
+
+/// One event of a thread trace; dependencies are indices of earlier events of the same trace.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TraceEvent {
+    pub kind: EventKind,
+    pub loc: Option<usize>,
+    pub value: i64,
+    pub tags: Vec<&'static str>,
+    pub data: Vec<usize>,
+    pub ctrl: Vec<usize>,
+    /// For the write of an RMW: the index of its read.
+    pub rmw_read: Option<usize>,
+    /// For a barrier: its id and required thread count.
+    pub barrier: Option<(i64, Option<i64>)>,
+}
+
+/// A register's value and the reads it depends on.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Val {
+    value: i64,
+    deps: BTreeSet<usize>,
+}
+
+/// A complete path through a thread.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Trace {
+    pub events: Vec<TraceEvent>,
+    /// Final register values.
+    pub regs: BTreeMap<String, i64>,
+    /// Register values just before each barrier event (index into `events`), used when the thread
+    /// blocks at that barrier.
+    pub regs_at_barrier: BTreeMap<usize, BTreeMap<String, i64>>,
+}
+
+/// What the trace generator needs to know about the test.
+pub struct ThreadContext<'a> {
+    pub thread: &'a Thread,
+    pub loc_index: &'a dyn Fn(&str) -> usize,
+    pub loc_tags: &'a dyn Fn(usize) -> Vec<&'static str>,
+    pub init_regs: BTreeMap<String, i64>,
+    pub unroll: usize,
+    pub domain: &'a Domain,
+}
+
+/// The state of one path under construction.
+#[derive(Clone)]
+struct Path {
+    pc: usize,
+    regs: BTreeMap<String, Val>,
+    events: Vec<TraceEvent>,
+    ctrl: BTreeSet<usize>,
+    visits: Vec<usize>,
+    regs_at_barrier: BTreeMap<usize, BTreeMap<String, i64>>,
+}
+
+/// Every trace of the thread under the value domain. Errors on unknown labels or tags.
+pub fn traces(ctx: &ThreadContext) -> Result<Vec<Trace>> {
+    let labels = label_positions(ctx.thread)?;
+    let start = Path {
+        pc: 0,
+        regs: ctx.init_regs.iter().map(|(r, &v)| (r.clone(), Val { value: v, deps: BTreeSet::new() })).collect(),
+        events: vec![],
+        ctrl: BTreeSet::new(),
+        visits: vec![0; ctx.thread.code.len()],
+        regs_at_barrier: BTreeMap::new(),
+    };
+    let mut out = vec![];
+    let mut stack = vec![start];
+    while let Some(mut path) = stack.pop() {
+        if path.pc >= ctx.thread.code.len() {
+            out.push(finish(path));
+            continue;
+        }
+        path.visits[path.pc] += 1;
+        if path.visits[path.pc] > ctx.unroll {
+            continue;
+        }
+        stack.extend(step(ctx, &labels, path)?);
+    }
+    Ok(out)
+}
+
+fn finish(path: Path) -> Trace {
+    Trace { events: path.events, regs: final_regs(&path.regs), regs_at_barrier: path.regs_at_barrier }
+}
+
+fn final_regs(regs: &BTreeMap<String, Val>) -> BTreeMap<String, i64> {
+    regs.iter().map(|(r, v)| (r.clone(), v.value)).collect()
+}
+
+fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
+    let mut labels = BTreeMap::new();
+    for (i, instr) in thread.code.iter().enumerate() {
+        if let Instr::Label(l) = instr {
+            labels.insert(l.clone(), i);
+        }
+    }
+    for instr in &thread.code {
+        if let Instr::Goto(l) | Instr::BranchIf { target: l, .. } = instr {
+            if !labels.contains_key(l) {
+                return Err(Error::file(&thread.name, format!("jump to unknown label `{l}`")));
+            }
+        }
+    }
+    Ok(labels)
+}
+
+fn tags(raw: &[String]) -> Result<Vec<&'static str>> {
+    raw.iter()
+        .map(|t| {
+            crate::vocab::TAGS
+                .iter()
+                .map(|(n, _)| *n)
+                .find(|n| n == t)
+                .ok_or_else(|| Error::file("<litmus>", format!("unknown instruction tag `{t}`")))
+        })
+        .collect()
+}
+
+fn with_loc_tags(ctx: &ThreadContext, loc: usize, mut t: Vec<&'static str>) -> Vec<&'static str> {
+    for extra in (ctx.loc_tags)(loc) {
+        if !t.contains(&extra) {
+            t.push(extra);
+        }
+    }
+    t
+}
+
+fn eval(regs: &BTreeMap<String, Val>, e: &Expr) -> Val {
+    match e {
+        Expr::Const(c) => Val { value: *c, deps: BTreeSet::new() },
+        Expr::Reg(r) => regs.get(r).cloned().unwrap_or_default(),
+        Expr::Bin(op, a, b) => {
+            let (a, b) = (eval(regs, a), eval(regs, b));
+            let deps = a.deps.union(&b.deps).copied().collect();
+            Val { value: apply(*op, a.value, b.value), deps }
+        }
+    }
+}
+
+fn apply(op: BinOp, a: i64, b: i64) -> i64 {
+    match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+    }
+}
+
+fn holds(regs: &BTreeMap<String, Val>, c: &Cond) -> (bool, BTreeSet<usize>) {
+    let (l, r) = (eval(regs, &c.lhs), eval(regs, &c.rhs));
+    let result = match c.op {
+        CmpOp::Eq => l.value == r.value,
+        CmpOp::Ne => l.value != r.value,
+        CmpOp::Lt => l.value < r.value,
+        CmpOp::Le => l.value <= r.value,
+        CmpOp::Gt => l.value > r.value,
+        CmpOp::Ge => l.value >= r.value,
+    };
+    (result, l.deps.union(&r.deps).copied().collect())
+}
+
+impl Path {
+    fn push(&mut self, kind: EventKind, loc: Option<usize>, value: i64, tags: Vec<&'static str>) -> usize {
+        self.events.push(TraceEvent {
+            kind,
+            loc,
+            value,
+            tags,
+            data: vec![],
+            ctrl: self.ctrl.iter().copied().collect(),
+            rmw_read: None,
+            barrier: None,
+        });
+        self.events.len() - 1
+    }
+    fn set_reg(&mut self, r: &str, v: Val) {
+        self.regs.insert(r.to_string(), v);
+    }
+    fn next(mut self) -> Self {
+        self.pc += 1;
+        self
+    }
+}
+
+/// Execute one instruction; a read forks the path once per value of its location's domain.
+fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> Result<Vec<Path>> {
+    match &ctx.thread.code[p.pc] {
+        Instr::Label(_) => Ok(vec![p.next()]),
+        Instr::Goto(l) => {
+            p.pc = labels[l];
+            Ok(vec![p])
+        }
+        Instr::BranchIf { cond, target } => {
+            let (taken, deps) = holds(&p.regs, cond);
+            p.ctrl.extend(deps);
+            if taken {
+                p.pc = labels[target];
+                Ok(vec![p])
+            } else {
+                Ok(vec![p.next()])
+            }
+        }
+        Instr::Assign { dst, value } => {
+            let v = eval(&p.regs, value);
+            p.set_reg(dst, v);
+            Ok(vec![p.next()])
+        }
+        Instr::Fence { tags: t } => {
+            p.push(EventKind::Fence, None, 0, tags(t)?);
+            Ok(vec![p.next()])
+        }
+        Instr::Barrier { id, count, tags: t } => {
+            let snapshot = final_regs(&p.regs);
+            let id = eval(&p.regs, id).value;
+            let count = count.as_ref().map(|c| eval(&p.regs, c).value);
+            let e = p.push(EventKind::Barrier, None, 0, tags(t)?);
+            p.events[e].barrier = Some((id, count));
+            p.regs_at_barrier.insert(e, snapshot);
+            Ok(vec![p.next()])
+        }
+        Instr::Store { loc, value, tags: t } => {
+            let l = (ctx.loc_index)(loc);
+            let v = eval(&p.regs, value);
+            let e = p.push(EventKind::Write, Some(l), v.value, with_loc_tags(ctx, l, tags(t)?));
+            p.events[e].data = v.deps.into_iter().collect();
+            Ok(vec![p.next()])
+        }
+        Instr::Load { dst, loc, tags: t } => {
+            let l = (ctx.loc_index)(loc);
+            let t = with_loc_tags(ctx, l, tags(t)?);
+            Ok(fork_read(ctx, &p, l, |mut p, value| {
+                let e = p.push(EventKind::Read, Some(l), value, t.clone());
+                p.set_reg(dst, Val { value, deps: BTreeSet::from([e]) });
+                Ok(vec![p.next()])
+            })?)
+        }
+        Instr::Rmw { dst, loc, op, tags: t, fail_tags } => {
+            let l = (ctx.loc_index)(loc);
+            let t = with_loc_tags(ctx, l, tags(t)?);
+            let ft = match fail_tags {
+                Some(ft) => with_loc_tags(ctx, l, tags(ft)?),
+                None => t.clone(),
+            };
+            fork_read(ctx, &p, l, |p, old| Ok(vec![rmw(p, l, old, dst.as_deref(), op, &t, &ft)]))
+        }
+    }
+}
+
+/// Fork the path over every value location `l` may hold.
+fn fork_read(
+    ctx: &ThreadContext,
+    p: &Path,
+    l: usize,
+    mut k: impl FnMut(Path, i64) -> Result<Vec<Path>>,
+) -> Result<Vec<Path>> {
+    let mut out = vec![];
+    for &value in &ctx.domain[l] {
+        out.extend(k(p.clone(), value)?);
+    }
+    Ok(out)
+}
+
+/// The read (and, unless a CAS fails, the write) of an RMW that read `old`.
+fn rmw(mut p: Path, l: usize, old: i64, dst: Option<&str>, op: &RmwOp, t: &[&'static str], ft: &[&'static str]) -> Path {
+    let new = match op {
+        RmwOp::Arith(bop, e) => {
+            let v = eval(&p.regs, e);
+            Some(Val { value: apply(*bop, old, v.value), deps: v.deps })
+        }
+        RmwOp::Exch(e) => Some(eval(&p.regs, e)),
+        RmwOp::Cas { expected, desired } => {
+            let exp = eval(&p.regs, expected);
+            (exp.value == old).then(|| eval(&p.regs, desired))
+        }
+    };
+    let read_tags = if new.is_some() { t.to_vec() } else { ft.to_vec() };
+    let r = p.push(EventKind::Read, Some(l), old, read_tags);
+    if let Some(v) = new {
+        let w = p.push(EventKind::Write, Some(l), v.value, t.to_vec());
+        p.events[w].data = v.deps.into_iter().collect();
+        p.events[w].rmw_read = Some(r);
+    }
+    if let Some(d) = dst {
+        p.set_reg(d, Val { value: old, deps: BTreeSet::from([r]) });
+    }
+    p.next()
+}

@@ -1,0 +1,157 @@
+//! The SAT seam: a small incremental solver interface and one constructor per backend.
+//!
+//! Owns: `SatSolver` (new variable, add clause, solve under assumptions, value, stats), `Verdict`,
+//! `Stats`, `Backend`, and the backends: BatSat (pure Rust, through `rustsat`; the default) and
+//! CaDiCaL (C++, through `cadical-sys`/`cxx`, which needs only a C++ compiler).
+//! Uses: `rustsat` for literal types, nothing else of the crate: no relational type appears here
+//! (Kodkod's layering: relations → boolean circuit → CNF → this seam).
+//! Entry points: `new`, `Backend::ALL`.
+mod batsat;
+mod cadical;
+
+use std::time::Duration;
+
+pub use rustsat::types::{Lit, Var};
+
+pub use self::batsat::Rustsat;
+pub use self::cadical::Cadical;
+
+/// The answer of one `solve` call.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+pub enum Verdict {
+    Sat,
+    Unsat,
+}
+
+impl Verdict {
+    pub fn is_sat(self) -> bool {
+        self == Verdict::Sat
+    }
+}
+
+/// Counters every backend keeps the same way (the seam counts, not the solver).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct Stats {
+    pub vars: usize,
+    pub clauses: usize,
+    /// Literal occurrences over all clauses.
+    pub literals: usize,
+    pub solves: usize,
+    /// Wall-clock time spent inside `solve`.
+    #[serde(skip)]
+    pub solve_time: Duration,
+}
+
+/// An incremental SAT solver.
+///
+/// Variables are made by `new_var` only; clauses and assumptions must use variables it returned.
+/// After `solve` answered `Sat`, `value` reads the model until the next `add_clause` or `solve`.
+pub trait SatSolver {
+    /// A fresh variable, as its positive literal.
+    fn new_var(&mut self) -> Lit;
+    /// Add a clause (the empty clause makes the problem unsatisfiable).
+    fn add_clause(&mut self, lits: &[Lit]);
+    /// Solve under assumptions (literals that hold for this call only).
+    fn solve(&mut self, assumptions: &[Lit]) -> Verdict;
+    /// The value of a literal in the last model (`false` when the model leaves it open).
+    fn value(&self, lit: Lit) -> bool;
+    fn stats(&self) -> Stats;
+    /// The backend's name and version.
+    fn name(&self) -> &'static str;
+}
+
+/// The solvers the seam can build.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+pub enum Backend {
+    /// BatSat through `rustsat-batsat`: pure Rust, builds with cargo alone.
+    #[default]
+    BatSat,
+    /// CaDiCaL through `cadical-sys` (compiled by `cc` with the system C++ compiler).
+    Cadical,
+}
+
+impl Backend {
+    pub const ALL: [Backend; 2] = [Backend::BatSat, Backend::Cadical];
+}
+
+/// A new, empty solver of the given backend.
+pub fn new(backend: Backend) -> Box<dyn SatSolver> {
+    match backend {
+        Backend::BatSat => Box::new(Rustsat::batsat()),
+        Backend::Cadical => Box::new(Cadical::new()),
+    }
+}
+
+/// A new solver of the default backend.
+pub fn new_default() -> Box<dyn SatSolver> {
+    new(Backend::default())
+}
+
+/// Bookkeeping shared by the backends.
+#[derive(Clone, Copy, Debug, Default)]
+struct Counters {
+    stats: Stats,
+}
+
+impl Counters {
+    fn var(&mut self) -> u32 {
+        self.stats.vars += 1;
+        u32::try_from(self.stats.vars - 1).expect("more than 2^32 SAT variables")
+    }
+    fn clause(&mut self, lits: &[Lit]) {
+        self.stats.clauses += 1;
+        self.stats.literals += lits.len();
+    }
+    fn timed<T>(&mut self, f: impl FnOnce() -> T) -> T {
+        let start = std::time::Instant::now();
+        let out = f();
+        self.stats.solves += 1;
+        self.stats.solve_time += start.elapsed();
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pigeonhole(s: &mut dyn SatSolver, holes: usize) -> Verdict {
+        let pigeons = holes + 1;
+        let x: Vec<Vec<Lit>> = (0..pigeons).map(|_| (0..holes).map(|_| s.new_var()).collect()).collect();
+        for row in &x {
+            s.add_clause(row);
+        }
+        for h in 0..holes {
+            for a in 0..pigeons {
+                for b in a + 1..pigeons {
+                    s.add_clause(&[!x[a][h], !x[b][h]]);
+                }
+            }
+        }
+        s.solve(&[])
+    }
+
+    #[test]
+    fn every_backend_solves_under_assumptions_and_reads_values() {
+        for b in Backend::ALL {
+            let mut s = new(b);
+            let (x, y) = (s.new_var(), s.new_var());
+            s.add_clause(&[x, y]);
+            assert_eq!(s.solve(&[!x]), Verdict::Sat, "{}", s.name());
+            assert!(s.value(y) && !s.value(x));
+            assert_eq!(s.solve(&[!x, !y]), Verdict::Unsat);
+            assert_eq!(s.solve(&[]), Verdict::Sat, "assumptions are dropped after one call");
+            s.add_clause(&[]);
+            assert_eq!(s.solve(&[]), Verdict::Unsat);
+            let st = s.stats();
+            assert_eq!((st.vars, st.clauses, st.literals, st.solves), (2, 2, 2, 4));
+        }
+    }
+
+    #[test]
+    fn every_backend_refutes_pigeonhole() {
+        for b in Backend::ALL {
+            assert_eq!(pigeonhole(new(b).as_mut(), 5), Verdict::Unsat);
+        }
+    }
+}

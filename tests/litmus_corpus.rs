@@ -1,0 +1,123 @@
+//! Every litmus test the external verdict lists name (`../shared/oracle/dat3m/expected/`
+//! PTXv6_0, RC11, C11, OPENCL) parses; so does every other PTX / C11 / OpenCL file of the corpus,
+//! except the PTX 7.5 mixed-proxy tests, which must be refused with an error that says so.
+use std::path::{Path, PathBuf};
+
+use mapcheck::litmus::{self, Arch, Instr, Litmus};
+use mapcheck::vocab;
+
+/// The verdict lists whose tests must parse, with the architecture of their tests.
+const SUITES: &[(&str, Arch)] = &[("PTXv6_0", Arch::Ptx), ("RC11", Arch::C11), ("C11", Arch::C11), ("OPENCL", Arch::OpenCl)];
+
+/// Files named by those lists that are deliberately not supported, with the reason. Empty: every
+/// listed file is supported.
+const UNSUPPORTED: &[(&str, &str)] = &[];
+
+fn corpus() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle/dat3m")
+}
+
+/// The test paths of one verdict list (relative to the corpus root), without duplicates.
+fn listed(suite: &str) -> Vec<String> {
+    let list = corpus().join("expected").join(format!("{suite}.tsv"));
+    let text = std::fs::read_to_string(&list).unwrap_or_else(|e| panic!("cannot read {}: {e}", list.display()));
+    let mut paths: Vec<String> = text
+        .lines()
+        .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
+        .filter_map(|l| l.split('\t').next())
+        .map(str::to_string)
+        .collect();
+    paths.sort();
+    paths.dedup();
+    paths
+}
+
+#[test]
+fn every_listed_test_parses() {
+    let mut failures = Vec::new();
+    for (suite, arch) in SUITES {
+        let paths = listed(suite);
+        assert!(paths.len() >= 99, "{suite}: only {} tests listed", paths.len());
+        let mut parsed = 0;
+        for p in &paths {
+            if UNSUPPORTED.iter().any(|(u, _)| u == p) {
+                continue;
+            }
+            match litmus::parse_file(&corpus().join(p)) {
+                Ok(t) if t.arch == *arch => match well_formed(&t) {
+                    Ok(()) => parsed += 1,
+                    Err(e) => failures.push(format!("{p}: {e}")),
+                },
+                Ok(t) => failures.push(format!("{p}: parsed as {:?}, expected {arch:?}", t.arch)),
+                Err(e) => failures.push(e.render()),
+            }
+        }
+        eprintln!("{suite}: {parsed} of {} listed tests parsed", paths.len());
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// Every tag is a vocabulary tag, and every jump lands on a label of its own thread.
+fn well_formed(t: &Litmus) -> Result<(), String> {
+    let loc_tags = t.loc_tags.iter().flat_map(|(_, tags)| tags);
+    for th in &t.threads {
+        let labels: Vec<&String> = th.code.iter().filter_map(|i| if let Instr::Label(l) = i { Some(l) } else { None }).collect();
+        for i in &th.code {
+            let tags: Vec<&String> = match i {
+                Instr::Load { tags, .. } | Instr::Store { tags, .. } | Instr::Fence { tags } | Instr::Barrier { tags, .. } => tags.iter().collect(),
+                Instr::Rmw { tags, fail_tags, .. } => tags.iter().chain(fail_tags.iter().flatten()).collect(),
+                Instr::Goto(l) | Instr::BranchIf { target: l, .. } if !labels.contains(&l) => {
+                    return Err(format!("{}: jump to missing label {l}", th.name));
+                }
+                _ => vec![],
+            };
+            if let Some(bad) = tags.iter().find(|t| !vocab::is_tag(t)) {
+                return Err(format!("{}: tag {bad} is not in the vocabulary", th.name));
+            }
+        }
+    }
+    match loc_tags.clone().find(|t| !vocab::is_tag(t)) {
+        Some(bad) => Err(format!("location tag {bad} is not in the vocabulary")),
+        None => Ok(()),
+    }
+}
+
+fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let mut entries: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap_or_else(|e| panic!("cannot list {}: {e}", dir.display()))
+        .map(|e| e.map(|e| e.path()).unwrap_or_default())
+        .collect();
+    entries.sort();
+    for path in entries {
+        if path.is_dir() {
+            litmus_files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "litmus") {
+            out.push(path);
+        }
+    }
+}
+
+#[test]
+fn every_corpus_file_parses_except_mixed_proxy_tests() {
+    let mut files = Vec::new();
+    for dir in ["PTX", "C11", "OPENCL"] {
+        litmus_files(&corpus().join("litmus").join(dir), &mut files);
+    }
+    assert!(files.len() > 400, "only {} corpus files found", files.len());
+    let mut failures = Vec::new();
+    for f in &files {
+        let proxy = f.components().any(|c| c.as_os_str() == "proxy");
+        match (litmus::parse_file(f), proxy) {
+            (Ok(_), false) => {}
+            (Err(e), true) if is_proxy_refusal(&e.message) => {}
+            (Ok(_), true) => failures.push(format!("{}: mixed-proxy test accepted", f.display())),
+            (Err(e), _) => failures.push(e.render()),
+        }
+    }
+    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+}
+
+/// The error a PTX 7.5 proxy test gets says that mixed proxies are not supported.
+fn is_proxy_refusal(message: &str) -> bool {
+    message.contains("mixed-proxy")
+}
