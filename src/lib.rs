@@ -1,18 +1,29 @@
 //! mapcheck: checks compilation mappings between memory consistency models.
 //!
-//! Stages (data flows down this list): `diag`, `rel` and `vocab` are shared foundations;
-//! `cat` parses model files and `ir` lowers them to typed models; `litmus` parses tests;
-//! `exec` builds concrete executions; `eval` evaluates a model on one; `runner` enumerates the
-//! candidate executions of a test and gives the verdict; `oracle` compares verdicts with external ones.
-pub mod cat;
+//! The stages, in the order data flows (ARCHITECTURE.md has a section for each):
+//! - foundations: `diag` (errors), `rel` (concrete relations), `vocab` (built-in names);
+//! - front ends: `cat` (model syntax) → `ir` (typed models); `litmus` (tests); `mapping` (tables);
+//! - consumers: `exec` + `eval` (one execution), `runner` (every execution of a test: the ground
+//!   truth), `solver` + `encode` (models as SAT constraints);
+//! - reports: `oracle` (agreement with external verdicts).
+
+// Foundations.
 pub mod diag;
-pub mod encode; pub mod solver;
-pub mod eval;
-pub mod exec;
+pub mod rel;
+pub mod vocab;
+
+// Front ends.
+pub mod cat;
 pub mod ir;
 pub mod litmus;
 pub mod mapping;
-pub mod oracle;
-pub mod rel;
+
+// Consumers.
+pub mod encode;
+pub mod eval;
+pub mod exec;
 pub mod runner;
-pub mod vocab;
+pub mod solver;
+
+// Reports.
+pub mod oracle;

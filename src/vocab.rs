@@ -37,6 +37,7 @@ pub const TAGS: &[(&str, &str)] = &[
     ("SC", "sequentially consistent (C seq_cst, PTX fence.sc)"),
     ("CON", "C memory_order_consume"),
     ("V", "PTX .volatile access (treated as .relaxed.sys)"),
+    ("RED", "PTX red: an RMW with no destination register (forms no acquire pattern)"),
     // PTX scopes.
     ("CTA", "PTX .cta scope"),
     ("GPU", "PTX .gpu scope"),

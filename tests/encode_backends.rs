@@ -3,22 +3,12 @@
 //! communication relations are left free.
 mod encode_common;
 
-use encode_common::{litmus_files, open_bounds};
+use encode_common::{litmus_files, open_bounds, Lcg};
 use mapcheck::encode::Encoding;
 use mapcheck::ir;
 use mapcheck::litmus;
 use mapcheck::runner;
 use mapcheck::solver::{self, Backend, Lit, SatSolver, Verdict};
-
-/// A small deterministic generator (64-bit LCG, high bits).
-struct Lcg(u64);
-
-impl Lcg {
-    fn next(&mut self, bound: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-        ((self.0 >> 33) % bound as u64) as usize
-    }
-}
 
 /// A random 3-CNF with `vars` variables and about 4.26 clauses per variable.
 fn random_cnf(rng: &mut Lcg, vars: usize) -> Vec<[(usize, bool); 3]> {
@@ -75,7 +65,7 @@ fn backends_agree_on_random_3cnf_under_assumptions() {
 /// For the first candidate of each test, with rf, co and fr free: every backend gives the same
 /// verdict on consistency and on each check holding and failing.
 fn agree_on_open_encodings(model_path: &str, suite: &str, max_tests: usize) -> usize {
-    let model = ir::load(model_path.as_ref()).unwrap();
+    let model = ir::load(model_path.as_ref()).unwrap_or_else(|e| panic!("{e}"));
     let mut compared = 0;
     for file in litmus_files(suite).into_iter().take(max_tests) {
         let Ok(test) = litmus::parse_file(&file) else { continue };

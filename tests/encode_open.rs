@@ -91,7 +91,7 @@ fn compare(model: &Model, x: &Execution, exhaust: bool) -> usize {
 }
 
 fn run(model_path: &str, suite: &str, max_open: usize) -> (usize, usize) {
-    let model = ir::load(model_path.as_ref()).unwrap();
+    let model = ir::load(model_path.as_ref()).unwrap_or_else(|e| panic!("{e}"));
     let (mut tests, mut compared) = (0, 0);
     for file in litmus_files(suite) {
         let Ok(test) = litmus::parse_file(&file) else { continue };

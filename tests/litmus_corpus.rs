@@ -7,7 +7,12 @@ use mapcheck::litmus::{self, Arch, Instr, Litmus};
 use mapcheck::vocab;
 
 /// The verdict lists whose tests must parse, with the architecture of their tests.
-const SUITES: &[(&str, Arch)] = &[("PTXv6_0", Arch::Ptx), ("RC11", Arch::C11), ("C11", Arch::C11), ("OPENCL", Arch::OpenCl)];
+const SUITES: &[(&str, Arch)] = &[
+    ("PTXv6_0", Arch::Ptx),
+    ("RC11", Arch::C11),
+    ("C11", Arch::C11),
+    ("OPENCL", Arch::OpenCl),
+];
 
 /// Files named by those lists that are deliberately not supported, with the reason. Empty: every
 /// listed file is supported.
@@ -20,7 +25,8 @@ fn corpus() -> PathBuf {
 /// The test paths of one verdict list (relative to the corpus root), without duplicates.
 fn listed(suite: &str) -> Vec<String> {
     let list = corpus().join("expected").join(format!("{suite}.tsv"));
-    let text = std::fs::read_to_string(&list).unwrap_or_else(|e| panic!("cannot read {}: {e}", list.display()));
+    let text = std::fs::read_to_string(&list)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", list.display()));
     let mut paths: Vec<String> = text
         .lines()
         .filter(|l| !l.trim().is_empty() && !l.starts_with('#'))
@@ -37,7 +43,11 @@ fn every_listed_test_parses() {
     let mut failures = Vec::new();
     for (suite, arch) in SUITES {
         let paths = listed(suite);
-        assert!(paths.len() >= 99, "{suite}: only {} tests listed", paths.len());
+        assert!(
+            paths.len() >= 99,
+            "{suite}: only {} tests listed",
+            paths.len()
+        );
         let mut parsed = 0;
         for p in &paths {
             if UNSUPPORTED.iter().any(|(u, _)| u == p) {
@@ -54,18 +64,38 @@ fn every_listed_test_parses() {
         }
         eprintln!("{suite}: {parsed} of {} listed tests parsed", paths.len());
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// Every tag is a vocabulary tag, and every jump lands on a label of its own thread.
 fn well_formed(t: &Litmus) -> Result<(), String> {
     let loc_tags = t.loc_tags.iter().flat_map(|(_, tags)| tags);
     for th in &t.threads {
-        let labels: Vec<&String> = th.code.iter().filter_map(|i| if let Instr::Label(l) = i { Some(l) } else { None }).collect();
+        let labels: Vec<&String> = th
+            .code
+            .iter()
+            .filter_map(|i| {
+                if let Instr::Label(l) = i {
+                    Some(l)
+                } else {
+                    None
+                }
+            })
+            .collect();
         for i in &th.code {
             let tags: Vec<&String> = match i {
-                Instr::Load { tags, .. } | Instr::Store { tags, .. } | Instr::Fence { tags } | Instr::Barrier { tags, .. } => tags.iter().collect(),
-                Instr::Rmw { tags, fail_tags, .. } => tags.iter().chain(fail_tags.iter().flatten()).collect(),
+                Instr::Load { tags, .. }
+                | Instr::Store { tags, .. }
+                | Instr::Fence { tags }
+                | Instr::Barrier { tags, .. } => tags.iter().collect(),
+                Instr::Rmw {
+                    tags, fail_tags, ..
+                } => tags.iter().chain(fail_tags.iter().flatten()).collect(),
                 Instr::Goto(l) | Instr::BranchIf { target: l, .. } if !labels.contains(&l) => {
                     return Err(format!("{}: jump to missing label {l}", th.name));
                 }
@@ -114,7 +144,12 @@ fn every_corpus_file_parses_except_mixed_proxy_tests() {
             (Err(e), _) => failures.push(e.render()),
         }
     }
-    assert!(failures.is_empty(), "{} failures:\n{}", failures.len(), failures.join("\n"));
+    assert!(
+        failures.is_empty(),
+        "{} failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
 }
 
 /// The error a PTX 7.5 proxy test gets says that mixed proxies are not supported.

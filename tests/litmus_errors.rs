@@ -12,8 +12,12 @@ fn error_files() -> Vec<(String, String)> {
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
         .map(|p| {
-            let stem = p.file_stem().map(|s| s.to_string_lossy().into_owned()).unwrap_or_default();
-            let text = std::fs::read_to_string(&p).unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
+            let stem = p
+                .file_stem()
+                .map(|s| s.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let text = std::fs::read_to_string(&p)
+                .unwrap_or_else(|e| panic!("cannot read {}: {e}", p.display()));
             (stem, text)
         })
         .collect();
@@ -35,7 +39,10 @@ fn malformed_files_render_located_errors() {
                 Ok(t) => panic!("{path} parsed, but it is malformed: {t:?}"),
                 Err(e) => e,
             };
-            assert!(err.to_string().starts_with(&format!("{path}:")), "no location in `{err}`");
+            assert!(
+                err.to_string().starts_with(&format!("{path}:")),
+                "no location in `{err}`"
+            );
             insta::assert_snapshot!(stem.as_str(), err.render());
         }
     });
@@ -43,8 +50,14 @@ fn malformed_files_render_located_errors() {
 
 #[test]
 fn display_gives_path_line_and_column() {
-    let err = litmus::parse_str("t.litmus", "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x, 1 ;\nexists (x=0)")
-        .err()
-        .unwrap_or_else(|| panic!("accepted an extra operand"));
-    assert_eq!(err.to_string(), "t.litmus:4:15: unexpected `,` in instruction; expected the end of the instruction");
+    let err = litmus::parse_str(
+        "t.litmus",
+        "PTX t\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weak r0, x, 1 ;\nexists (x=0)",
+    )
+    .err()
+    .unwrap_or_else(|| panic!("accepted an extra operand"));
+    assert_eq!(
+        err.to_string(),
+        "t.litmus:4:15: unexpected `,` in instruction; expected the end of the instruction"
+    );
 }

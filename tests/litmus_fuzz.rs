@@ -31,7 +31,10 @@ fn seeds() -> &'static Vec<String> {
         .collect();
         files
             .iter()
-            .map(|f| std::fs::read_to_string(f).unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display())))
+            .map(|f| {
+                std::fs::read_to_string(f)
+                    .unwrap_or_else(|e| panic!("cannot read {}: {e}", f.display()))
+            })
             .collect()
     })
 }
@@ -53,8 +56,8 @@ enum Edit {
 
 fn edit() -> impl Strategy<Value = Edit> {
     let interesting = prop::sample::select(vec![
-        '{', '}', '(', ')', '[', ']', ';', '|', ':', ',', '.', '*', '~', '/', '\\', '"', '=', '!', '&', '@', '%', '-', '0',
-        '9', 'r', 'x', 'P', '\n', ' ', 'é', '\u{0}',
+        '{', '}', '(', ')', '[', ']', ';', '|', ':', ',', '.', '*', '~', '/', '\\', '"', '=', '!',
+        '&', '@', '%', '-', '0', '9', 'r', 'x', 'P', '\n', ' ', 'é', '\u{0}',
     ]);
     let ch = prop_oneof![interesting, any::<char>()];
     prop_oneof![
@@ -122,13 +125,31 @@ proptest! {
 
 #[test]
 fn deep_nesting_is_an_error_not_a_stack_overflow() {
-    let deep_prop = format!("PTX t\n{{ x=0; }}\n P0 ;\n ld r0, x ;\nexists ({}x=0)", "~".repeat(100_000));
-    let deep_chain = format!("PTX t\n{{ x=0; }}\n P0 ;\n ld r0, x ;\nexists (x=0{})", " /\\ x=0".repeat(50_000));
-    let deep_expr = format!("C t\n{{ x=0; }}\nP0 (int* x) {{ int r = {}1; }}\nexists (x=0)", "-".repeat(100_000));
-    let deep_stmt = format!("C t\n{{ x=0; }}\nP0 (int* x) {{ {} *x = 1; }}\nexists (x=0)", "if (1) ".repeat(20_000));
-    let parens = format!("C t\n{{ x=0; }}\nP0 (int* x) {{ int r = {}1{}; }}\nexists (x=0)", "(".repeat(50_000), ")".repeat(50_000));
+    let deep_prop = format!(
+        "PTX t\n{{ x=0; }}\n P0 ;\n ld r0, x ;\nexists ({}x=0)",
+        "~".repeat(100_000)
+    );
+    let deep_chain = format!(
+        "PTX t\n{{ x=0; }}\n P0 ;\n ld r0, x ;\nexists (x=0{})",
+        " /\\ x=0".repeat(50_000)
+    );
+    let deep_expr = format!(
+        "C t\n{{ x=0; }}\nP0 (int* x) {{ int r = {}1; }}\nexists (x=0)",
+        "-".repeat(100_000)
+    );
+    let deep_stmt = format!(
+        "C t\n{{ x=0; }}\nP0 (int* x) {{ {} *x = 1; }}\nexists (x=0)",
+        "if (1) ".repeat(20_000)
+    );
+    let parens = format!(
+        "C t\n{{ x=0; }}\nP0 (int* x) {{ int r = {}1{}; }}\nexists (x=0)",
+        "(".repeat(50_000),
+        ")".repeat(50_000)
+    );
     for text in [deep_prop, deep_chain, deep_expr, deep_stmt] {
-        let err = litmus::parse_str("deep.litmus", &text).err().unwrap_or_else(|| panic!("deep input accepted"));
+        let err = litmus::parse_str("deep.litmus", &text)
+            .err()
+            .unwrap_or_else(|| panic!("deep input accepted"));
         assert!(err.message.contains("nested more than"), "{}", err.message);
     }
     // Parentheses alone add no depth to the tree.

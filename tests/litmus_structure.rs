@@ -8,7 +8,9 @@ use mapcheck::litmus::{
 };
 
 fn corpus(rel: &str) -> Litmus {
-    let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle/dat3m/litmus").join(rel);
+    let path = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../shared/oracle/dat3m/litmus")
+        .join(rel);
     litmus::parse_file(&path).unwrap_or_else(|e| panic!("{}", e.render()))
 }
 
@@ -25,7 +27,10 @@ fn reg(r: &str) -> Expr {
 }
 
 fn treg(thread: usize, r: &str) -> Target {
-    Target::Reg { thread, reg: r.to_string() }
+    Target::Reg {
+        thread,
+        reg: r.to_string(),
+    }
 }
 
 fn eq(t: Target, v: i64) -> Box<Prop> {
@@ -41,8 +46,14 @@ fn label(s: &str) -> Instr {
 #[test]
 fn ptx_ticketlock_rmw_tags_branches_and_register_equality() {
     let t = corpus("PTX/Manual/Ticketlock-acq2rlx-1.litmus");
-    assert_eq!((t.arch, t.name.as_str()), (Arch::Ptx, "Ticketlock-acq2rlx-1"));
-    assert_eq!(t.init_mem, vec![("in".into(), 0), ("out".into(), 0), ("x".into(), 0)]);
+    assert_eq!(
+        (t.arch, t.name.as_str()),
+        (Arch::Ptx, "Ticketlock-acq2rlx-1")
+    );
+    assert_eq!(
+        t.init_mem,
+        vec![("in".into(), 0), ("out".into(), 0), ("x".into(), 0)]
+    );
     let p0 = &t.threads[0].code;
     assert_eq!(
         p0[0],
@@ -55,17 +66,44 @@ fn ptx_ticketlock_rmw_tags_branches_and_register_equality() {
         }
     );
     assert_eq!(p0[1], label("LC00"));
-    assert_eq!(p0[2], Instr::Load { dst: "r2".into(), loc: "out".into(), tags: tags(&["ACQ", "GPU"]) });
-    assert_eq!(p0[3], Instr::BranchIf { cond: Cond { op: CmpOp::Eq, lhs: reg("r1"), rhs: reg("r2") }, target: "LC01".into() });
+    assert_eq!(
+        p0[2],
+        Instr::Load {
+            dst: "r2".into(),
+            loc: "out".into(),
+            tags: tags(&["ACQ", "GPU"])
+        }
+    );
+    assert_eq!(
+        p0[3],
+        Instr::BranchIf {
+            cond: Cond {
+                op: CmpOp::Eq,
+                lhs: reg("r1"),
+                rhs: reg("r2")
+            },
+            target: "LC01".into()
+        }
+    );
     assert_eq!(p0[4], Instr::Goto("LC00".into()));
-    assert_eq!(p0[6], Instr::Load { dst: "r3".into(), loc: "x".into(), tags: tags(&["WEAK"]) });
-    assert_eq!(p0[8].clone(), Instr::Rmw {
-        dst: Some("r4".into()),
-        loc: "out".into(),
-        op: RmwOp::Arith(BinOp::Add, Expr::Const(1)),
-        tags: tags(&["REL", "GPU"]),
-        fail_tags: None
-    });
+    assert_eq!(
+        p0[6],
+        Instr::Load {
+            dst: "r3".into(),
+            loc: "x".into(),
+            tags: tags(&["WEAK"])
+        }
+    );
+    assert_eq!(
+        p0[8].clone(),
+        Instr::Rmw {
+            dst: Some("r4".into()),
+            loc: "out".into(),
+            op: RmwOp::Arith(BinOp::Add, Expr::Const(1)),
+            tags: tags(&["REL", "GPU"]),
+            fail_tags: None
+        }
+    );
     let expected = Prop::And(
         Box::new(Prop::And(
             Box::new(Prop::And(
@@ -84,20 +122,48 @@ fn ptx_ticketlock_rmw_tags_branches_and_register_equality() {
 fn ptx_barrier_operands_and_placements() {
     let t = corpus("PTX/Barrier/quorum1-pass.litmus");
     assert_eq!(t.threads.len(), 3);
-    let sync = Instr::Barrier { id: Expr::Const(1), count: Some(Expr::Const(2)), tags: tags(&["SYNC", "CTA"]) };
-    assert_eq!(t.threads[0].code, vec![Instr::Store { loc: "x".into(), value: Expr::Const(1), tags: tags(&["WEAK"]) }, sync.clone()]);
+    let sync = Instr::Barrier {
+        id: Expr::Const(1),
+        count: Some(Expr::Const(2)),
+        tags: tags(&["SYNC", "CTA"]),
+    };
+    assert_eq!(
+        t.threads[0].code,
+        vec![
+            Instr::Store {
+                loc: "x".into(),
+                value: Expr::Const(1),
+                tags: tags(&["WEAK"])
+            },
+            sync.clone()
+        ]
+    );
     assert_eq!(t.threads[2].code, vec![sync]);
 
     let t = corpus("PTX/Manual/SB+named-bar-reg-const-diff.litmus");
-    let ids: Vec<&Expr> = t.threads.iter().flat_map(|th| &th.code).filter_map(|i| match i {
-        Instr::Barrier { id, count: None, .. } => Some(id),
-        _ => None,
-    }).collect();
+    let ids: Vec<&Expr> = t
+        .threads
+        .iter()
+        .flat_map(|th| &th.code)
+        .filter_map(|i| match i {
+            Instr::Barrier {
+                id, count: None, ..
+            } => Some(id),
+            _ => None,
+        })
+        .collect();
     assert_eq!(ids, vec![&reg("r2"), &Expr::Const(1)]);
     assert_eq!(t.condition.quantifier, Quantifier::Forall);
 
     let t = corpus("PTX/Manual/PC-bar-sync-arrive.litmus");
-    assert_eq!(t.threads[1].code[0], Instr::Barrier { id: Expr::Const(1), count: None, tags: tags(&["ARRIVE", "CTA"]) });
+    assert_eq!(
+        t.threads[1].code[0],
+        Instr::Barrier {
+            id: Expr::Const(1),
+            count: None,
+            tags: tags(&["ARRIVE", "CTA"])
+        }
+    );
 
     let t = corpus("PTX/Manual/CoRR-relaxed-acquire-weak.litmus");
     assert_eq!(t.threads[0].placement, Placement { cta: 0, gpu: 0 });
@@ -109,29 +175,66 @@ fn ptx_cas_red_and_memalloy_moves() {
     let t = corpus("PTX/Manual/MICRO24-Fig4b.litmus");
     assert_eq!(t.init_regs, vec![(1, "r1".into(), 0), (1, "r2".into(), 0)]);
     let p1 = &t.threads[1].code;
-    assert_eq!(p1[1], Instr::Rmw {
-        dst: Some("r1".into()),
-        loc: "flag".into(),
-        op: RmwOp::Cas { expected: Expr::Const(1), desired: Expr::Const(0) },
-        tags: tags(&["RLX", "GPU"]),
-        fail_tags: None,
-    });
-    assert_eq!(p1[2], Instr::BranchIf { cond: Cond { op: CmpOp::Ne, lhs: reg("r1"), rhs: Expr::Const(1) }, target: "LC00".into() });
-    assert_eq!(p1[3], Instr::Fence { tags: tags(&["SC", "CTA"]) });
+    assert_eq!(
+        p1[1],
+        Instr::Rmw {
+            dst: Some("r1".into()),
+            loc: "flag".into(),
+            op: RmwOp::Cas {
+                expected: Expr::Const(1),
+                desired: Expr::Const(0)
+            },
+            tags: tags(&["RLX", "GPU"]),
+            fail_tags: None,
+        }
+    );
+    assert_eq!(
+        p1[2],
+        Instr::BranchIf {
+            cond: Cond {
+                op: CmpOp::Ne,
+                lhs: reg("r1"),
+                rhs: Expr::Const(1)
+            },
+            target: "LC00".into()
+        }
+    );
+    assert_eq!(
+        p1[3],
+        Instr::Fence {
+            tags: tags(&["SC", "CTA"])
+        }
+    );
 
     let t = corpus("PTX/Manual/Red-minus-location_.litmus");
-    assert_eq!(t.threads[0].code, vec![Instr::Rmw {
-        dst: None,
-        loc: "x".into(),
-        op: RmwOp::Arith(BinOp::Sub, Expr::Const(1)),
-        tags: tags(&["ACQ_REL", "SYS"]),
-        fail_tags: None,
-    }]);
+    assert_eq!(
+        t.threads[0].code,
+        vec![Instr::Rmw {
+            dst: None,
+            loc: "x".into(),
+            op: RmwOp::Arith(BinOp::Sub, Expr::Const(1)),
+            tags: tags(&["ACQ_REL", "SYS", "RED"]),
+            fail_tags: None,
+        }]
+    );
     assert_eq!(t.condition.prop, Prop::Eq(Target::Mem("x".into()), 0));
 
     let t = corpus("PTX/Memalloy/IRRWIW1.litmus");
-    assert_eq!(t.threads[0].code[0], Instr::Assign { dst: "r0".into(), value: Expr::Const(2) });
-    assert_eq!(t.threads[0].code[1], Instr::Store { loc: "x".into(), value: reg("r0"), tags: tags(&["WEAK"]) });
+    assert_eq!(
+        t.threads[0].code[0],
+        Instr::Assign {
+            dst: "r0".into(),
+            value: Expr::Const(2)
+        }
+    );
+    assert_eq!(
+        t.threads[0].code[1],
+        Instr::Store {
+            loc: "x".into(),
+            value: reg("r0"),
+            tags: tags(&["WEAK"])
+        }
+    );
 }
 
 #[test]
@@ -152,22 +255,62 @@ fn ptx_qualifier_defaults_and_synonyms() {
          exists (x = 1 => ~(0:r0 != 2) \\/ false)",
     );
     assert_eq!(t.threads[0].placement, Placement { cta: 0, gpu: 1 });
-    assert_eq!(t.threads[0].code, vec![
-        Instr::Load { dst: "r0".into(), loc: "x".into(), tags: tags(&["RLX", "SYS", "V"]) },
-        Instr::Store { loc: "y".into(), value: reg("r0"), tags: tags(&["RLX", "CTA"]) },
-        Instr::Fence { tags: tags(&["SC", "GPU"]) },
-        Instr::Fence { tags: tags(&["ACQ_REL", "SYS"]) },
-        Instr::Rmw { dst: Some("r1".into()), loc: "x".into(), op: RmwOp::Arith(BinOp::Add, Expr::Const(1)), tags: tags(&["RLX", "GPU"]), fail_tags: None },
-        Instr::Rmw { dst: Some("r2".into()), loc: "y".into(), op: RmwOp::Exch(Expr::Const(3)), tags: tags(&["ACQ", "SYS"]), fail_tags: None },
-        Instr::Assign { dst: "r3".into(), value: reg("r2") },
-        Instr::Assign { dst: "r3".into(), value: Expr::Bin(BinOp::Add, Box::new(reg("r3")), Box::new(Expr::Const(-1))) },
-        Instr::Barrier { id: Expr::Const(0), count: None, tags: tags(&["SYNC", "CTA"]) },
-        label("L"),
-        Instr::Goto("L".into()),
-    ]);
+    assert_eq!(
+        t.threads[0].code,
+        vec![
+            Instr::Load {
+                dst: "r0".into(),
+                loc: "x".into(),
+                tags: tags(&["RLX", "SYS", "V"])
+            },
+            Instr::Store {
+                loc: "y".into(),
+                value: reg("r0"),
+                tags: tags(&["RLX", "CTA"])
+            },
+            Instr::Fence {
+                tags: tags(&["SC", "GPU"])
+            },
+            Instr::Fence {
+                tags: tags(&["ACQ_REL", "SYS"])
+            },
+            Instr::Rmw {
+                dst: Some("r1".into()),
+                loc: "x".into(),
+                op: RmwOp::Arith(BinOp::Add, Expr::Const(1)),
+                tags: tags(&["RLX", "GPU"]),
+                fail_tags: None
+            },
+            Instr::Rmw {
+                dst: Some("r2".into()),
+                loc: "y".into(),
+                op: RmwOp::Exch(Expr::Const(3)),
+                tags: tags(&["ACQ", "SYS"]),
+                fail_tags: None
+            },
+            Instr::Assign {
+                dst: "r3".into(),
+                value: reg("r2")
+            },
+            Instr::Assign {
+                dst: "r3".into(),
+                value: Expr::Bin(BinOp::Add, Box::new(reg("r3")), Box::new(Expr::Const(-1)))
+            },
+            Instr::Barrier {
+                id: Expr::Const(0),
+                count: None,
+                tags: tags(&["SYNC", "CTA"])
+            },
+            label("L"),
+            Instr::Goto("L".into()),
+        ]
+    );
     let expected = Prop::Implies(
         eq(Target::Mem("x".into()), 1),
-        Box::new(Prop::Or(Box::new(Prop::Not(Box::new(Prop::Not(eq(treg(0, "r0"), 2))))), Box::new(Prop::False))),
+        Box::new(Prop::Or(
+            Box::new(Prop::Not(Box::new(Prop::Not(eq(treg(0, "r0"), 2))))),
+            Box::new(Prop::False),
+        )),
     );
     assert_eq!(t.condition.prop, expected);
 }
@@ -182,61 +325,198 @@ fn c11_compare_exchange_reads_expected_and_writes_it_back() {
     assert!(t.loc_tags.is_empty());
     let p0 = &t.threads[0].code;
     // int r0 = atomic_load_explicit(x, relaxed); if (r0) { t = CAS(p, one, 2, acquire, relaxed); … }
-    assert_eq!(p0[0], Instr::Load { dst: "r0".into(), loc: "x".into(), tags: tags(&["RLX"]) });
-    let Instr::BranchIf { cond, target: end_if } = &p0[1] else { panic!("{:?}", p0[1]) };
-    assert_eq!((cond.op, &cond.lhs, &cond.rhs), (CmpOp::Eq, &reg("r0"), &Expr::Const(0)));
-    let Instr::Load { dst: expected, loc, tags: na } = &p0[2] else { panic!("{:?}", p0[2]) };
+    assert_eq!(
+        p0[0],
+        Instr::Load {
+            dst: "r0".into(),
+            loc: "x".into(),
+            tags: tags(&["RLX"])
+        }
+    );
+    let Instr::BranchIf {
+        cond,
+        target: end_if,
+    } = &p0[1]
+    else {
+        panic!("{:?}", p0[1])
+    };
+    assert_eq!(
+        (cond.op, &cond.lhs, &cond.rhs),
+        (CmpOp::Eq, &reg("r0"), &Expr::Const(0))
+    );
+    let Instr::Load {
+        dst: expected,
+        loc,
+        tags: na,
+    } = &p0[2]
+    else {
+        panic!("{:?}", p0[2])
+    };
     assert_eq!((loc.as_str(), na.clone()), ("one", tags(&["NA"])));
-    let Instr::Rmw { dst: Some(old), loc, op, tags: succ, fail_tags } = &p0[3] else { panic!("{:?}", p0[3]) };
+    let Instr::Rmw {
+        dst: Some(old),
+        loc,
+        op,
+        tags: succ,
+        fail_tags,
+    } = &p0[3]
+    else {
+        panic!("{:?}", p0[3])
+    };
     assert_eq!(loc, "p");
-    assert_eq!(op, &RmwOp::Cas { expected: reg(expected), desired: Expr::Const(2) });
-    assert_eq!((succ.clone(), fail_tags.clone()), (tags(&["ACQ"]), Some(tags(&["RLX"]))));
-    assert_eq!(p0[4], Instr::Assign { dst: "t".into(), value: Expr::Const(1) });
-    let Instr::BranchIf { cond, target: ok } = &p0[5] else { panic!("{:?}", p0[5]) };
-    assert_eq!(cond, &Cond { op: CmpOp::Eq, lhs: reg(old), rhs: reg(expected) });
-    assert_eq!(p0[6], Instr::Assign { dst: "t".into(), value: Expr::Const(0) });
-    assert_eq!(p0[7], Instr::Store { loc: "one".into(), value: reg(old), tags: tags(&["NA"]) });
+    assert_eq!(
+        op,
+        &RmwOp::Cas {
+            expected: reg(expected),
+            desired: Expr::Const(2)
+        }
+    );
+    assert_eq!(
+        (succ.clone(), fail_tags.clone()),
+        (tags(&["ACQ"]), Some(tags(&["RLX"])))
+    );
+    assert_eq!(
+        p0[4],
+        Instr::Assign {
+            dst: "t".into(),
+            value: Expr::Const(1)
+        }
+    );
+    let Instr::BranchIf { cond, target: ok } = &p0[5] else {
+        panic!("{:?}", p0[5])
+    };
+    assert_eq!(
+        cond,
+        &Cond {
+            op: CmpOp::Eq,
+            lhs: reg(old),
+            rhs: reg(expected)
+        }
+    );
+    assert_eq!(
+        p0[6],
+        Instr::Assign {
+            dst: "t".into(),
+            value: Expr::Const(0)
+        }
+    );
+    assert_eq!(
+        p0[7],
+        Instr::Store {
+            loc: "one".into(),
+            value: reg(old),
+            tags: tags(&["NA"])
+        }
+    );
     assert_eq!(&p0[8], &label(ok));
     assert_eq!(p0.last(), Some(&label(end_if)));
-    assert_eq!(t.condition.prop, Prop::And(eq(Target::Mem("p".into()), 1), eq(Target::Mem("q".into()), 1)));
+    assert_eq!(
+        t.condition.prop,
+        Prop::And(
+            eq(Target::Mem("p".into()), 1),
+            eq(Target::Mem("q".into()), 1)
+        )
+    );
 }
 
 #[test]
 fn c11_fences_plain_accesses_and_if() {
     let t = corpus("C11/manual/mp_fences.litmus");
-    assert_eq!(t.threads[0].code, vec![
-        Instr::Store { loc: "x".into(), value: Expr::Const(1), tags: tags(&["NA"]) },
-        Instr::Fence { tags: tags(&["REL"]) },
-        Instr::Store { loc: "y".into(), value: Expr::Const(1), tags: tags(&["RLX"]) },
-    ]);
+    assert_eq!(
+        t.threads[0].code,
+        vec![
+            Instr::Store {
+                loc: "x".into(),
+                value: Expr::Const(1),
+                tags: tags(&["NA"])
+            },
+            Instr::Fence {
+                tags: tags(&["REL"])
+            },
+            Instr::Store {
+                loc: "y".into(),
+                value: Expr::Const(1),
+                tags: tags(&["RLX"])
+            },
+        ]
+    );
     let p1 = &t.threads[1].code;
-    assert_eq!(p1[1], Instr::Fence { tags: tags(&["ACQ"]) });
-    assert_eq!(p1[2], Instr::Assign { dst: "r1".into(), value: Expr::Const(-1) });
+    assert_eq!(
+        p1[1],
+        Instr::Fence {
+            tags: tags(&["ACQ"])
+        }
+    );
+    assert_eq!(
+        p1[2],
+        Instr::Assign {
+            dst: "r1".into(),
+            value: Expr::Const(-1)
+        }
+    );
     // if (1 == r0) { r1 = *x; }: jump over the body when 1 != r0.
-    let Instr::BranchIf { cond, target } = &p1[3] else { panic!("{:?}", p1[3]) };
-    assert_eq!(cond, &Cond { op: CmpOp::Ne, lhs: Expr::Const(1), rhs: reg("r0") });
-    assert_eq!(p1[4], Instr::Load { dst: "r1".into(), loc: "x".into(), tags: tags(&["NA"]) });
+    let Instr::BranchIf { cond, target } = &p1[3] else {
+        panic!("{:?}", p1[3])
+    };
+    assert_eq!(
+        cond,
+        &Cond {
+            op: CmpOp::Ne,
+            lhs: Expr::Const(1),
+            rhs: reg("r0")
+        }
+    );
+    assert_eq!(
+        p1[4],
+        Instr::Load {
+            dst: "r1".into(),
+            loc: "x".into(),
+            tags: tags(&["NA"])
+        }
+    );
     assert_eq!(p1[5], label(target));
-    assert_eq!(t.condition.prop, Prop::And(eq(treg(1, "r0"), 1), eq(treg(1, "r1"), 0)));
+    assert_eq!(
+        t.condition.prop,
+        Prop::And(eq(treg(1, "r0"), 1), eq(treg(1, "r1"), 0))
+    );
 }
 
 #[test]
 fn c11_array_with_register_index_becomes_a_branch_per_element() {
     let t = corpus("C11/manual/imm-E3.5.litmus");
     assert_eq!(t.init_mem, vec![("y".into(), 0), ("y[1]".into(), 0)]);
-    let loads: Vec<&str> = t.threads[0].code.iter().filter_map(|i| match i {
-        Instr::Load { dst, loc, .. } if dst == "r1" => Some(loc.as_str()),
-        _ => None,
-    }).collect();
+    let loads: Vec<&str> = t.threads[0]
+        .code
+        .iter()
+        .filter_map(|i| match i {
+            Instr::Load { dst, loc, .. } if dst == "r1" => Some(loc.as_str()),
+            _ => None,
+        })
+        .collect();
     assert_eq!(loads, vec!["y", "y[1]"]);
-    let guards: Vec<&Cond> = t.threads[0].code.iter().filter_map(|i| match i {
-        Instr::BranchIf { cond, .. } => Some(cond),
-        _ => None,
-    }).collect();
-    assert_eq!(guards, vec![
-        &Cond { op: CmpOp::Eq, lhs: reg("r0"), rhs: Expr::Const(0) },
-        &Cond { op: CmpOp::Eq, lhs: reg("r0"), rhs: Expr::Const(1) },
-    ]);
+    let guards: Vec<&Cond> = t.threads[0]
+        .code
+        .iter()
+        .filter_map(|i| match i {
+            Instr::BranchIf { cond, .. } => Some(cond),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        guards,
+        vec![
+            &Cond {
+                op: CmpOp::Eq,
+                lhs: reg("r0"),
+                rhs: Expr::Const(0)
+            },
+            &Cond {
+                op: CmpOp::Eq,
+                lhs: reg("r0"),
+                rhs: Expr::Const(1)
+            },
+        ]
+    );
 }
 
 #[test]
@@ -256,19 +536,51 @@ fn c11_loops_else_short_circuit_and_reads_in_expressions() {
     assert_eq!(t.init_mem, vec![("x".into(), 0), ("y".into(), 2)]);
     let code = &t.threads[0].code;
     // Every jump lands on a label of the thread.
-    let labels: Vec<&String> = code.iter().filter_map(|i| if let Instr::Label(l) = i { Some(l) } else { None }).collect();
+    let labels: Vec<&String> = code
+        .iter()
+        .filter_map(|i| {
+            if let Instr::Label(l) = i {
+                Some(l)
+            } else {
+                None
+            }
+        })
+        .collect();
     for i in code {
         if let Instr::Goto(l) | Instr::BranchIf { target: l, .. } = i {
             assert!(labels.contains(&l), "jump to missing label {l}");
         }
     }
-    let accesses: Vec<&Instr> = code.iter().filter(|i| matches!(i, Instr::Load { .. } | Instr::Store { .. } | Instr::Rmw { .. } | Instr::Fence { .. })).collect();
-    assert!(matches!(accesses[0], Instr::Load { loc, tags: t, .. } if loc == "x" && *t == tags(&["ACQ"])));
-    assert!(matches!(accesses[1], Instr::Load { loc, tags: t, .. } if loc == "y" && *t == tags(&["NA"])));
-    assert!(matches!(accesses[2], Instr::Store { loc, value: Expr::Const(5), tags: t } if loc == "x" && *t == tags(&["SC"])));
-    assert!(matches!(accesses[3], Instr::Rmw { dst: Some(d), op: RmwOp::Arith(BinOp::Sub, Expr::Const(2)), tags: t, .. } if d == "r" && *t == tags(&["ACQ_REL"])));
-    assert_eq!(accesses[4], &Instr::Fence { tags: tags(&["SC"]) });
-    assert!(matches!(accesses[5], Instr::Rmw { dst: None, op: RmwOp::Exch(v), .. } if *v == reg("b")));
+    let accesses: Vec<&Instr> = code
+        .iter()
+        .filter(|i| {
+            matches!(
+                i,
+                Instr::Load { .. } | Instr::Store { .. } | Instr::Rmw { .. } | Instr::Fence { .. }
+            )
+        })
+        .collect();
+    assert!(
+        matches!(accesses[0], Instr::Load { loc, tags: t, .. } if loc == "x" && *t == tags(&["ACQ"]))
+    );
+    assert!(
+        matches!(accesses[1], Instr::Load { loc, tags: t, .. } if loc == "y" && *t == tags(&["NA"]))
+    );
+    assert!(
+        matches!(accesses[2], Instr::Store { loc, value: Expr::Const(5), tags: t } if loc == "x" && *t == tags(&["SC"]))
+    );
+    assert!(
+        matches!(accesses[3], Instr::Rmw { dst: Some(d), op: RmwOp::Arith(BinOp::Sub, Expr::Const(2)), tags: t, .. } if d == "r" && *t == tags(&["ACQ_REL"]))
+    );
+    assert_eq!(
+        accesses[4],
+        &Instr::Fence {
+            tags: tags(&["SC"])
+        }
+    );
+    assert!(
+        matches!(accesses[5], Instr::Rmw { dst: None, op: RmwOp::Exch(v), .. } if *v == reg("b"))
+    );
     assert_eq!(t.condition.quantifier, Quantifier::Forall);
 }
 
@@ -278,17 +590,43 @@ fn c11_loops_else_short_circuit_and_reads_in_expressions() {
 fn opencl_scopes_regions_and_fence_flags() {
     let t = corpus("OPENCL/overhauling/example6.litmus");
     assert_eq!(t.arch, Arch::OpenCl);
-    assert_eq!(t.loc_tags, vec![("x".into(), tags(&["GLOBAL"])), ("y".into(), tags(&["LOCAL"]))]);
-    assert_eq!(t.threads[0].code, vec![
-        Instr::Store { loc: "x".into(), value: Expr::Const(42), tags: tags(&["NA"]) },
-        Instr::Fence { tags: tags(&["REL", "WG", "GLOBAL", "LOCAL"]) },
-        Instr::Store { loc: "y".into(), value: Expr::Const(1), tags: tags(&["RLX", "WG"]) },
-    ]);
+    assert_eq!(
+        t.loc_tags,
+        vec![
+            ("x".into(), tags(&["GLOBAL"])),
+            ("y".into(), tags(&["LOCAL"]))
+        ]
+    );
+    assert_eq!(
+        t.threads[0].code,
+        vec![
+            Instr::Store {
+                loc: "x".into(),
+                value: Expr::Const(42),
+                tags: tags(&["NA"])
+            },
+            Instr::Fence {
+                tags: tags(&["REL", "WG", "GLOBAL", "LOCAL"])
+            },
+            Instr::Store {
+                loc: "y".into(),
+                value: Expr::Const(1),
+                tags: tags(&["RLX", "WG"])
+            },
+        ]
+    );
 
     let t = corpus("OPENCL/herd/3LB.litmus");
     assert_eq!(t.threads[2].placement, Placement { cta: 1, gpu: 0 });
     // atomic_load / atomic_store: seq_cst at device scope.
-    assert_eq!(t.threads[0].code[0], Instr::Load { dst: "r0".into(), loc: "x".into(), tags: tags(&["SC", "DEV"]) });
+    assert_eq!(
+        t.threads[0].code[0],
+        Instr::Load {
+            dst: "r0".into(),
+            loc: "x".into(),
+            tags: tags(&["SC", "DEV"])
+        }
+    );
 
     let t = corpus("OPENCL/overhauling/MP_ra_dev_broken.litmus");
     assert_eq!(t.threads[1].placement, Placement { cta: 0, gpu: 1 });
@@ -298,10 +636,18 @@ fn opencl_scopes_regions_and_fence_flags() {
 fn opencl_labelled_barriers_share_ids_across_threads() {
     let t = corpus("OPENCL/herd/global_barrier_mo.litmus");
     let ids = |th: usize| -> Vec<Expr> {
-        t.threads[th].code.iter().filter_map(|i| match i {
-            Instr::Barrier { id, count: None, tags: tg } if *tg == tags(&["SYNC", "WG", "GLOBAL"]) => Some(id.clone()),
-            _ => None,
-        }).collect()
+        t.threads[th]
+            .code
+            .iter()
+            .filter_map(|i| match i {
+                Instr::Barrier {
+                    id,
+                    count: None,
+                    tags: tg,
+                } if *tg == tags(&["SYNC", "WG", "GLOBAL"]) => Some(id.clone()),
+                _ => None,
+            })
+            .collect()
     };
     assert_eq!(ids(0), ids(1)); // B1, B3
     assert_eq!(ids(2), ids(3)); // B2
@@ -315,12 +661,31 @@ fn opencl_labelled_barriers_share_ids_across_threads() {
          P0@wg 0, dev 0 (global int* x) { work_group_barrier(CLK_LOCAL_MEM_FENCE, memory_scope_work_group); }\n\
          exists (x=0)",
     );
-    assert_eq!(t.threads[0].code, vec![Instr::Barrier { id: Expr::Const(0), count: None, tags: tags(&["SYNC", "WG", "LOCAL"]) }]);
+    assert_eq!(
+        t.threads[0].code,
+        vec![Instr::Barrier {
+            id: Expr::Const(0),
+            count: None,
+            tags: tags(&["SYNC", "WG", "LOCAL"])
+        }]
+    );
 }
 
 #[test]
 fn condition_on_a_pointer_parameter_compares_an_address() {
     // `0:x` names thread 0's pointer parameter `x`, an address that equals no integer.
     let t = corpus("OPENCL/herd/barrier_example.litmus");
-    assert_eq!(t.condition.prop, Prop::And(Box::new(Prop::False), Box::new(Prop::False)));
+    assert_eq!(
+        t.condition.prop,
+        Prop::And(Box::new(Prop::False), Box::new(Prop::False))
+    );
+}
+
+#[test]
+fn opencl_array_elements_share_the_array_region() {
+    let t = corpus("OPENCL/portedFromC11/manual/imm-E3.5.litmus");
+    let region = |loc: &str| t.loc_tags.iter().find(|(l, _)| l == loc).map(|(_, tg)| tg.clone());
+    assert_eq!(region("y"), Some(tags(&["GLOBAL"])));
+    assert_eq!(region("y[1]"), Some(tags(&["GLOBAL"])));
+    assert_eq!(region("x"), Some(tags(&["GLOBAL"])));
 }

@@ -128,9 +128,8 @@ fn sb_with_sc_and_acq_rel_fences() {
         reg(0, "r0", 0),
     );
     let code = compiled_code(&rc11_ptx(), &t);
-    assert_eq!(code[0][1], fence(&["SC", "GPU"]));
-    assert_eq!(code[1][1], fence(&["ACQ_REL", "GPU"]));
-    assert_eq!(code[0].len(), 3);
+    assert_eq!(code[0], [st("x", 1, &["RLX", "GPU"]), fence(&["SC", "GPU"]), ld("r0", "y", &["RLX", "GPU"])]);
+    assert_eq!(code[1], [st("y", 1, &["RLX", "GPU"]), fence(&["ACQ_REL", "GPU"]), ld("r0", "x", &["RLX", "GPU"])]);
 }
 
 #[test]
@@ -178,7 +177,11 @@ fn the_map_back_names_the_main_access_of_each_source_instruction() {
     let t = test(
         "SB+sc",
         vec![st("x", 1, &["SC", "GPU"]), ld("r0", "y", &["SC", "GPU"])],
-        vec![Instr::Label("L".into()), ld("r0", "x", &["RLX", "GPU"]), Instr::Assign { dst: "r1".into(), value: Expr::Const(1) }],
+        vec![
+            Instr::Label("L".into()),
+            ld("r0", "x", &["RLX", "GPU"]),
+            Instr::Assign { dst: "r1".into(), value: Expr::Const(1) },
+        ],
         Prop::True,
     );
     let c = rc11_ptx().compile_program(&t).unwrap();

@@ -48,7 +48,10 @@ fn rc11_ptx_declares_the_47_classes_of_figure_11() {
     let m = load("mappings/rc11-ptx.map");
     let count = |k: ClassKind| m.classes().iter().filter(|c| c.kind == k).count();
     // R: NA + {RLX, ACQ, SC} × 3 scopes; W likewise; RMW: 5 orders × 3; F: 4 orders × 3.
-    assert_eq!((count(ClassKind::R), count(ClassKind::W), count(ClassKind::Rmw), count(ClassKind::F)), (10, 10, 15, 12));
+    assert_eq!(
+        (count(ClassKind::R), count(ClassKind::W), count(ClassKind::Rmw), count(ClassKind::F)),
+        (10, 10, 15, 12)
+    );
     assert!(m.source_path.ends_with("rc11-scoped.cat") && m.target_path.ends_with("ptx-v6.cat"));
     assert_eq!(m.scopes, vec![("CTA", "CTA"), ("GPU", "GPU"), ("SYS", "SYS")]);
 }
@@ -84,7 +87,9 @@ fn differences(base: &Mapping, variant: &Mapping) -> Vec<(String, String)> {
 fn at_every_scope(kind: &str, order: &str, ops: &[&str]) -> Vec<(String, String)> {
     [("CTA", "cta"), ("GPU", "gpu"), ("SYS", "sys")]
         .iter()
-        .map(|(s, w)| (format!("{kind}.{order}.{s}"), ops.iter().map(|o| format!("{o}.{w}")).collect::<Vec<_>>().join("; ")))
+        .map(|(s, w)| {
+            (format!("{kind}.{order}.{s}"), ops.iter().map(|o| format!("{o}.{w}")).collect::<Vec<_>>().join("; "))
+        })
         .collect()
 }
 
@@ -142,4 +147,13 @@ fn cuda_legacy_primitives_compile_as_documented() {
     assert_eq!(m.rule(&relaxed_fence).unwrap().main, None);
     assert!(m.source_path.ends_with("cuda.cat"));
     assert_eq!(m.source.title.as_deref(), Some("cuda"));
+}
+
+#[test]
+fn the_readme_example_is_a_valid_table() {
+    let readme = std::fs::read_to_string("mappings/README.md").unwrap();
+    let example = readme.split("```").nth(1).expect("a code block in mappings/README.md");
+    let table = mapping::parse_table("README.md", example).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(table.classes.len(), 7);
+    assert_eq!(table.dropped, ["GLOBAL"]);
 }

@@ -82,18 +82,11 @@ impl Encoding {
     }
 
     /// Encode into a given (fresh) solver.
-    pub fn with_solver(model: &Model, bounds: &Bounds, mut solver: Box<dyn SatSolver>) -> Encoding {
+    pub fn with_solver(model: &Model, bounds: &Bounds, solver: Box<dyn SatSolver>) -> Encoding {
         let mut circuit = Circuit::new();
-        let mut cnf = Tseitin::default();
+        let cnf = Tseitin::default();
         let (all, bases) = translate::instantiate(&mut circuit, model, bounds);
-        let mut may_hold = |c: &Circuit, node: Node| match node.as_const() {
-            Some(b) => b,
-            None => {
-                let l = cnf.lit(c, solver.as_mut(), node, Polarity::Pos);
-                solver.solve(&[l]).is_sat()
-            }
-        };
-        let tr = Translation::new(&mut circuit, model, all, bases, &mut may_hold);
+        let tr = Translation::new(&mut circuit, model, all, bases);
         let checks = model.checks.len();
         Encoding { model: model.clone(), circuit, cnf, solver, tr, holds: vec![None; checks], fails: vec![None; checks] }
     }

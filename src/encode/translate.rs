@@ -13,10 +13,6 @@ use super::matrix::{Matrix, Value, Vector};
 use crate::ir::{BinOp, DefBody, DefId, Expr, Kind, Model, Op1, Step};
 use crate::vocab;
 
-/// Asks whether a node can be true for some value of the inputs (the semantic convergence test
-/// of fixpoints). Answering `true` is always safe; it only costs more rounds.
-pub type MayHold<'a> = dyn FnMut(&Circuit, Node) -> bool + 'a;
-
 /// A model translated over one universe.
 #[derive(Clone, Debug)]
 pub struct Translation {
@@ -77,7 +73,7 @@ fn entry(c: &mut Circuit, lower: bool, upper: bool) -> Node {
 
 impl Translation {
     /// Translate `model` with the given base values, step by step.
-    pub fn new(c: &mut Circuit, model: &Model, all: Vector, bases: Vec<Value>, may_hold: &mut MayHold<'_>) -> Translation {
+    pub fn new(c: &mut Circuit, model: &Model, all: Vector, bases: Vec<Value>) -> Translation {
         let n = all.len();
         let mut t = Translation {
             n,
@@ -92,7 +88,7 @@ impl Translation {
         for step in &model.steps {
             match step {
                 Step::Define(id) => t.define(c, model, *id),
-                Step::Fixpoint(ids) => t.fixpoint(c, model, ids, may_hold),
+                Step::Fixpoint(ids) => t.fixpoint(c, model, ids),
                 Step::Check(i) => t.checks[*i] = t.expr(c, model, &model.checks[*i].expr),
                 Step::Choose(w) => t.choose(c, model, *w),
             }
@@ -118,11 +114,14 @@ impl Translation {
 
     /// A `let rec` group: Kleene iteration from empty, each variable updated in turn with the
     /// latest values (as the evaluator does). The iterates grow, and for any value of the inputs
-    /// each round before the fixpoint adds a tuple, so `vars × n²` rounds (n for a set) reach
-    /// the least fixpoint for every input value at once: the iteration is exact. It stops sooner
-    /// when a round rebuilds the same nodes, or when the solver finds that no input value makes
-    /// the last round add a tuple (asked after rounds 1, 2, 4, 8, …).
-    fn fixpoint(&mut self, c: &mut Circuit, model: &Model, ids: &[DefId], may_hold: &mut MayHold<'_>) {
+    /// each round before the fixpoint adds a tuple, so after `vars × n²` rounds (n for a set
+    /// variable) the iterate is the least fixpoint for every input value at once: the unrolling
+    /// is exact. It stops
+    /// as soon as a round rebuilds the same nodes, which constant folding makes happen at the
+    /// concrete fixpoint when the bounds are exact. (Asking the solver whether a round can still
+    /// add a tuple would stop sooner, but that is a circuit-equivalence query, and BatSat took
+    /// a minute on one over four slots: not worth it.)
+    fn fixpoint(&mut self, c: &mut Circuit, model: &Model, ids: &[DefId]) {
         let mut tuples = 0;
         for &id in ids {
             let kind = model.defs[id].kind.unwrap_or(Kind::Rel);
@@ -130,8 +129,7 @@ impl Translation {
             self.defs[id] = Some(empty(kind, self.n));
         }
         let mut rounds = 0;
-        let mut next_ask = 1;
-        while rounds <= tuples {
+        while rounds < tuples {
             rounds += 1;
             let before: Vec<Value> = ids.iter().map(|&id| self.def(id)).collect();
             for &id in ids {
@@ -139,16 +137,8 @@ impl Translation {
                     self.defs[id] = Some(self.expr(c, model, e));
                 }
             }
-            let after: Vec<Value> = ids.iter().map(|&id| self.def(id)).collect();
-            if after == before {
+            if ids.iter().zip(&before).all(|(&id, b)| self.defs[id].as_ref() == Some(b)) {
                 break;
-            }
-            if rounds == next_ask {
-                next_ask *= 2;
-                let grew = grown(c, &before, &after);
-                if !may_hold(c, grew) {
-                    break;
-                }
             }
         }
         self.fixpoint_rounds.push(rounds);
@@ -173,23 +163,6 @@ impl Translation {
                 unary(c, *op, &a, &self.all)
             }
         }
-    }
-}
-
-/// "Some tuple is in `after` and not in `before`."
-fn grown(c: &mut Circuit, before: &[Value], after: &[Value]) -> Node {
-    let mut new = vec![];
-    for (b, a) in before.iter().zip(after) {
-        let (bc, ac) = (cells(b), cells(a));
-        new.extend(bc.iter().zip(ac).map(|(&x, &y)| c.and2(y, !x)).collect::<Vec<_>>());
-    }
-    c.or(new)
-}
-
-fn cells(v: &Value) -> &[Node] {
-    match v {
-        Value::Set(s) => &s.0,
-        Value::Rel(r) => r.cells(),
     }
 }
 

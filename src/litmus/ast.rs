@@ -35,7 +35,10 @@ pub struct Spanned<T> {
 
 impl<T> Spanned<T> {
     pub fn new(node: T, lo: usize, hi: usize) -> Spanned<T> {
-        Spanned { node, span: Span::new(lo, hi) }
+        Spanned {
+            node,
+            span: Span::new(lo, hi),
+        }
     }
 }
 
@@ -51,7 +54,12 @@ pub type GrammarError<'a> = ParseError<usize, lalrpop_util::lexer::Token<'a>, Us
 
 /// Build a grammar-action error.
 pub fn user_error<'a>(span: Span, message: impl Into<String>) -> GrammarError<'a> {
-    ParseError::User { error: UserError { span, message: message.into() } }
+    ParseError::User {
+        error: UserError {
+            span,
+            message: message.into(),
+        },
+    }
 }
 
 /// Parse a decimal or `0x` hexadecimal literal, optionally negative.
@@ -60,11 +68,15 @@ pub fn parse_int<'a>(text: &str, span: Span) -> Result<i64, GrammarError<'a>> {
         Some(rest) => (true, rest),
         None => (false, text),
     };
-    let value = match digits.strip_prefix("0x").or_else(|| digits.strip_prefix("0X")) {
+    let value = match digits
+        .strip_prefix("0x")
+        .or_else(|| digits.strip_prefix("0X"))
+    {
         Some(hex) => i64::from_str_radix(hex, 16),
         None => digits.parse::<i64>(),
     };
-    let value = value.map_err(|_| user_error(span, format!("integer `{text}` does not fit in 64 bits")))?;
+    let value =
+        value.map_err(|_| user_error(span, format!("integer `{text}` does not fit in 64 bits")))?;
     Ok(if neg { -value } else { value })
 }
 
@@ -83,7 +95,10 @@ impl<T> Deep<T> {
     pub fn above<'a>(node: T, child_depth: u32, span: Span) -> Result<Deep<T>, GrammarError<'a>> {
         let depth = child_depth + 1;
         if depth > MAX_DEPTH {
-            return Err(user_error(span, format!("nested more than {MAX_DEPTH} levels deep")));
+            return Err(user_error(
+                span,
+                format!("nested more than {MAX_DEPTH} levels deep"),
+            ));
         }
         Ok(Deep { node, depth })
     }
@@ -100,11 +115,24 @@ pub enum ThreadRef {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum InitItem {
     /// `x = 1`, `[x] = 1`, `int x = 1`, `atomic_int x;` (value 0).
-    Loc { name: Spanned<String>, value: i64, types: Vec<Spanned<String>> },
+    Loc {
+        name: Spanned<String>,
+        value: i64,
+        types: Vec<Spanned<String>>,
+    },
     /// `P0:r0 = 1` or `0:r0 = 1`.
-    Reg { thread: Spanned<ThreadRef>, reg: Spanned<String>, value: i64 },
+    Reg {
+        thread: Spanned<ThreadRef>,
+        reg: Spanned<String>,
+        value: i64,
+    },
     /// `atomic_int y[2] = {0, 0}` (values absent: all 0).
-    Array { name: Spanned<String>, size: Spanned<i64>, values: Option<Spanned<Vec<i64>>>, types: Vec<Spanned<String>> },
+    Array {
+        name: Spanned<String>,
+        size: Spanned<i64>,
+        values: Option<Spanned<Vec<i64>>>,
+        types: Vec<Spanned<String>>,
+    },
     /// `y @ generic aliases x` (PTX 7.5 mixed proxies; parsed only to be refused clearly).
     Proxy { span: Span },
 }
@@ -115,9 +143,17 @@ pub const MIXED_PROXY: &str = "belongs to the PTX 7.5 mixed-proxy model (surface
 /// One side of a comparison in the final condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Operand {
-    Reg { thread: Spanned<ThreadRef>, reg: String, span: Span },
+    Reg {
+        thread: Spanned<ThreadRef>,
+        reg: String,
+        span: Span,
+    },
     /// A location, `y[1]` written as `("y", Some(1))`.
-    Loc { name: String, index: Option<i64>, span: Span },
+    Loc {
+        name: String,
+        index: Option<i64>,
+        span: Span,
+    },
     Const(i64, Span),
 }
 
@@ -126,7 +162,12 @@ pub enum PropAst {
     True,
     False,
     /// `a = b` / `a == b` (`equal`), or `a != b`.
-    Cmp { lhs: Operand, rhs: Operand, equal: bool, span: Span },
+    Cmp {
+        lhs: Operand,
+        rhs: Operand,
+        equal: bool,
+        span: Span,
+    },
     Not(Box<PropAst>),
     And(Box<PropAst>, Box<PropAst>),
     Or(Box<PropAst>, Box<PropAst>),
@@ -154,9 +195,37 @@ pub struct CondAst {
 /// Words that may make up a C type in declarations and parameters: integer types, their atomic
 /// versions, qualifiers, and the OpenCL address spaces (whose meaning `c` handles).
 pub const C_TYPE_WORDS: &[&str] = &[
-    "int", "unsigned", "signed", "long", "short", "char", "bool", "_Bool", "uint", "ulong",
-    "intptr_t", "uintptr_t", "size_t", "int32_t", "int64_t", "uint32_t", "uint64_t",
-    "atomic_int", "atomic_uint", "atomic_long", "atomic_ulong", "atomic_bool", "atomic_intptr_t",
-    "atomic_uintptr_t", "atomic_size_t", "_Atomic", "volatile", "const", "restrict",
-    "global", "__global", "local", "__local",
+    "int",
+    "unsigned",
+    "signed",
+    "long",
+    "short",
+    "char",
+    "bool",
+    "_Bool",
+    "uint",
+    "ulong",
+    "intptr_t",
+    "uintptr_t",
+    "size_t",
+    "int32_t",
+    "int64_t",
+    "uint32_t",
+    "uint64_t",
+    "atomic_int",
+    "atomic_uint",
+    "atomic_long",
+    "atomic_ulong",
+    "atomic_bool",
+    "atomic_intptr_t",
+    "atomic_uintptr_t",
+    "atomic_size_t",
+    "_Atomic",
+    "volatile",
+    "const",
+    "restrict",
+    "global",
+    "__global",
+    "local",
+    "__local",
 ];

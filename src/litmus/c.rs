@@ -6,8 +6,9 @@
 //! x, local int* y)`, where `wg` is the work-group (`Placement::cta`) and `dev` the device
 //! (`Placement::gpu`); C11 threads get `Placement::default()`. An OpenCL parameter marked `global`
 //! or `local` (or `__global`, `__local`) puts its location in `loc_tags` with [GLOBAL] or [LOCAL];
-//! an unmarked one adds nothing. Parameter types are otherwise informational: whether an access is
-//! atomic is decided by the access (`*x` is NA, `atomic_*` calls are atomic).
+//! an unmarked one adds nothing. The elements of an array share the array's region. Parameter
+//! types are otherwise informational: whether an access is atomic is decided by the access
+//! (`*x` is NA, `atomic_*` calls are atomic).
 //!
 //! Owns: thread-level checks and `loc_tags`. Uses `source`, `cond`, `c_ast`, `c_lower`.
 use std::collections::HashSet;
@@ -22,7 +23,11 @@ use crate::litmus::program::{Arch, Litmus, Placement, Thread};
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
 
 /// Names of the C grammar's regex terminals, for "expected …" messages.
-const NAMES: TokenNames = &[("INT", "an integer"), ("HEX", "an integer"), ("IDENT", "a name")];
+const NAMES: TokenNames = &[
+    ("INT", "an integer"),
+    ("HEX", "an integer"),
+    ("IDENT", "a name"),
+];
 
 /// Parse a C11 (`arch` = C11) or OpenCL test whose title is `name`.
 pub fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<Litmus> {
@@ -32,14 +37,21 @@ pub fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<
         .map_err(|e| parse_error(src, layout.body.lo, "thread code", NAMES, e))?;
     let names = thread_names(src, &asts, layout)?;
     let init = cond::resolve_init(src, init_items, &names)?;
-    let loc_tags = loc_tags(src, arch, &asts)?;
+    let loc_tags = with_array_elements(&init, loc_tags(src, arch, &asts)?);
     let mut barrier_ids = Vec::new();
     let mut threads = Vec::with_capacity(asts.len());
     for t in &asts {
         threads.push(thread(src, arch, &init, &mut barrier_ids, t)?);
     }
-    let pointers: Vec<HashSet<String>> = asts.iter().map(|t| t.params.iter().map(|p| p.name.node.clone()).collect()).collect();
-    let scope = cond::CondScope { threads: &names, init: &init, pointers: &pointers };
+    let pointers: Vec<HashSet<String>> = asts
+        .iter()
+        .map(|t| t.params.iter().map(|p| p.name.node.clone()).collect())
+        .collect();
+    let scope = cond::CondScope {
+        threads: &names,
+        init: &init,
+        pointers: &pointers,
+    };
     let condition = cond::parse_condition(src, layout.condition, &scope)?;
     Ok(Litmus {
         arch,
@@ -55,44 +67,74 @@ pub fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<
 fn thread_names(src: &Source, asts: &[CThread], layout: &Layout) -> Result<Vec<String>> {
     if asts.is_empty() {
         let at = src.trim(layout.body);
-        return Err(src.error(at, "expected at least one thread, such as `P0 (atomic_int* x) { … }`"));
+        return Err(src.error(
+            at,
+            "expected at least one thread, such as `P0 (atomic_int* x) { … }`",
+        ));
     }
     let mut names = Vec::with_capacity(asts.len());
     for t in asts {
         cond::check_thread_name(src, &t.name)?;
         if names.contains(&t.name.node) {
-            return Err(src.error(t.name.span, format!("thread `{}` is declared twice", t.name.node)));
+            return Err(src.error(
+                t.name.span,
+                format!("thread `{}` is declared twice", t.name.node),
+            ));
         }
         names.push(t.name.node.clone());
     }
     Ok(names)
 }
 
-fn thread(src: &Source, arch: Arch, init: &Init, barrier_ids: &mut Vec<String>, t: &CThread) -> Result<Thread> {
+fn thread(
+    src: &Source,
+    arch: Arch,
+    init: &Init,
+    barrier_ids: &mut Vec<String>,
+    t: &CThread,
+) -> Result<Thread> {
     let placement = placement(src, arch, t)?;
     let mut params = HashSet::new();
     for p in &t.params {
         cond::check_types(src, &p.words)?;
         if !params.insert(p.name.node.clone()) {
-            return Err(src.error(p.name.span, format!("parameter `{}` is declared twice", p.name.node)));
+            return Err(src.error(
+                p.name.span,
+                format!("parameter `{}` is declared twice", p.name.node),
+            ));
         }
     }
     let code = Lowerer::new(src, arch, init, barrier_ids, params).thread(&t.name.node, &t.body)?;
-    Ok(Thread { name: t.name.node.clone(), placement, code })
+    Ok(Thread {
+        name: t.name.node.clone(),
+        placement,
+        code,
+    })
 }
 
 /// `@wg W, dev D` for OpenCL (either order; a missing one is 0); nothing for C11.
 fn placement(src: &Source, arch: Arch, t: &CThread) -> Result<Placement> {
     let mut placement = Placement::default();
     if let (Arch::C11, Some(span)) = (arch, t.placement_span) {
-        return Err(src.error(span, "C11 threads have no placement (`@wg 0, dev 0` is OpenCL syntax)"));
+        return Err(src.error(
+            span,
+            "C11 threads have no placement (`@wg 0, dev 0` is OpenCL syntax)",
+        ));
     }
     let mut seen = HashSet::new();
     for (key, value) in &t.placement {
         let slot = match key.node.as_str() {
             "wg" => &mut placement.cta,
             "dev" => &mut placement.gpu,
-            _ => return Err(src.error(key.span, format!("unexpected `{}` in an OpenCL placement; expected `wg` or `dev`", key.node))),
+            _ => {
+                return Err(src.error(
+                    key.span,
+                    format!(
+                        "unexpected `{}` in an OpenCL placement; expected `wg` or `dev`",
+                        key.node
+                    ),
+                ))
+            }
         };
         if !seen.insert(key.node.as_str()) {
             return Err(src.error(key.span, format!("`{}` is given twice", key.node)));
@@ -106,15 +148,28 @@ fn placement(src: &Source, arch: Arch, t: &CThread) -> Result<Placement> {
 fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, Vec<String>)>> {
     let mut tags: Vec<(String, Vec<String>, Spanned<String>)> = Vec::new();
     for p in asts.iter().flat_map(|t| &t.params) {
-        let Some(word) = p.words.iter().find(|w| region(&w.node).is_some()) else { continue };
+        let Some(word) = p.words.iter().find(|w| region(&w.node).is_some()) else {
+            continue;
+        };
         if arch != Arch::OpenCl {
-            return Err(src.error(word.span, format!("`{}` is an OpenCL address space; this is a C11 test", word.node)));
+            return Err(src.error(
+                word.span,
+                format!(
+                    "`{}` is an OpenCL address space; this is a C11 test",
+                    word.node
+                ),
+            ));
         }
         let tag = region(&word.node).unwrap_or_default().to_string();
         match tags.iter().find(|(loc, _, _)| *loc == p.name.node) {
             Some((_, t, first)) if t[0] != tag => {
                 let (line, _) = src.error(first.span, "").line_col().unwrap_or((0, 0));
-                let msg = format!("location `{}` is {} here but {} on line {line}", p.name.node, word.node, t[0].to_lowercase());
+                let msg = format!(
+                    "location `{}` is {} here but {} on line {line}",
+                    p.name.node,
+                    word.node,
+                    t[0].to_lowercase()
+                );
                 return Err(src.error(word.span, msg));
             }
             Some(_) => {}
@@ -122,6 +177,21 @@ fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, V
         }
     }
     Ok(tags.into_iter().map(|(loc, t, _)| (loc, t)).collect())
+}
+
+/// Give every element of an array the region of the array (`y[1]` is global when `y` is).
+fn with_array_elements(
+    init: &Init,
+    tags: Vec<(String, Vec<String>)>,
+) -> Vec<(String, Vec<String>)> {
+    let mut out = Vec::with_capacity(tags.len());
+    for (loc, t) in tags {
+        let size = init.array_size(&loc).unwrap_or(1) as i64;
+        let elements: Vec<String> = (1..size).map(|i| cond::element_name(&loc, i)).collect();
+        out.push((loc, t.clone()));
+        out.extend(elements.into_iter().map(|e| (e, t.clone())));
+    }
+    out
 }
 
 fn region(word: &str) -> Option<&'static str> {

@@ -26,17 +26,37 @@ pub struct Param {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum StmtKind {
     /// `int r0 = e;` / `int r0;` (the words before the name are the type).
-    Decl { types: Vec<Spanned<String>>, name: Spanned<String>, init: Option<CExpr> },
+    Decl {
+        types: Vec<Spanned<String>>,
+        name: Spanned<String>,
+        init: Option<CExpr>,
+    },
     /// `r = e;`
-    Assign { dst: Spanned<String>, value: CExpr },
+    Assign {
+        dst: Spanned<String>,
+        value: CExpr,
+    },
     /// `*a = e;` or `a[i] = e;` (`target` is the address).
-    Store { target: CExpr, value: CExpr },
+    Store {
+        target: CExpr,
+        value: CExpr,
+    },
     /// `e;` (a call, usually).
     Expr(CExpr),
-    If { cond: CExpr, then: Box<Stmt>, otherwise: Option<Box<Stmt>> },
-    While { cond: CExpr, body: Box<Stmt> },
+    If {
+        cond: CExpr,
+        then: Box<Stmt>,
+        otherwise: Option<Box<Stmt>>,
+    },
+    While {
+        cond: CExpr,
+        body: Box<Stmt>,
+    },
     Block(Vec<Stmt>),
-    Labeled { label: Spanned<String>, stmt: Box<Stmt> },
+    Labeled {
+        label: Spanned<String>,
+        stmt: Box<Stmt>,
+    },
     Goto(Spanned<String>),
     Empty,
 }
@@ -51,33 +71,73 @@ pub struct Stmt {
 impl Stmt {
     /// A statement without sub-statements (its expressions are bounded separately).
     pub fn simple(kind: StmtKind, span: Span) -> Stmt {
-        Stmt { kind, span, depth: 1 }
+        Stmt {
+            kind,
+            span,
+            depth: 1,
+        }
     }
     /// A statement containing the given sub-statements; an error past `ast::MAX_DEPTH`.
-    pub fn nested<'a>(kind: StmtKind, children: &[&Stmt], span: Span) -> Result<Stmt, GrammarError<'a>> {
+    pub fn nested<'a>(
+        kind: StmtKind,
+        children: &[&Stmt],
+        span: Span,
+    ) -> Result<Stmt, GrammarError<'a>> {
         let child = children.iter().map(|s| s.depth).max().unwrap_or(0);
         let deep = Deep::above((), child, span)?;
-        Ok(Stmt { kind, span, depth: deep.depth })
+        Ok(Stmt {
+            kind,
+            span,
+            depth: deep.depth,
+        })
     }
     pub fn block<'a>(stmts: Vec<Stmt>, span: Span) -> Result<Stmt, GrammarError<'a>> {
         let refs: Vec<&Stmt> = stmts.iter().collect();
         let deep = Stmt::nested(StmtKind::Empty, &refs, span)?;
-        Ok(Stmt { kind: StmtKind::Block(stmts), ..deep })
+        Ok(Stmt {
+            kind: StmtKind::Block(stmts),
+            ..deep
+        })
     }
-    pub fn if_else<'a>(cond: CExpr, then: Stmt, otherwise: Option<Stmt>, span: Span) -> Result<Stmt, GrammarError<'a>> {
+    pub fn if_else<'a>(
+        cond: CExpr,
+        then: Stmt,
+        otherwise: Option<Stmt>,
+        span: Span,
+    ) -> Result<Stmt, GrammarError<'a>> {
         let mut children = vec![&then];
         children.extend(otherwise.as_ref());
         let deep = Stmt::nested(StmtKind::Empty, &children, span)?;
-        let kind = StmtKind::If { cond, then: Box::new(then), otherwise: otherwise.map(Box::new) };
+        let kind = StmtKind::If {
+            cond,
+            then: Box::new(then),
+            otherwise: otherwise.map(Box::new),
+        };
         Ok(Stmt { kind, ..deep })
     }
     pub fn while_loop<'a>(cond: CExpr, body: Stmt, span: Span) -> Result<Stmt, GrammarError<'a>> {
         let deep = Stmt::nested(StmtKind::Empty, &[&body], span)?;
-        Ok(Stmt { kind: StmtKind::While { cond, body: Box::new(body) }, ..deep })
+        Ok(Stmt {
+            kind: StmtKind::While {
+                cond,
+                body: Box::new(body),
+            },
+            ..deep
+        })
     }
-    pub fn labeled<'a>(label: Spanned<String>, stmt: Stmt, span: Span) -> Result<Stmt, GrammarError<'a>> {
+    pub fn labeled<'a>(
+        label: Spanned<String>,
+        stmt: Stmt,
+        span: Span,
+    ) -> Result<Stmt, GrammarError<'a>> {
         let deep = Stmt::nested(StmtKind::Empty, &[&stmt], span)?;
-        Ok(Stmt { kind: StmtKind::Labeled { label, stmt: Box::new(stmt) }, ..deep })
+        Ok(Stmt {
+            kind: StmtKind::Labeled {
+                label,
+                stmt: Box::new(stmt),
+            },
+            ..deep
+        })
     }
 }
 
@@ -120,7 +180,10 @@ pub enum ExprKind {
     Unary(UnOp, Box<CExpr>),
     Binary(BinOpC, Box<CExpr>, Box<CExpr>),
     /// `f(args)`; the span of `f` is `name.span`.
-    Call { name: Spanned<String>, args: Vec<CExpr> },
+    Call {
+        name: Spanned<String>,
+        args: Vec<CExpr>,
+    },
     /// `a[i]`
     Index(Box<CExpr>, Box<CExpr>),
 }
@@ -134,32 +197,70 @@ pub struct CExpr {
 
 impl CExpr {
     pub fn leaf(kind: ExprKind, span: Span) -> CExpr {
-        CExpr { kind, span, depth: 1 }
+        CExpr {
+            kind,
+            span,
+            depth: 1,
+        }
     }
     pub fn unary<'a>(op: UnOp, e: CExpr, span: Span) -> Result<CExpr, GrammarError<'a>> {
         let deep = Deep::above((), e.depth, span)?;
-        Ok(CExpr { kind: ExprKind::Unary(op, Box::new(e)), span, depth: deep.depth })
+        Ok(CExpr {
+            kind: ExprKind::Unary(op, Box::new(e)),
+            span,
+            depth: deep.depth,
+        })
     }
-    pub fn binary<'a>(op: BinOpC, a: CExpr, b: CExpr, span: Span) -> Result<CExpr, GrammarError<'a>> {
+    pub fn binary<'a>(
+        op: BinOpC,
+        a: CExpr,
+        b: CExpr,
+        span: Span,
+    ) -> Result<CExpr, GrammarError<'a>> {
         let deep = Deep::above((), a.depth.max(b.depth), span)?;
-        Ok(CExpr { kind: ExprKind::Binary(op, Box::new(a), Box::new(b)), span, depth: deep.depth })
+        Ok(CExpr {
+            kind: ExprKind::Binary(op, Box::new(a), Box::new(b)),
+            span,
+            depth: deep.depth,
+        })
     }
     pub fn index<'a>(a: CExpr, i: CExpr, span: Span) -> Result<CExpr, GrammarError<'a>> {
         let deep = Deep::above((), a.depth.max(i.depth), span)?;
-        Ok(CExpr { kind: ExprKind::Index(Box::new(a), Box::new(i)), span, depth: deep.depth })
+        Ok(CExpr {
+            kind: ExprKind::Index(Box::new(a), Box::new(i)),
+            span,
+            depth: deep.depth,
+        })
     }
-    pub fn call<'a>(name: Spanned<String>, args: Vec<CExpr>, span: Span) -> Result<CExpr, GrammarError<'a>> {
+    pub fn call<'a>(
+        name: Spanned<String>,
+        args: Vec<CExpr>,
+        span: Span,
+    ) -> Result<CExpr, GrammarError<'a>> {
         let child = args.iter().map(|a| a.depth).max().unwrap_or(0);
         let deep = Deep::above((), child, span)?;
-        Ok(CExpr { kind: ExprKind::Call { name, args }, span, depth: deep.depth })
+        Ok(CExpr {
+            kind: ExprKind::Call { name, args },
+            span,
+            depth: deep.depth,
+        })
     }
 }
 
 /// `lhs = value;`: a register assignment (`r = e`), or a store through `*a` or `a[i]`.
 pub fn assignment<'a>(lhs: CExpr, value: CExpr, span: Span) -> Result<Stmt, GrammarError<'a>> {
     let kind = match lhs.kind {
-        ExprKind::Name(name) => StmtKind::Assign { dst: Spanned { node: name, span: lhs.span }, value },
-        ExprKind::Unary(UnOp::Deref, target) => StmtKind::Store { target: *target, value },
+        ExprKind::Name(name) => StmtKind::Assign {
+            dst: Spanned {
+                node: name,
+                span: lhs.span,
+            },
+            value,
+        },
+        ExprKind::Unary(UnOp::Deref, target) => StmtKind::Store {
+            target: *target,
+            value,
+        },
         ExprKind::Index(a, i) => {
             let target = CExpr::binary(BinOpC::Add, *a, *i, lhs.span)?;
             StmtKind::Store { target, value }

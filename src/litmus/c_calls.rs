@@ -4,12 +4,12 @@
 //! |---|---|
 //! | `atomic_load[_explicit](a[, mo[, scope]])` | `Load` [mo] |
 //! | `atomic_store[_explicit](a, v[, mo[, scope]])` | `Store` [mo] |
-//! | `atomic_fetch_{add,sub,and,or,xor}[_explicit](a, v[, mo[, scope]])` | `Rmw` `Arith` [mo] |
+//! | `atomic_fetch_OP[_explicit](a, v[, mo[, scope]])`, OP = add sub and or xor | `Rmw` `Arith` |
 //! | `atomic_exchange[_explicit](a, v[, mo[, scope]])` | `Rmw` `Exch` [mo] |
-//! | `atomic_compare_exchange_{strong,weak}[_explicit](a, e, v[, succ, fail[, scope]])` | see below |
+//! | `atomic_compare_exchange_{strong,weak}[_explicit](a, e, v[, s, f[, scope]])` | see below |
 //! | `atomic_thread_fence(mo)` | `Fence` [mo] (OpenCL: [mo, DEV, GLOBAL, LOCAL]) |
 //! | `atomic_work_item_fence(flags, mo, scope)` (OpenCL) | `Fence` [mo, scope, regions] |
-//! | `barrier(flags)`, `work_group_barrier(flags[, scope])` (OpenCL) | `Barrier` [SYNC, WG, regions] |
+//! | `barrier(flags)`, `work_group_barrier(flags[, scope])` (OpenCL) | `Barrier` [SYNC, WG, …] |
 //!
 //! Orders: relaxed → RLX, consume → CON, acquire → ACQ, release → REL, acq_rel → ACQ_REL,
 //! seq_cst → SC (the default of the non-`_explicit` forms). OpenCL atomics also carry a scope tag:
@@ -99,16 +99,36 @@ struct Atomic<'e> {
 
 impl Lowerer<'_> {
     /// Lower the call `name(args)`; its value goes where `want` says.
-    pub fn call(&mut self, name: &Spanned<String>, args: &[CExpr], want: Want, span: Span) -> Result<Option<Expr>> {
+    pub fn call(
+        &mut self,
+        name: &Spanned<String>,
+        args: &[CExpr],
+        want: Want,
+        span: Span,
+    ) -> Result<Option<Expr>> {
         let (builtin, explicit) = lookup(&name.node).ok_or_else(|| {
-            self.src.error(name.span, format!("unknown function `{}`; expected an atomic operation, a fence or a barrier", name.node))
+            self.src.error(
+                name.span,
+                format!(
+                    "unknown function `{}`; expected an atomic operation, a fence or a barrier",
+                    name.node
+                ),
+            )
         })?;
-        if matches!(builtin, Builtin::WorkItemFence | Builtin::Barrier) && self.arch != Arch::OpenCl {
-            return Err(self.src.error(name.span, format!("`{}` is OpenCL only", name.node)));
+        if matches!(builtin, Builtin::WorkItemFence | Builtin::Barrier) && self.arch != Arch::OpenCl
+        {
+            return Err(self
+                .src
+                .error(name.span, format!("`{}` is OpenCL only", name.node)));
         }
-        let void = matches!(builtin, Builtin::Store | Builtin::ThreadFence | Builtin::WorkItemFence | Builtin::Barrier);
+        let void = matches!(
+            builtin,
+            Builtin::Store | Builtin::ThreadFence | Builtin::WorkItemFence | Builtin::Barrier
+        );
         if void && !matches!(want, Want::Discard) {
-            return Err(self.src.error(span, format!("`{}` returns no value", name.node)));
+            return Err(self
+                .src
+                .error(span, format!("`{}` returns no value", name.node)));
         }
         match builtin {
             Builtin::Load => self.atomic_load(name, args, explicit, want, span),
@@ -124,13 +144,29 @@ impl Lowerer<'_> {
 
     /// Split `args` into `operands` value operands and `uses.len()` orders (plus an optional
     /// OpenCL scope), decoding the orders and scope into tag lists.
-    fn atomic_args<'e>(&self, name: &Spanned<String>, args: &'e [CExpr], explicit: bool, operands: usize, uses: &[Use], span: Span) -> Result<Atomic<'e>> {
+    fn atomic_args<'e>(
+        &self,
+        name: &Spanned<String>,
+        args: &'e [CExpr],
+        explicit: bool,
+        operands: usize,
+        uses: &[Use],
+        span: Span,
+    ) -> Result<Atomic<'e>> {
         let opencl = self.arch == Arch::OpenCl;
         let fixed = operands + if explicit { uses.len() } else { 0 };
         let scoped = explicit && opencl && args.len() == fixed + 1;
         if args.len() != fixed && !scoped {
-            let scope_note = if explicit && opencl { format!(" (or {} with a memory scope)", fixed + 1) } else { String::new() };
-            let msg = format!("`{}` takes {fixed} arguments{scope_note}, found {}", name.node, args.len());
+            let scope_note = if explicit && opencl {
+                format!(" (or {} with a memory scope)", fixed + 1)
+            } else {
+                String::new()
+            };
+            let msg = format!(
+                "`{}` takes {fixed} arguments{scope_note}, found {}",
+                name.node,
+                args.len()
+            );
             return Err(self.src.error(span, msg));
         }
         let scope = match (opencl, scoped) {
@@ -140,31 +176,73 @@ impl Lowerer<'_> {
         };
         let mut tags = Vec::with_capacity(uses.len());
         for (i, u) in uses.iter().enumerate() {
-            let mo = if explicit { self.order(&args[operands + i], *u)? } else { "SC" };
-            tags.push([Some(mo), scope].into_iter().flatten().map(String::from).collect());
+            let mo = if explicit {
+                self.order(&args[operands + i], *u)?
+            } else {
+                "SC"
+            };
+            tags.push(
+                [Some(mo), scope]
+                    .into_iter()
+                    .flatten()
+                    .map(String::from)
+                    .collect(),
+            );
         }
-        Ok(Atomic { operands: &args[..operands], tags })
+        Ok(Atomic {
+            operands: &args[..operands],
+            tags,
+        })
     }
 
-    fn atomic_load(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, want: Want, span: Span) -> Result<Option<Expr>> {
+    fn atomic_load(
+        &mut self,
+        name: &Spanned<String>,
+        args: &[CExpr],
+        explicit: bool,
+        want: Want,
+        span: Span,
+    ) -> Result<Option<Expr>> {
         let a = self.atomic_args(name, args, explicit, 1, &[Use::Load], span)?;
         let addr = self.address(&a.operands[0])?;
         let dst = self.result_reg(&want);
         let tags = a.tags[0].clone();
-        self.access(&addr, &|loc| Instr::Load { dst: dst.clone(), loc, tags: tags.clone() })?;
+        self.access(&addr, &|loc| Instr::Load {
+            dst: dst.clone(),
+            loc,
+            tags: tags.clone(),
+        })?;
         Ok(Some(Expr::Reg(dst)))
     }
 
-    fn atomic_store(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, span: Span) -> Result<()> {
+    fn atomic_store(
+        &mut self,
+        name: &Spanned<String>,
+        args: &[CExpr],
+        explicit: bool,
+        span: Span,
+    ) -> Result<()> {
         let a = self.atomic_args(name, args, explicit, 2, &[Use::Store], span)?;
         let addr = self.address(&a.operands[0])?;
         let value = self.value(&a.operands[1])?;
         let tags = a.tags[0].clone();
-        self.access(&addr, &|loc| Instr::Store { loc, value: value.clone(), tags: tags.clone() })
+        self.access(&addr, &|loc| Instr::Store {
+            loc,
+            value: value.clone(),
+            tags: tags.clone(),
+        })
     }
 
     /// `atomic_fetch_<op>` (`op` given) or `atomic_exchange` (`op` absent).
-    fn atomic_rmw(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, want: Want, span: Span, op: Option<BinOp>) -> Result<Option<Expr>> {
+    fn atomic_rmw(
+        &mut self,
+        name: &Spanned<String>,
+        args: &[CExpr],
+        explicit: bool,
+        want: Want,
+        span: Span,
+        op: Option<BinOp>,
+    ) -> Result<Option<Expr>> {
         let a = self.atomic_args(name, args, explicit, 2, &[Use::Rmw], span)?;
         let addr = self.address(&a.operands[0])?;
         let value = self.value(&a.operands[1])?;
@@ -177,12 +255,25 @@ impl Lowerer<'_> {
             _ => Some(self.result_reg(&want)),
         };
         let tags = a.tags[0].clone();
-        let make = |loc| Instr::Rmw { dst: dst.clone(), loc, op: op.clone(), tags: tags.clone(), fail_tags: None };
+        let make = |loc| Instr::Rmw {
+            dst: dst.clone(),
+            loc,
+            op: op.clone(),
+            tags: tags.clone(),
+            fail_tags: None,
+        };
         self.access(&addr, &make)?;
         Ok(dst.map(Expr::Reg))
     }
 
-    fn atomic_cas(&mut self, name: &Spanned<String>, args: &[CExpr], explicit: bool, want: Want, span: Span) -> Result<Option<Expr>> {
+    fn atomic_cas(
+        &mut self,
+        name: &Spanned<String>,
+        args: &[CExpr],
+        explicit: bool,
+        want: Want,
+        span: Span,
+    ) -> Result<Option<Expr>> {
         let a = self.atomic_args(name, args, explicit, 3, &[Use::Rmw, Use::Load], span)?;
         let addr = self.address(&a.operands[0])?;
         let expected_at = match self.register_pointer(&a.operands[1]) {
@@ -194,38 +285,75 @@ impl Lowerer<'_> {
             Expected::Reg(r) => Expr::Reg(r.clone()),
             Expected::Mem(e) => {
                 let t = self.fresh_reg();
-                self.access(e, &|loc| Instr::Load { dst: t.clone(), loc, tags: vec!["NA".into()] })?;
+                self.access(e, &|loc| Instr::Load {
+                    dst: t.clone(),
+                    loc,
+                    tags: vec!["NA".into()],
+                })?;
                 Expr::Reg(t)
             }
         };
         let old = self.fresh_reg();
         let (tags, fail) = (a.tags[0].clone(), a.tags[1].clone());
         let fail_tags = if fail == tags { None } else { Some(fail) };
-        let op = RmwOp::Cas { expected: expected.clone(), desired };
-        let make = |loc| Instr::Rmw { dst: Some(old.clone()), loc, op: op.clone(), tags: tags.clone(), fail_tags: fail_tags.clone() };
+        let op = RmwOp::Cas {
+            expected: expected.clone(),
+            desired,
+        };
+        let make = |loc| Instr::Rmw {
+            dst: Some(old.clone()),
+            loc,
+            op: op.clone(),
+            tags: tags.clone(),
+            fail_tags: fail_tags.clone(),
+        };
         self.access(&addr, &make)?;
         self.cas_outcome(old, expected, expected_at, want)
     }
 
     /// After the RMW: set the result (1 / 0) and write the old value back to `*expected` on failure.
-    fn cas_outcome(&mut self, old: String, expected: Expr, expected_at: Expected, want: Want) -> Result<Option<Expr>> {
+    fn cas_outcome(
+        &mut self,
+        old: String,
+        expected: Expr,
+        expected_at: Expected,
+        want: Want,
+    ) -> Result<Option<Expr>> {
         let ok = self.fresh_label();
         let result = match want {
             Want::Discard => None,
             _ => Some(self.result_reg(&want)),
         };
         if let Some(r) = &result {
-            self.emit(Instr::Assign { dst: r.clone(), value: Expr::Const(1) });
+            self.emit(Instr::Assign {
+                dst: r.clone(),
+                value: Expr::Const(1),
+            });
         }
-        self.emit(Instr::BranchIf { cond: Cond { op: CmpOp::Eq, lhs: Expr::Reg(old.clone()), rhs: expected }, target: ok.clone() });
+        self.emit(Instr::BranchIf {
+            cond: Cond {
+                op: CmpOp::Eq,
+                lhs: Expr::Reg(old.clone()),
+                rhs: expected,
+            },
+            target: ok.clone(),
+        });
         if let Some(r) = &result {
-            self.emit(Instr::Assign { dst: r.clone(), value: Expr::Const(0) });
+            self.emit(Instr::Assign {
+                dst: r.clone(),
+                value: Expr::Const(0),
+            });
         }
         match expected_at {
-            Expected::Reg(r) => self.emit(Instr::Assign { dst: r, value: Expr::Reg(old) }),
-            Expected::Mem(a) => {
-                self.access(&a, &|loc| Instr::Store { loc, value: Expr::Reg(old.clone()), tags: vec!["NA".into()] })?
-            }
+            Expected::Reg(r) => self.emit(Instr::Assign {
+                dst: r,
+                value: Expr::Reg(old),
+            }),
+            Expected::Mem(a) => self.access(&a, &|loc| Instr::Store {
+                loc,
+                value: Expr::Reg(old.clone()),
+                tags: vec!["NA".into()],
+            })?,
         }
         self.emit(Instr::Label(ok));
         Ok(result.map(Expr::Reg))
@@ -244,7 +372,14 @@ impl Lowerer<'_> {
 
     fn thread_fence(&mut self, name: &Spanned<String>, args: &[CExpr], span: Span) -> Result<()> {
         let [mo] = args else {
-            return Err(self.src.error(span, format!("`{}` takes 1 argument (a memory order), found {}", name.node, args.len())));
+            return Err(self.src.error(
+                span,
+                format!(
+                    "`{}` takes 1 argument (a memory order), found {}",
+                    name.node,
+                    args.len()
+                ),
+            ));
         };
         let mut tags = vec![self.order(mo, Use::Fence)?.to_string()];
         if self.arch == Arch::OpenCl {
@@ -254,11 +389,26 @@ impl Lowerer<'_> {
         Ok(())
     }
 
-    fn work_item_fence(&mut self, name: &Spanned<String>, args: &[CExpr], span: Span) -> Result<()> {
+    fn work_item_fence(
+        &mut self,
+        name: &Spanned<String>,
+        args: &[CExpr],
+        span: Span,
+    ) -> Result<()> {
         let [flags, mo, scope] = args else {
-            return Err(self.src.error(span, format!("`{}` takes 3 arguments (flags, order, scope), found {}", name.node, args.len())));
+            return Err(self.src.error(
+                span,
+                format!(
+                    "`{}` takes 3 arguments (flags, order, scope), found {}",
+                    name.node,
+                    args.len()
+                ),
+            ));
         };
-        let mut tags = vec![self.order(mo, Use::Fence)?.to_string(), self.scope(scope)?.to_string()];
+        let mut tags = vec![
+            self.order(mo, Use::Fence)?.to_string(),
+            self.scope(scope)?.to_string(),
+        ];
         tags.extend(self.flags(flags)?.into_iter().map(String::from));
         self.emit(Instr::Fence { tags });
         Ok(())
@@ -281,7 +431,11 @@ impl Lowerer<'_> {
             Some(label) => self.barrier_id(label),
             None => 0,
         };
-        self.emit(Instr::Barrier { id: Expr::Const(id), count: None, tags });
+        self.emit(Instr::Barrier {
+            id: Expr::Const(id),
+            count: None,
+            tags,
+        });
         Ok(())
     }
 
@@ -317,8 +471,14 @@ impl Lowerer<'_> {
             Use::Rmw | Use::Fence => true,
         };
         if !legal {
-            let what = if u == Use::Load { "a load (or a failed compare-exchange)" } else { "a store" };
-            return Err(self.src.error(e.span, format!("`{name}` is not a valid order for {what}")));
+            let what = if u == Use::Load {
+                "a load (or a failed compare-exchange)"
+            } else {
+                "a store"
+            };
+            return Err(self
+                .src
+                .error(e.span, format!("`{name}` is not a valid order for {what}")));
         }
         Ok(tag)
     }

@@ -19,8 +19,8 @@ use std::collections::HashSet;
 
 use crate::diag::Result;
 use crate::litmus::ast::{Span, Spanned};
-use crate::litmus::c_calls;
 use crate::litmus::c_ast::{BinOpC, CExpr, ExprKind, Stmt, StmtKind, UnOp};
+use crate::litmus::c_calls;
 use crate::litmus::cond::{self, Init};
 use crate::litmus::labels::Labels;
 use crate::litmus::program::{Arch, BinOp, CmpOp, Cond, Expr, Instr};
@@ -64,7 +64,13 @@ pub struct Lowerer<'a> {
 }
 
 impl<'a> Lowerer<'a> {
-    pub fn new(src: &'a Source, arch: Arch, init: &'a Init, barrier_ids: &'a mut Vec<String>, params: HashSet<String>) -> Self {
+    pub fn new(
+        src: &'a Source,
+        arch: Arch,
+        init: &'a Init,
+        barrier_ids: &'a mut Vec<String>,
+        params: HashSet<String>,
+    ) -> Self {
         let globals = init.locations().map(str::to_string).collect();
         Lowerer {
             src,
@@ -115,7 +121,11 @@ impl<'a> Lowerer<'a> {
             }
             StmtKind::Store { target, value } => self.store(target, value),
             StmtKind::Expr(e) => self.eval(e, Want::Discard).map(drop),
-            StmtKind::If { cond, then, otherwise } => self.if_stmt(cond, then, otherwise.as_deref()),
+            StmtKind::If {
+                cond,
+                then,
+                otherwise,
+            } => self.if_stmt(cond, then, otherwise.as_deref()),
             StmtKind::While { cond, body } => self.while_stmt(cond, body),
             StmtKind::Block(stmts) => stmts.iter().try_for_each(|s| self.stmt(s)),
             StmtKind::Labeled { label, stmt } => self.labeled(label, stmt),
@@ -128,10 +138,18 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    fn decl(&mut self, types: &[Spanned<String>], name: &Spanned<String>, init: Option<&CExpr>) -> Result<()> {
+    fn decl(
+        &mut self,
+        types: &[Spanned<String>],
+        name: &Spanned<String>,
+        init: Option<&CExpr>,
+    ) -> Result<()> {
         cond::check_types(self.src, types)?;
         if self.params.contains(&name.node) {
-            return Err(self.src.error(name.span, format!("`{}` is already a parameter of this thread", name.node)));
+            return Err(self.src.error(
+                name.span,
+                format!("`{}` is already a parameter of this thread", name.node),
+            ));
         }
         self.locals.insert(name.node.clone());
         match init {
@@ -143,7 +161,10 @@ impl<'a> Lowerer<'a> {
     /// The register an assignment writes (declared implicitly if new).
     fn assign_target(&mut self, dst: &Spanned<String>) -> Result<String> {
         if self.is_location(&dst.node) {
-            let msg = format!("cannot assign to shared location `{0}`; write `*{0} = …` or use an atomic store", dst.node);
+            let msg = format!(
+                "cannot assign to shared location `{0}`; write `*{0} = …` or use an atomic store",
+                dst.node
+            );
             return Err(self.src.error(dst.span, msg));
         }
         self.locals.insert(dst.node.clone());
@@ -153,7 +174,11 @@ impl<'a> Lowerer<'a> {
     fn store(&mut self, target: &CExpr, value: &CExpr) -> Result<()> {
         let addr = self.address(target)?;
         let v = self.value(value)?;
-        self.access(&addr, &|loc| Instr::Store { loc, value: v.clone(), tags: vec!["NA".into()] })
+        self.access(&addr, &|loc| Instr::Store {
+            loc,
+            value: v.clone(),
+            tags: vec!["NA".into()],
+        })
     }
 
     fn if_stmt(&mut self, cond: &CExpr, then: &Stmt, otherwise: Option<&Stmt>) -> Result<()> {
@@ -186,7 +211,11 @@ impl<'a> Lowerer<'a> {
     fn labeled(&mut self, label: &Spanned<String>, stmt: &Stmt) -> Result<()> {
         self.labels.define(self.src, &label.node, label.span)?;
         self.emit(Instr::Label(label.node.clone()));
-        if let StmtKind::Expr(CExpr { kind: ExprKind::Call { name, .. }, .. }) = &stmt.kind {
+        if let StmtKind::Expr(CExpr {
+            kind: ExprKind::Call { name, .. },
+            ..
+        }) = &stmt.kind
+        {
             if c_calls::is_barrier(&name.node) {
                 self.barrier_label = Some(label.node.clone());
             }
@@ -219,7 +248,10 @@ impl<'a> Lowerer<'a> {
                 Ok(match want {
                     Want::Discard => None,
                     Want::Into(r) => {
-                        self.emit(Instr::Assign { dst: r.clone(), value: v });
+                        self.emit(Instr::Assign {
+                            dst: r.clone(),
+                            value: v,
+                        });
                         Some(Expr::Reg(r))
                     }
                     Want::Value => Some(v),
@@ -238,7 +270,11 @@ impl<'a> Lowerer<'a> {
 
     fn load_na(&mut self, addr: Addr, want: Want) -> Result<Option<Expr>> {
         let dst = self.result_reg(&want);
-        self.access(&addr, &|loc| Instr::Load { dst: dst.clone(), loc, tags: vec!["NA".into()] })?;
+        self.access(&addr, &|loc| Instr::Load {
+            dst: dst.clone(),
+            loc,
+            tags: vec!["NA".into()],
+        })?;
         Ok(Some(Expr::Reg(dst)))
     }
 
@@ -262,9 +298,10 @@ impl<'a> Lowerer<'a> {
                 let v = self.value(a)?;
                 Ok(fold(BinOp::Xor, v, Expr::Const(-1)))
             }
-            ExprKind::Unary(UnOp::AddrOf, _) => {
-                Err(self.src.error(e.span, "an address cannot be used as a value (registers hold integers)"))
-            }
+            ExprKind::Unary(UnOp::AddrOf, _) => Err(self.src.error(
+                e.span,
+                "an address cannot be used as a value (registers hold integers)",
+            )),
             ExprKind::Binary(op, a, b) => match arith(*op) {
                 Some(op) => {
                     let (va, vb) = (self.value(a)?, self.value(b)?);
@@ -273,13 +310,16 @@ impl<'a> Lowerer<'a> {
                 None => self.boolean(e),
             },
             ExprKind::Unary(UnOp::Not, _) => self.boolean(e),
-            ExprKind::Unary(UnOp::Deref, _) | ExprKind::Index(..) | ExprKind::Call { .. } => self.value(e),
+            ExprKind::Unary(UnOp::Deref, _) | ExprKind::Index(..) | ExprKind::Call { .. } => {
+                self.value(e)
+            }
         }
     }
 
     fn read_register(&self, name: &str, span: Span) -> Result<Expr> {
         if self.is_location(name) {
-            let msg = format!("`{name}` is a shared location; read it with `*{name}` or an atomic load");
+            let msg =
+                format!("`{name}` is a shared location; read it with `*{name}` or an atomic load");
             return Err(self.src.error(span, msg));
         }
         Ok(Expr::Reg(name.to_string()))
@@ -288,9 +328,15 @@ impl<'a> Lowerer<'a> {
     /// 1 if the condition `e` holds, else 0, in a fresh register.
     fn boolean(&mut self, e: &CExpr) -> Result<Expr> {
         let (t, skip) = (self.fresh_reg(), self.fresh_label());
-        self.emit(Instr::Assign { dst: t.clone(), value: Expr::Const(0) });
+        self.emit(Instr::Assign {
+            dst: t.clone(),
+            value: Expr::Const(0),
+        });
         self.jump_if(e, false, &skip)?;
-        self.emit(Instr::Assign { dst: t.clone(), value: Expr::Const(1) });
+        self.emit(Instr::Assign {
+            dst: t.clone(),
+            value: Expr::Const(1),
+        });
         self.emit(Instr::Label(skip));
         Ok(Expr::Reg(t))
     }
@@ -304,13 +350,27 @@ impl<'a> Lowerer<'a> {
             ExprKind::Binary(op, a, b) if compare(*op).is_some() => {
                 let (va, vb) = (self.value(a)?, self.value(b)?);
                 let op = compare(*op).unwrap_or(CmpOp::Ne);
-                self.branch(Cond { op: if truth { op } else { negate(op) }, lhs: va, rhs: vb }, label);
+                self.branch(
+                    Cond {
+                        op: if truth { op } else { negate(op) },
+                        lhs: va,
+                        rhs: vb,
+                    },
+                    label,
+                );
                 Ok(())
             }
             _ => {
                 let v = self.value(e)?;
                 let op = if truth { CmpOp::Ne } else { CmpOp::Eq };
-                self.branch(Cond { op, lhs: v, rhs: Expr::Const(0) }, label);
+                self.branch(
+                    Cond {
+                        op,
+                        lhs: v,
+                        rhs: Expr::Const(0),
+                    },
+                    label,
+                );
                 Ok(())
             }
         }
@@ -318,7 +378,14 @@ impl<'a> Lowerer<'a> {
 
     /// `a && b` (`decisive` false) or `a || b` (`decisive` true): `a` alone decides when it
     /// evaluates to `decisive`.
-    fn short_circuit(&mut self, a: &CExpr, b: &CExpr, decisive: bool, truth: bool, label: &str) -> Result<()> {
+    fn short_circuit(
+        &mut self,
+        a: &CExpr,
+        b: &CExpr,
+        decisive: bool,
+        truth: bool,
+        label: &str,
+    ) -> Result<()> {
         if truth == decisive {
             self.jump_if(a, truth, label)?;
             self.jump_if(b, truth, label)
@@ -339,7 +406,10 @@ impl<'a> Lowerer<'a> {
                     self.emit(Instr::Goto(label.to_string()));
                 }
             }
-            _ => self.emit(Instr::BranchIf { cond, target: label.to_string() }),
+            _ => self.emit(Instr::BranchIf {
+                cond,
+                target: label.to_string(),
+            }),
         }
     }
 
@@ -348,14 +418,22 @@ impl<'a> Lowerer<'a> {
     /// The address `e` denotes.
     pub fn address(&mut self, e: &CExpr) -> Result<Addr> {
         match &e.kind {
-            ExprKind::Name(n) if !self.locals.contains(n) => Ok(Addr { base: n.clone(), index: Expr::Const(0), span: e.span }),
-            ExprKind::Name(n) => Err(self.src.error(e.span, format!("register `{n}` used as an address"))),
+            ExprKind::Name(n) if !self.locals.contains(n) => Ok(Addr {
+                base: n.clone(),
+                index: Expr::Const(0),
+                span: e.span,
+            }),
+            ExprKind::Name(n) => Err(self
+                .src
+                .error(e.span, format!("register `{n}` used as an address"))),
             ExprKind::Unary(UnOp::AddrOf, a) => match &a.kind {
                 ExprKind::Name(_) => self.address(a),
                 ExprKind::Index(b, i) => self.offset(b, i, BinOp::Add, e.span),
                 _ => Err(self.not_an_address(e)),
             },
-            ExprKind::Binary(BinOpC::Add, a, b) if self.is_pointer(b) && !self.is_pointer(a) => self.offset(b, a, BinOp::Add, e.span),
+            ExprKind::Binary(BinOpC::Add, a, b) if self.is_pointer(b) && !self.is_pointer(a) => {
+                self.offset(b, a, BinOp::Add, e.span)
+            }
             ExprKind::Binary(BinOpC::Add, a, b) => self.offset(a, b, BinOp::Add, e.span),
             ExprKind::Binary(BinOpC::Sub, a, b) => self.offset(a, b, BinOp::Sub, e.span),
             _ => Err(self.not_an_address(e)),
@@ -378,11 +456,18 @@ impl<'a> Lowerer<'a> {
         }
         let a = self.address(base)?;
         let i = self.value(index)?;
-        Ok(Addr { base: a.base, index: fold(op, a.index, i), span })
+        Ok(Addr {
+            base: a.base,
+            index: fold(op, a.index, i),
+            span,
+        })
     }
 
     fn not_an_address(&self, e: &CExpr) -> crate::diag::Error {
-        self.src.error(e.span, "expected an address: a location `x`, `&x`, `x+i` or `&x[i]`")
+        self.src.error(
+            e.span,
+            "expected an address: a location `x`, `&x`, `x+i` or `&x[i]`",
+        )
     }
 
     /// Emit the access `make(location)` at `addr`: directly for a constant index, through a branch
@@ -391,12 +476,20 @@ impl<'a> Lowerer<'a> {
         let size = self.init.array_size(&addr.base);
         match (&addr.index, size) {
             (Expr::Const(0), _) => self.emit(make(addr.base.clone())),
-            (Expr::Const(i), Some(n)) if (0..n as i64).contains(i) => self.emit(make(cond::element_name(&addr.base, *i))),
+            (Expr::Const(i), Some(n)) if (0..n as i64).contains(i) => {
+                self.emit(make(cond::element_name(&addr.base, *i)))
+            }
             (Expr::Const(i), Some(n)) => {
-                return Err(self.src.error(addr.span, format!("index {i} is outside array `{}` of size {n}", addr.base)))
+                return Err(self.src.error(
+                    addr.span,
+                    format!("index {i} is outside array `{}` of size {n}", addr.base),
+                ))
             }
             (_, None) => {
-                let msg = format!("`{}` is not an array declared in the initial state; it cannot be indexed", addr.base);
+                let msg = format!(
+                    "`{}` is not an array declared in the initial state; it cannot be indexed",
+                    addr.base
+                );
                 return Err(self.src.error(addr.span, msg));
             }
             (index, Some(n)) => self.switch(&addr.base, index.clone(), n, make),
@@ -408,8 +501,15 @@ impl<'a> Lowerer<'a> {
         let end = self.fresh_label();
         let cases: Vec<String> = (0..size).map(|_| self.fresh_label()).collect();
         for (i, case) in cases.iter().enumerate() {
-            let cond = Cond { op: CmpOp::Eq, lhs: index.clone(), rhs: Expr::Const(i as i64) };
-            self.emit(Instr::BranchIf { cond, target: case.clone() });
+            let cond = Cond {
+                op: CmpOp::Eq,
+                lhs: index.clone(),
+                rhs: Expr::Const(i as i64),
+            };
+            self.emit(Instr::BranchIf {
+                cond,
+                target: case.clone(),
+            });
         }
         self.emit(Instr::Goto(end.clone()));
         for (i, case) in cases.into_iter().enumerate() {

@@ -51,8 +51,17 @@ pub fn parse_init(src: &Source, span: Span) -> Result<Vec<InitItem>> {
     let items = grammars::init()
         .parse(span.lo, src.slice(span))
         .map_err(|e| parse_error(src, span.lo, "initial state", NAMES, e))?;
-    match items.iter().find_map(|i| if let InitItem::Proxy { span } = i { Some(*span) } else { None }) {
-        Some(at) => Err(src.error(at, format!("this proxy declaration {}", crate::litmus::ast::MIXED_PROXY))),
+    match items.iter().find_map(|i| {
+        if let InitItem::Proxy { span } = i {
+            Some(*span)
+        } else {
+            None
+        }
+    }) {
+        Some(at) => Err(src.error(
+            at,
+            format!("this proxy declaration {}", crate::litmus::ast::MIXED_PROXY),
+        )),
         None => Ok(items),
     }
 }
@@ -66,16 +75,31 @@ pub fn resolve_init(src: &Source, items: Vec<InitItem>, threads: &[String]) -> R
         match item {
             InitItem::Loc { name, value, types } => {
                 check_types(src, &types)?;
-                add_location(src, &mut init, &mut seen_locs, &name, name.node.clone(), value)?;
+                add_location(
+                    src,
+                    &mut init,
+                    &mut seen_locs,
+                    &name,
+                    name.node.clone(),
+                    value,
+                )?;
             }
             InitItem::Reg { thread, reg, value } => {
                 let t = thread_index(src, &thread, threads)?;
                 if !seen_regs.insert((t, reg.node.clone())) {
-                    return Err(src.error(reg.span, format!("register `{}` is initialised twice", reg.node)));
+                    return Err(src.error(
+                        reg.span,
+                        format!("register `{}` is initialised twice", reg.node),
+                    ));
                 }
                 init.regs.push((t, reg.node, value));
             }
-            InitItem::Array { name, size, values, types } => {
+            InitItem::Array {
+                name,
+                size,
+                values,
+                types,
+            } => {
                 check_types(src, &types)?;
                 add_array(src, &mut init, &mut seen_locs, name, size, values)?;
             }
@@ -110,11 +134,17 @@ fn add_array(
     values: Option<Spanned<Vec<i64>>>,
 ) -> Result<()> {
     if !(1..=MAX_ARRAY).contains(&size.node) {
-        return Err(src.error(size.span, format!("array size must be between 1 and {MAX_ARRAY}")));
+        return Err(src.error(
+            size.span,
+            format!("array size must be between 1 and {MAX_ARRAY}"),
+        ));
     }
     let values = values.map_or((vec![], size.span), |v| (v.node, v.span));
     if values.0.len() as i64 > size.node {
-        return Err(src.error(values.1, format!("{} values for an array of {}", values.0.len(), size.node)));
+        return Err(src.error(
+            values.1,
+            format!("{} values for an array of {}", values.0.len(), size.node),
+        ));
     }
     for i in 0..size.node {
         let value = values.0.get(i as usize).copied().unwrap_or(0);
@@ -138,7 +168,10 @@ pub fn check_types(src: &Source, words: &[Spanned<String>]) -> Result<()> {
 pub fn check_thread_name(src: &Source, name: &Spanned<String>) -> Result<()> {
     let digits = name.node.strip_prefix('P').unwrap_or("");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(src.error(name.span, format!("expected a thread name such as `P0`, found `{}`", name.node)));
+        return Err(src.error(
+            name.span,
+            format!("expected a thread name such as `P0`, found `{}`", name.node),
+        ));
     }
     Ok(())
 }
@@ -151,7 +184,10 @@ pub fn thread_index(src: &Source, t: &Spanned<ThreadRef>, threads: &[String]) ->
     };
     threads.iter().position(|n| *n == name).ok_or_else(|| {
         let known = threads.join(", ");
-        src.error(t.span, format!("no thread `{name}` in this test (threads: {known})"))
+        src.error(
+            t.span,
+            format!("no thread `{name}` in this test (threads: {known})"),
+        )
     })
 }
 
@@ -172,7 +208,10 @@ pub fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Result<Co
         .parse(span.lo, src.slice(span))
         .map_err(|e| parse_error(src, span.lo, "final condition", NAMES, e))?;
     let prop = resolve_prop(src, ast.prop, scope)?;
-    Ok(Condition { quantifier: ast.quantifier, prop })
+    Ok(Condition {
+        quantifier: ast.quantifier,
+        prop,
+    })
 }
 
 fn resolve_prop(src: &Source, p: PropAst, scope: &CondScope) -> Result<Prop> {
@@ -184,7 +223,9 @@ fn resolve_prop(src: &Source, p: PropAst, scope: &CondScope) -> Result<Prop> {
         PropAst::And(a, b) => Prop::And(go(a)?, go(b)?),
         PropAst::Or(a, b) => Prop::Or(go(a)?, go(b)?),
         PropAst::Implies(a, b) => Prop::Implies(go(a)?, go(b)?),
-        PropAst::Cmp { lhs, rhs, equal, .. } => {
+        PropAst::Cmp {
+            lhs, rhs, equal, ..
+        } => {
             let eq = compare(operand(src, lhs, scope)?, operand(src, rhs, scope)?);
             if equal {
                 eq
@@ -212,11 +253,29 @@ fn operand(src: &Source, o: Operand, scope: &CondScope) -> Result<Side> {
                 _ => Side::Target(Target::Reg { thread: t, reg }),
             }
         }
-        Operand::Loc { name, index: None, .. } => Side::Target(Target::Mem(name)),
-        Operand::Loc { name, index: Some(i), span } => match scope.init.array_size(&name) {
-            Some(size) if (0..size as i64).contains(&i) => Side::Target(Target::Mem(element_name(&name, i))),
-            Some(size) => return Err(src.error(span, format!("index {i} is outside array `{name}` of size {size}"))),
-            None => return Err(src.error(span, format!("`{name}` is not an array declared in the initial state"))),
+        Operand::Loc {
+            name, index: None, ..
+        } => Side::Target(Target::Mem(name)),
+        Operand::Loc {
+            name,
+            index: Some(i),
+            span,
+        } => match scope.init.array_size(&name) {
+            Some(size) if (0..size as i64).contains(&i) => {
+                Side::Target(Target::Mem(element_name(&name, i)))
+            }
+            Some(size) => {
+                return Err(src.error(
+                    span,
+                    format!("index {i} is outside array `{name}` of size {size}"),
+                ))
+            }
+            None => {
+                return Err(src.error(
+                    span,
+                    format!("`{name}` is not an array declared in the initial state"),
+                ))
+            }
         },
     })
 }

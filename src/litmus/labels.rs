@@ -31,8 +31,15 @@ impl Labels {
     }
     /// Check that every jump target was defined.
     pub fn finish(&self, src: &Source, thread: &str) -> Result<()> {
-        match self.jumps.iter().find(|(n, _)| !self.defined.contains_key(n)) {
-            Some((name, span)) => Err(src.error(*span, format!("jump to `{name}`, which is not a label of thread {thread}"))),
+        match self
+            .jumps
+            .iter()
+            .find(|(n, _)| !self.defined.contains_key(n))
+        {
+            Some((name, span)) => Err(src.error(
+                *span,
+                format!("jump to `{name}`, which is not a label of thread {thread}"),
+            )),
             None => Ok(()),
         }
     }

@@ -45,7 +45,11 @@ pub fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmus> {
         threads.push(thread(src, header, column)?);
     }
     let init: Init = cond::resolve_init(src, init_items, &names)?;
-    let scope = cond::CondScope { threads: &names, init: &init, pointers: &[] };
+    let scope = cond::CondScope {
+        threads: &names,
+        init: &init,
+        pointers: &[],
+    };
     let condition = cond::parse_condition(src, layout.condition, &scope)?;
     Ok(Litmus {
         arch: Arch::Ptx,
@@ -94,7 +98,10 @@ fn headers(src: &Source, row: Span) -> Result<Vec<Header>> {
             .map_err(|e| parse_error(src, cell.lo, "thread header", NAMES, e))?;
         cond::check_thread_name(src, &header.name)?;
         if !seen.insert(header.name.node.clone()) {
-            return Err(src.error(header.name.span, format!("thread `{}` is declared twice", header.name.node)));
+            return Err(src.error(
+                header.name.span,
+                format!("thread `{}` is declared twice", header.name.node),
+            ));
         }
         headers.push(header);
     }
@@ -106,7 +113,10 @@ fn row_cells(src: &Source, row: Span, width: usize) -> Result<Vec<(Cell, Span)>>
     let spans = cells(src, row);
     if spans.len() != width {
         let at = src.trim(row);
-        let msg = format!("this row has {} column(s) but the header declares {width} thread(s)", spans.len());
+        let msg = format!(
+            "this row has {} column(s) but the header declares {width} thread(s)",
+            spans.len()
+        );
         return Err(src.error(at, msg));
     }
     spans
@@ -115,7 +125,10 @@ fn row_cells(src: &Source, row: Span, width: usize) -> Result<Vec<(Cell, Span)>>
             grammars::ptx_cell()
                 .parse(cell.lo, src.slice(cell))
                 .map(|c| (c, cell))
-                .map_err(|e| unknown_mnemonic(src, cell).unwrap_or_else(|| parse_error(src, cell.lo, "instruction", NAMES, e)))
+                .map_err(|e| {
+                    unknown_mnemonic(src, cell)
+                        .unwrap_or_else(|| parse_error(src, cell.lo, "instruction", NAMES, e))
+                })
         })
         .collect()
 }
@@ -136,7 +149,11 @@ fn thread(src: &Source, header: &Header, column: &[(Cell, Span)]) -> Result<Thre
         }
     }
     labels.finish(src, &header.name.node)?;
-    Ok(Thread { name: header.name.node.clone(), placement: placement(src, header)?, code })
+    Ok(Thread {
+        name: header.name.node.clone(),
+        placement: placement(src, header)?,
+        code,
+    })
 }
 
 /// `@cta C,gpu G` (either order; a missing one is 0).
@@ -147,7 +164,15 @@ fn placement(src: &Source, header: &Header) -> Result<Placement> {
         let slot = match key.node.as_str() {
             "cta" => &mut placement.cta,
             "gpu" => &mut placement.gpu,
-            _ => return Err(src.error(key.span, format!("unexpected `{}` in a PTX placement; expected `cta` or `gpu`", key.node))),
+            _ => {
+                return Err(src.error(
+                    key.span,
+                    format!(
+                        "unexpected `{}` in a PTX placement; expected `cta` or `gpu`",
+                        key.node
+                    ),
+                ))
+            }
         };
         if !seen.insert(key.node.as_str()) {
             return Err(src.error(key.span, format!("`{}` is given twice", key.node)));
@@ -159,8 +184,8 @@ fn placement(src: &Source, header: &Header) -> Result<Placement> {
 
 /// Mnemonics the PTX grammar knows.
 const MNEMONICS: &[&str] = &[
-    "ld", "st", "atom", "red", "fence", "membar", "bar", "barrier", "mov", "add", "sub", "mul", "and", "or",
-    "xor", "beq", "bne", "blt", "ble", "bgt", "bge", "bra", "goto",
+    "ld", "st", "atom", "red", "fence", "membar", "bar", "barrier", "mov", "add", "sub", "mul",
+    "and", "or", "xor", "beq", "bne", "blt", "ble", "bgt", "bge", "bra", "goto",
 ];
 
 /// Mnemonics of the PTX 7.5 mixed-proxy extension (surface, texture and constant-cache accesses).
@@ -171,7 +196,9 @@ const PROXY_MNEMONICS: &[&str] = &["sust", "suld", "tld", "cold", "suatom", "sur
 fn unknown_mnemonic(src: &Source, cell: Span) -> Option<crate::diag::Error> {
     let text = src.slice(cell);
     let start = text.len() - text.trim_start().len();
-    let word_len = text[start..].find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(text.len() - start);
+    let word_len = text[start..]
+        .find(|c: char| !(c.is_ascii_alphanumeric() || c == '_'))
+        .unwrap_or(text.len() - start);
     let word = &text[start..start + word_len];
     let after = text[start + word_len..].trim_start();
     if word.is_empty() || after.starts_with(':') || MNEMONICS.contains(&word) {
@@ -179,7 +206,16 @@ fn unknown_mnemonic(src: &Source, cell: Span) -> Option<crate::diag::Error> {
     }
     let span = Span::new(cell.lo + start, cell.lo + start + word_len);
     if PROXY_MNEMONICS.contains(&word) {
-        return Some(src.error(span, format!("`{word}` {}", crate::litmus::ast::MIXED_PROXY)));
+        return Some(src.error(
+            span,
+            format!("`{word}` {}", crate::litmus::ast::MIXED_PROXY),
+        ));
     }
-    Some(src.error(span, format!("unknown instruction `{word}`; expected one of {}", MNEMONICS.join(", "))))
+    Some(src.error(
+        span,
+        format!(
+            "unknown instruction `{word}`; expected one of {}",
+            MNEMONICS.join(", ")
+        ),
+    ))
 }

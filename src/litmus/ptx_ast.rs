@@ -60,18 +60,61 @@ pub enum BarKind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PtxInstr {
-    Ld { quals: Vec<Qual>, dst: Spanned<String>, src: LdSrc },
-    St { quals: Vec<Qual>, addr: Spanned<String>, value: Value },
-    Atom { quals: Vec<Qual>, dst: Spanned<String>, addr: Spanned<String>, operands: Vec<Value> },
-    Red { quals: Vec<Qual>, addr: Spanned<String>, value: Value },
-    Fence { quals: Vec<Qual> },
-    Membar { quals: Vec<Qual> },
-    Bar { kind: BarKind, quals: Vec<Qual>, operands: Vec<Value> },
-    Mov { quals: Vec<Qual>, dst: Spanned<String>, value: Value },
-    Arith { op: ArithOp, quals: Vec<Qual>, dst: Spanned<String>, lhs: Value, rhs: Value },
-    Branch { op: BranchOp, lhs: Value, rhs: Value, target: Spanned<String> },
+    Ld {
+        quals: Vec<Qual>,
+        dst: Spanned<String>,
+        src: LdSrc,
+    },
+    St {
+        quals: Vec<Qual>,
+        addr: Spanned<String>,
+        value: Value,
+    },
+    Atom {
+        quals: Vec<Qual>,
+        dst: Spanned<String>,
+        addr: Spanned<String>,
+        operands: Vec<Value>,
+    },
+    Red {
+        quals: Vec<Qual>,
+        addr: Spanned<String>,
+        value: Value,
+    },
+    Fence {
+        quals: Vec<Qual>,
+    },
+    Membar {
+        quals: Vec<Qual>,
+    },
+    Bar {
+        kind: BarKind,
+        quals: Vec<Qual>,
+        operands: Vec<Value>,
+    },
+    Mov {
+        quals: Vec<Qual>,
+        dst: Spanned<String>,
+        value: Value,
+    },
+    Arith {
+        op: ArithOp,
+        quals: Vec<Qual>,
+        dst: Spanned<String>,
+        lhs: Value,
+        rhs: Value,
+    },
+    Branch {
+        op: BranchOp,
+        lhs: Value,
+        rhs: Value,
+        target: Spanned<String>,
+    },
     /// `bra L` (qualifiers such as `.uni` allowed) or `goto L`.
-    Goto { quals: Vec<Qual>, target: Spanned<String> },
+    Goto {
+        quals: Vec<Qual>,
+        target: Spanned<String>,
+    },
 }
 
 /// One cell of an instruction row: empty, a label, an instruction, or a label then an instruction.

@@ -3,10 +3,14 @@
 //!
 //! Tags, by qualifier (S is the scope tag CTA, GPU or SYS):
 //!   ld/st: none or `.weak` → [WEAK]; `.relaxed.S` → [RLX, S]; `.acquire.S` (ld) → [ACQ, S];
-//!          `.release.S` (st) → [REL, S]; `.volatile` → [RLX, SYS, V] (PTX: volatile = relaxed.sys).
+//!          `.release.S` (st) → [REL, S]; `.volatile` → [RLX, SYS, V] (the ISA: volatile
+//!          is relaxed.sys).
 //!   atom/red: semantics `.relaxed` (default), `.acquire`, `.release`, `.acq_rel`; scope default
 //!          `.gpu`; ops add, sub, and, or, xor, exch, cas.
-//!   fence: `.sc.S` → [SC, S]; `.acq_rel.S` or `.S` → [ACQ_REL, S] (the PTX default semantics).
+//!   fence: `.sc.S` → [SC, S]; `.acq_rel.S` or `.S` → [ACQ_REL, S] (the ISA's default);
+//!          `.acquire.S` → [ACQ, S], `.release.S` → [REL, S] (PTX 8.6's light fences, used by the
+//!          ASPLOS'19 Fig. 11 mapping).
+//!   red: as atom, plus [RED] on both events (reductions form no acquire pattern, §8.11.1).
 //!   membar: `.cta`/`.gl`/`.sys` → [SC, CTA/GPU/SYS] (the ISA defines membar as fence.sc).
 //!   bar/barrier: `.sync` → [SYNC, CTA], `.arrive` → [ARRIVE, CTA] (`.cta` optional, `.aligned`
 //!          ignored). Operands, as the Dat3M test suite writes them: `bar.cta.sync b` — barrier b;
@@ -107,7 +111,8 @@ fn classify_word(word: &str) -> Option<QualKind> {
         "cas" => Op(AtomOp::Cas),
         "sync" => Mode(BarMode::Sync),
         "arrive" => Mode(BarMode::Arrive),
-        "global" | "shared" | "local" | "const" | "param" | "generic" | "aligned" | "uni" | "lo" => Ignored,
+        "global" | "shared" | "local" | "const" | "param" | "generic" | "aligned" | "uni"
+        | "lo" => Ignored,
         w if is_type_word(w) => Ignored,
         _ => return None,
     })
@@ -115,7 +120,8 @@ fn classify_word(word: &str) -> Option<QualKind> {
 
 /// `.b32`, `.u64`, `.s32`, `.f32`, `.pred`, …
 fn is_type_word(w: &str) -> bool {
-    let sized = |prefix: &str, sizes: &[&str]| w.strip_prefix(prefix).is_some_and(|n| sizes.contains(&n));
+    let sized =
+        |prefix: &str, sizes: &[&str]| w.strip_prefix(prefix).is_some_and(|n| sizes.contains(&n));
     w == "pred"
         || sized("b", &["8", "16", "32", "64"])
         || sized("u", &["8", "16", "32", "64"])
@@ -141,17 +147,47 @@ struct Allowed {
     mode: bool,
 }
 
-const ACCESS: Allowed = Allowed { sem: true, scope: true, op: false, mode: false };
-const RMW: Allowed = Allowed { sem: true, scope: true, op: true, mode: false };
-const BAR: Allowed = Allowed { sem: false, scope: true, op: false, mode: true };
-const PLAIN: Allowed = Allowed { sem: false, scope: false, op: false, mode: false };
+const ACCESS: Allowed = Allowed {
+    sem: true,
+    scope: true,
+    op: false,
+    mode: false,
+};
+const RMW: Allowed = Allowed {
+    sem: true,
+    scope: true,
+    op: true,
+    mode: false,
+};
+const BAR: Allowed = Allowed {
+    sem: false,
+    scope: true,
+    op: false,
+    mode: true,
+};
+const PLAIN: Allowed = Allowed {
+    sem: false,
+    scope: false,
+    op: false,
+    mode: false,
+};
 
 fn classify(src: &Source, mnemonic: &str, quals: &[Qual], allowed: Allowed) -> Result<Quals> {
     let mut out = Quals::default();
     for q in quals {
         let unexpected = || match q.node.as_str() {
-            "proxy" | "alias" => src.error(q.span, format!("`{mnemonic}.{}` {}", q.node, crate::litmus::ast::MIXED_PROXY)),
-            _ => src.error(q.span, format!("unexpected qualifier `.{}` on `{mnemonic}`", q.node)),
+            "proxy" | "alias" => src.error(
+                q.span,
+                format!(
+                    "`{mnemonic}.{}` {}",
+                    q.node,
+                    crate::litmus::ast::MIXED_PROXY
+                ),
+            ),
+            _ => src.error(
+                q.span,
+                format!("unexpected qualifier `.{}` on `{mnemonic}`", q.node),
+            ),
         };
         let kind = classify_word(&q.node).ok_or_else(unexpected)?;
         let slot_taken = match kind {
@@ -163,7 +199,10 @@ fn classify(src: &Source, mnemonic: &str, quals: &[Qual], allowed: Allowed) -> R
             _ => return Err(unexpected()),
         };
         if slot_taken {
-            return Err(src.error(q.span, format!("conflicting qualifier `.{}` on `{mnemonic}`", q.node)));
+            return Err(src.error(
+                q.span,
+                format!("conflicting qualifier `.{}` on `{mnemonic}`", q.node),
+            ));
         }
     }
     Ok(out)
@@ -186,38 +225,103 @@ fn value(v: &Value) -> Expr {
 /// Lower one instruction (spanning `span`).
 pub fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr> {
     match instr {
-        PtxInstr::Ld { quals, dst, src: from } => lower_ld(src, quals, dst, from),
-        PtxInstr::St { quals, addr, value: v } => {
+        PtxInstr::Ld {
+            quals,
+            dst,
+            src: from,
+        } => lower_ld(src, quals, dst, from),
+        PtxInstr::St {
+            quals,
+            addr,
+            value: v,
+        } => {
             let tags = access_tags(src, "st", &classify(src, "st", quals, ACCESS)?, span)?;
-            Ok(Instr::Store { loc: addr.node.clone(), value: value(v), tags })
+            Ok(Instr::Store {
+                loc: addr.node.clone(),
+                value: value(v),
+                tags,
+            })
         }
-        PtxInstr::Atom { quals, dst, addr, operands } => {
-            lower_rmw(src, "atom", quals, Some(dst.node.clone()), &addr.node, operands, span)
-        }
-        PtxInstr::Red { quals, addr, value: v } => {
-            lower_rmw(src, "red", quals, None, &addr.node, std::slice::from_ref(v), span)
-        }
+        PtxInstr::Atom {
+            quals,
+            dst,
+            addr,
+            operands,
+        } => lower_rmw(
+            src,
+            "atom",
+            quals,
+            Some(dst.node.clone()),
+            &addr.node,
+            operands,
+            span,
+        ),
+        PtxInstr::Red {
+            quals,
+            addr,
+            value: v,
+        } => lower_rmw(
+            src,
+            "red",
+            quals,
+            None,
+            &addr.node,
+            std::slice::from_ref(v),
+            span,
+        ),
         PtxInstr::Fence { quals } => lower_fence(src, quals, span),
         PtxInstr::Membar { quals } => lower_membar(src, quals, span),
-        PtxInstr::Bar { kind, quals, operands } => {
+        PtxInstr::Bar {
+            kind,
+            quals,
+            operands,
+        } => {
             let mnemonic = match kind {
                 crate::litmus::ptx_ast::BarKind::Bar => "bar",
                 crate::litmus::ptx_ast::BarKind::Barrier => "barrier",
             };
             lower_bar(src, mnemonic, quals, operands, span)
         }
-        PtxInstr::Mov { quals, dst, value: v } => {
+        PtxInstr::Mov {
+            quals,
+            dst,
+            value: v,
+        } => {
             classify(src, "mov", quals, PLAIN)?;
-            Ok(Instr::Assign { dst: dst.node.clone(), value: value(v) })
+            Ok(Instr::Assign {
+                dst: dst.node.clone(),
+                value: value(v),
+            })
         }
-        PtxInstr::Arith { op, quals, dst, lhs, rhs } => {
+        PtxInstr::Arith {
+            op,
+            quals,
+            dst,
+            lhs,
+            rhs,
+        } => {
             classify(src, arith_name(*op), quals, PLAIN)?;
             let e = Expr::Bin(arith_op(*op), Box::new(value(lhs)), Box::new(value(rhs)));
-            Ok(Instr::Assign { dst: dst.node.clone(), value: e })
+            Ok(Instr::Assign {
+                dst: dst.node.clone(),
+                value: e,
+            })
         }
-        PtxInstr::Branch { op, lhs, rhs, target } => {
-            let cond = Cond { op: branch_op(*op), lhs: value(lhs), rhs: value(rhs) };
-            Ok(Instr::BranchIf { cond, target: target.node.clone() })
+        PtxInstr::Branch {
+            op,
+            lhs,
+            rhs,
+            target,
+        } => {
+            let cond = Cond {
+                op: branch_op(*op),
+                lhs: value(lhs),
+                rhs: value(rhs),
+            };
+            Ok(Instr::BranchIf {
+                cond,
+                target: target.node.clone(),
+            })
         }
         PtxInstr::Goto { quals, target } => {
             classify(src, "bra", quals, PLAIN)?;
@@ -230,10 +334,17 @@ fn lower_ld(src: &Source, quals: &[Qual], dst: &Spanned<String>, from: &LdSrc) -
     let q = classify(src, "ld", quals, ACCESS)?;
     match from {
         // Memalloy / Dat3M: `ld r0, 1` puts a value in a register; qualifiers are irrelevant.
-        LdSrc::Value(v) => Ok(Instr::Assign { dst: dst.node.clone(), value: value(v) }),
+        LdSrc::Value(v) => Ok(Instr::Assign {
+            dst: dst.node.clone(),
+            value: value(v),
+        }),
         LdSrc::Addr(addr) => {
             let tags = access_tags(src, "ld", &q, addr.span)?;
-            Ok(Instr::Load { dst: dst.node.clone(), loc: addr.node.clone(), tags })
+            Ok(Instr::Load {
+                dst: dst.node.clone(),
+                loc: addr.node.clone(),
+                tags,
+            })
         }
     }
 }
@@ -253,10 +364,25 @@ fn access_tags(src: &Source, mnemonic: &str, q: &Quals, span: Span) -> Result<Ve
         (Sem::Weak, None) => Ok(tags(&["WEAK"])),
         (Sem::Volatile, None) => Ok(tags(&["RLX", "SYS", "V"])),
         (Sem::Weak | Sem::Volatile, Some(s)) => {
-            let what = if q.sem.is_none() { "a weak access".to_string() } else { format!("`{}`", sem.word()) };
-            Err(src.error(s.span, format!("{what} takes no scope; use `.relaxed` or `.acquire`/`.release` with a scope")))
+            let what = if q.sem.is_none() {
+                "a weak access".to_string()
+            } else {
+                format!("`{}`", sem.word())
+            };
+            Err(src.error(
+                s.span,
+                format!(
+                    "{what} takes no scope; use `.relaxed` or `.acquire`/`.release` with a scope"
+                ),
+            ))
         }
-        (_, None) => Err(src.error(sem_span, format!("`{mnemonic}{}` needs a scope (`.cta`, `.gpu` or `.sys`)", sem.word()))),
+        (_, None) => Err(src.error(
+            sem_span,
+            format!(
+                "`{mnemonic}{}` needs a scope (`.cta`, `.gpu` or `.sys`)",
+                sem.word()
+            ),
+        )),
         (_, Some(s)) => Ok(tags(&[sem.tag(), s.node])),
     }
 }
@@ -272,7 +398,10 @@ fn lower_rmw(
 ) -> Result<Instr> {
     let q = classify(src, mnemonic, quals, RMW)?;
     let sem = q.sem.as_ref().map_or(Sem::Relaxed, |s| s.node);
-    if !matches!(sem, Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel) {
+    if !matches!(
+        sem,
+        Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel
+    ) {
         let at = q.sem.as_ref().map_or(span, |s| s.span);
         return Err(src.error(at, format!("`{mnemonic}` cannot be `{}`", sem.word())));
     }
@@ -281,52 +410,112 @@ fn lower_rmw(
         src.error(span, format!("`{mnemonic}` needs an operation (`.add`, `.sub`, `.and`, `.or`, `.xor`, `.exch` or `.cas`)"))
     })?;
     let op = rmw_op(src, mnemonic, op, operands, span)?;
-    Ok(Instr::Rmw { dst, loc: loc.to_string(), op, tags: tags(&[sem.tag(), scope]), fail_tags: None })
+    // A reduction is tagged RED: the manual (§8.11.1) says it does not form acquire patterns.
+    let kind: &[&str] = if dst.is_none() { &["RED"] } else { &[] };
+    Ok(Instr::Rmw {
+        dst,
+        loc: loc.to_string(),
+        op,
+        tags: tags(&[&[sem.tag(), scope], kind].concat()),
+        fail_tags: None,
+    })
 }
 
-fn rmw_op(src: &Source, mnemonic: &str, op: &Spanned<AtomOp>, operands: &[Value], span: Span) -> Result<RmwOp> {
+fn rmw_op(
+    src: &Source,
+    mnemonic: &str,
+    op: &Spanned<AtomOp>,
+    operands: &[Value],
+    span: Span,
+) -> Result<RmwOp> {
     let wanted = if op.node == AtomOp::Cas { 2 } else { 1 };
     if operands.len() != wanted {
         let at = operands.get(wanted).map_or(span, |v| v.span());
-        return Err(src.error(at, format!("`{mnemonic}` with this operation takes {wanted} value operand(s), found {}", operands.len())));
+        return Err(src.error(
+            at,
+            format!(
+                "`{mnemonic}` with this operation takes {wanted} value operand(s), found {}",
+                operands.len()
+            ),
+        ));
     }
     Ok(match op.node {
         AtomOp::Arith(b) => RmwOp::Arith(b, value(&operands[0])),
         AtomOp::Exch => RmwOp::Exch(value(&operands[0])),
-        AtomOp::Cas => RmwOp::Cas { expected: value(&operands[0]), desired: value(&operands[1]) },
+        AtomOp::Cas => RmwOp::Cas {
+            expected: value(&operands[0]),
+            desired: value(&operands[1]),
+        },
     })
 }
 
 fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
     let q = classify(src, "fence", quals, ACCESS)?;
     let sem = q.sem.as_ref().map_or(Sem::AcqRel, |s| s.node);
-    if !matches!(sem, Sem::Sc | Sem::AcqRel) {
+    if !matches!(sem, Sem::Sc | Sem::AcqRel | Sem::Acquire | Sem::Release) {
         let at = q.sem.as_ref().map_or(span, |s| s.span);
-        return Err(src.error(at, format!("`fence` cannot be `{}`; expected `.sc` or `.acq_rel`", sem.word())));
+        return Err(src.error(
+            at,
+            format!(
+                "`fence` cannot be `{}`; expected `.sc`, `.acq_rel`, `.acquire` or `.release`",
+                sem.word()
+            ),
+        ));
     }
-    let scope = q.scope.as_ref().ok_or_else(|| src.error(span, "`fence` needs a scope (`.cta`, `.gpu` or `.sys`)"))?;
-    Ok(Instr::Fence { tags: tags(&[sem.tag(), scope.node]) })
+    let scope = q
+        .scope
+        .as_ref()
+        .ok_or_else(|| src.error(span, "`fence` needs a scope (`.cta`, `.gpu` or `.sys`)"))?;
+    Ok(Instr::Fence {
+        tags: tags(&[sem.tag(), scope.node]),
+    })
 }
 
 fn lower_membar(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
-    let scope = match quals {
-        [q] => match q.node.as_str() {
-            "cta" => "CTA",
-            "gl" => "GPU",
-            "sys" => "SYS",
-            _ => return Err(src.error(q.span, format!("unexpected qualifier `.{}` on `membar`; expected `.cta`, `.gl` or `.sys`", q.node))),
-        },
-        _ => return Err(src.error(span, "`membar` takes exactly one level: `.cta`, `.gl` or `.sys`")),
-    };
-    Ok(Instr::Fence { tags: tags(&["SC", scope]) })
+    let scope =
+        match quals {
+            [q] => match q.node.as_str() {
+                "cta" => "CTA",
+                "gl" => "GPU",
+                "sys" => "SYS",
+                _ => return Err(src.error(
+                    q.span,
+                    format!(
+                        "unexpected qualifier `.{}` on `membar`; expected `.cta`, `.gl` or `.sys`",
+                        q.node
+                    ),
+                )),
+            },
+            _ => {
+                return Err(src.error(
+                    span,
+                    "`membar` takes exactly one level: `.cta`, `.gl` or `.sys`",
+                ))
+            }
+        };
+    Ok(Instr::Fence {
+        tags: tags(&["SC", scope]),
+    })
 }
 
-fn lower_bar(src: &Source, mnemonic: &str, quals: &[Qual], operands: &[Value], span: Span) -> Result<Instr> {
+fn lower_bar(
+    src: &Source,
+    mnemonic: &str,
+    quals: &[Qual],
+    operands: &[Value],
+    span: Span,
+) -> Result<Instr> {
     let q = classify(src, mnemonic, quals, BAR)?;
     if let Some(s) = q.scope.as_ref().filter(|s| s.node != "CTA") {
-        return Err(src.error(s.span, format!("`{mnemonic}` synchronises a CTA; the only scope it takes is `.cta`")));
+        return Err(src.error(
+            s.span,
+            format!("`{mnemonic}` synchronises a CTA; the only scope it takes is `.cta`"),
+        ));
     }
-    let mode = q.mode.as_ref().ok_or_else(|| src.error(span, format!("`{mnemonic}` needs `.sync` or `.arrive`")))?;
+    let mode = q
+        .mode
+        .as_ref()
+        .ok_or_else(|| src.error(span, format!("`{mnemonic}` needs `.sync` or `.arrive`")))?;
     let flavour = match mode.node {
         BarMode::Sync => "SYNC",
         BarMode::Arrive => "ARRIVE",
@@ -340,7 +529,11 @@ fn lower_bar(src: &Source, mnemonic: &str, quals: &[Qual], operands: &[Value], s
             return Err(src.error(at, format!("`{mnemonic}` takes one to three operands")));
         }
     };
-    Ok(Instr::Barrier { id, count, tags: tags(&[flavour, "CTA"]) })
+    Ok(Instr::Barrier {
+        id,
+        count,
+        tags: tags(&[flavour, "CTA"]),
+    })
 }
 
 fn tags(names: &[&str]) -> Vec<String> {

@@ -60,6 +60,15 @@ impl ClassKind {
             ClassKind::F => "F",
         }
     }
+    /// The kind in words, for messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            ClassKind::R => "a load (R)",
+            ClassKind::W => "a store (W)",
+            ClassKind::Rmw => "a read-modify-write (RMW)",
+            ClassKind::F => "a fence (F)",
+        }
+    }
     /// Is it a memory access (as opposed to a fence)?
     pub fn is_access(self) -> bool {
         self != ClassKind::F

@@ -137,15 +137,18 @@ impl<'a> Lowerer<'a> {
 
     fn any_tag(&self, w: &Word) -> diag::Result<Tag> {
         class::tag(&w.text).ok_or_else(|| {
-            self.err(w.span, format!("`{}` is not a tag of the event vocabulary", w.text))
-                .with_note(format!("tags: {}", crate::vocab::TAGS.iter().map(|(t, _)| *t).collect::<Vec<_>>().join(" ")))
+            self.err(w.span, format!("`{}` is not a tag of the event vocabulary", w.text)).with_note(format!(
+                "tags: {}",
+                crate::vocab::TAGS.iter().map(|(t, _)| *t).collect::<Vec<_>>().join(" ")
+            ))
         })
     }
 
     fn order_tag(&self, w: &Word) -> diag::Result<Tag> {
         match class::tag(&w.text) {
             Some(t) if class::is_order(t) => Ok(t),
-            _ => Err(self.err(w.span, format!("`{}` is not a memory order", w.text))
+            _ => Err(self
+                .err(w.span, format!("`{}` is not a memory order", w.text))
                 .with_note(format!("memory orders: {}", class::ORDERS.join(" ")))),
         }
     }
@@ -153,7 +156,8 @@ impl<'a> Lowerer<'a> {
     fn scope_tag(&self, w: &Word) -> diag::Result<Tag> {
         match class::tag(&w.text) {
             Some(t) if class::is_scope(t) => Ok(t),
-            _ => Err(self.err(w.span, format!("`{}` is not a scope tag", w.text))
+            _ => Err(self
+                .err(w.span, format!("`{}` is not a scope tag", w.text))
                 .with_note(format!("scope tags: {}", class::SCOPES.join(" ")))),
         }
     }
@@ -234,7 +238,8 @@ impl<'a> Lowerer<'a> {
     /// The declared classes a rule's pattern matches; every tag it names must match some.
     fn matched_classes(&self, p: &Pattern) -> diag::Result<Vec<Class>> {
         let kind = self.kind(&p.kind)?;
-        let orders = p.orders.words().iter().map(|w| Ok((self.order_tag(w)?, w.span))).collect::<diag::Result<Vec<_>>>()?;
+        let orders =
+            p.orders.words().iter().map(|w| Ok((self.order_tag(w)?, w.span))).collect::<diag::Result<Vec<_>>>()?;
         let scopes = self.scope_filter(&p.scope)?;
         let matched: Vec<Class> = self
             .classes
@@ -243,11 +248,13 @@ impl<'a> Lowerer<'a> {
             .copied()
             .collect();
         if matched.is_empty() {
-            return Err(self.err(p.span, "this pattern matches no declared class"));
+            return Err(self.err(p.span, "this pattern matches no declared class").with_note(self.declared_note(kind)));
         }
         for (o, span) in &orders {
             if !matched.iter().any(|c| c.order == *o) {
-                return Err(self.err(*span, format!("no declared class {}.{o} has the scopes this rule names", kind.name())));
+                return Err(
+                    self.err(*span, format!("no declared class {}.{o} has the scopes this rule names", kind.name()))
+                );
             }
         }
         if let ScopeFilter::Tags(tags) = &scopes {
@@ -260,12 +267,21 @@ impl<'a> Lowerer<'a> {
         Ok(matched)
     }
 
+    fn declared_note(&self, kind: ClassKind) -> String {
+        let same_kind: Vec<String> = self.classes.iter().filter(|c| c.kind == kind).map(|c| c.to_string()).collect();
+        match same_kind.as_slice() {
+            [] => format!("no {} class is declared", kind.name()),
+            list => format!("declared {} classes: {}", kind.name(), list.join(", ")),
+        }
+    }
+
     fn scope_filter(&self, pat: &ScopePat) -> diag::Result<ScopeFilter> {
         match pat {
             ScopePat::Var(_) => Ok(ScopeFilter::AnyScope),
             ScopePat::Unscoped => Ok(ScopeFilter::Unscoped),
             ScopePat::Tags(choice) => {
-                let tags = choice.words().iter().map(|w| Ok((self.scope_tag(w)?, w.span))).collect::<diag::Result<_>>()?;
+                let tags =
+                    choice.words().iter().map(|w| Ok((self.scope_tag(w)?, w.span))).collect::<diag::Result<_>>()?;
                 Ok(ScopeFilter::Tags(tags))
             }
         }
@@ -296,10 +312,10 @@ impl<'a> Lowerer<'a> {
         };
         match accesses.as_slice() {
             [i] if ts[*i].kind == expected => Ok(Some(*i)),
-            [i] => Err(self.err(ts[*i].span, format!("a {} class must compile to `{}`", kind.name(), expected.mnemonic()))),
+            [i] => Err(self.err(ts[*i].span, format!("{} must compile to `{}`", kind.describe(), expected.mnemonic()))),
             _ => Err(self.err(seq_span, format!(
-                "a {} class must compile to exactly one memory access (`{}`), with any fences around it",
-                kind.name(),
+                "{} must compile to exactly one memory access, `{}`, with any fences around it",
+                kind.describe(),
                 expected.mnemonic()
             ))
             .with_note("the access carries the source operation's rf and co; extra accesses would need locations the source program does not have")),
@@ -308,7 +324,7 @@ impl<'a> Lowerer<'a> {
 
     fn fence_shape(&self, ts: &[Template], accesses: &[usize]) -> diag::Result<Option<usize>> {
         match accesses.first() {
-            Some(i) => Err(self.err(ts[*i].span, "a fence class must compile to fences only (or `skip`)")),
+            Some(i) => Err(self.err(ts[*i].span, "a fence (F) must compile to fences only, or to `skip`")),
             None => Ok(if ts.len() == 1 { Some(0) } else { None }),
         }
     }
@@ -337,7 +353,8 @@ impl<'a> Lowerer<'a> {
         let names: Vec<String> = missing.iter().map(|c| c.to_string()).collect();
         let plural = if missing.len() == 1 { "" } else { "es" };
         let msg = format!("the mapping does not cover {} source class{plural}: {}", missing.len(), names.join(", "));
-        Err(self.err(self.declared_at[*first], msg)
+        Err(self
+            .err(self.declared_at[*first], msg)
             .with_note("every class declared with `class` needs exactly one rule `KIND.ORDER.SCOPE -> …`"))
     }
 }
@@ -360,5 +377,60 @@ impl ScopeFilter {
             (ScopeFilter::Tags(tags), Some(s)) => tags.iter().any(|(t, _)| *t == s),
             (ScopeFilter::Tags(_), None) => false,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::mapping::parse_table;
+
+    const HEADER: &str = "source \"s.cat\"\ntarget ptx \"t.cat\"\nscope CTA -> cta\nscope GPU -> gpu\n";
+
+    fn table(body: &str) -> Result<super::Table, String> {
+        parse_table("t.map", &format!("{HEADER}{body}")).map_err(|e| e.message)
+    }
+
+    fn ops(t: &super::Table, class: &str) -> Vec<String> {
+        let c = t.classes.iter().find(|c| c.to_string() == class).unwrap();
+        t.rules[c].ops.iter().map(|o| o.to_string()).collect()
+    }
+
+    #[test]
+    fn scope_positions_underscore_sets_and_fixed_scopes() {
+        let t = table(
+            "class R.NA._\nclass W.{RLX, REL}.$s\nclass F.{ACQ, SC}.{GPU}\n\
+             R.NA._ -> ld\nW.RLX.$s -> st.relaxed.$s\nW.REL.CTA -> st.release.cta\nW.REL.GPU -> membar.gl; st.relaxed.gpu\n\
+             F.ACQ.GPU -> skip\nF.SC.GPU -> membar.gl",
+        )
+        .unwrap();
+        assert_eq!(t.classes.len(), 7);
+        assert_eq!(ops(&t, "R.NA"), ["ld.weak"]);
+        assert_eq!(ops(&t, "W.RLX.CTA"), ["st.relaxed.cta"]);
+        assert_eq!(ops(&t, "W.REL.GPU"), ["fence.sc.gpu", "st.relaxed.gpu"]);
+        assert!(ops(&t, "F.ACQ.GPU").is_empty());
+        assert_eq!(ops(&t, "F.SC.GPU"), ["fence.sc.gpu"]);
+    }
+
+    #[test]
+    fn declarations_are_checked() {
+        let cases = [
+            ("class R.NA\nclass R.NA\nR.NA -> ld.weak", "declared twice"),
+            ("scope CTA -> gpu\nclass R.NA\nR.NA -> ld.weak", "already has a correspondence"),
+            ("drop SC\nclass R.NA\nR.NA -> ld.weak", "cannot be dropped"),
+            ("drop FOO\nclass R.NA\nR.NA -> ld.weak", "not a tag"),
+            ("class X.NA\nX.NA -> ld.weak", "unknown operation kind"),
+            ("class R.GPU\nR.GPU -> ld.weak", "not a memory order"),
+            ("class R.ACQ.NA\nR.ACQ.NA -> ld.weak", "not a scope tag"),
+            ("class R.{ACQ, RLX}.$s\nR.{ACQ, REL}.$s -> ld.acquire.$s", "no declared class R.REL"),
+            ("class R.ACQ.CTA\nR.ACQ.{CTA, GPU} -> ld.acquire.cta", "has scope GPU"),
+            ("class W.NA\nW.NA -> atom.cta", "must compile to `st`"),
+            ("class W.NA\nW.NA -> skip", "exactly one memory access"),
+        ];
+        for (body, expected) in cases {
+            let e = table(body).expect_err(body);
+            assert!(e.contains(expected), "{body}: {e}");
+        }
+        let other_isa = parse_table("t.map", "source \"s\"\ntarget x86 \"t\"\n").unwrap_err();
+        assert!(other_isa.message.contains("expected `ptx`"));
     }
 }

@@ -4,12 +4,19 @@
 //! target model, the scope correspondence, the source operation classes (kind × memory order ×
 //! scope, in vocabulary tags) and one rule per class:
 //!
-//! ```text
-//! source "../models/rc11-scoped.cat"
-//! target ptx "../models/ptx-v6.cat"
-//! scope GPU -> gpu
-//! class R.SC.$s
-//! R.SC.$s -> fence.sc.$s; ld.acquire.$s
+//! ```
+//! let table = mapcheck::mapping::parse_table("mini.map", r#"
+//!     source "../models/rc11-scoped.cat"
+//!     target ptx "../models/ptx-v6.cat"
+//!     scope GPU -> gpu
+//!     class R.SC.$s
+//!     R.SC.$s -> fence.sc.$s; ld.acquire.$s
+//! "#)?;
+//! let sc_load = table.classes[0];
+//! assert_eq!(sc_load.to_string(), "R.SC.GPU");
+//! let ops: Vec<String> = table.rules[&sc_load].ops.iter().map(|op| op.to_string()).collect();
+//! assert_eq!(ops, ["fence.sc.gpu", "ld.acquire.gpu"]);
+//! # Ok::<(), mapcheck::diag::Error>(())
 //! ```
 //!
 //! Owns: `Mapping` (the checked table plus both loaded models), `load`, `Mapping::compile` (the
@@ -88,10 +95,13 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
 /// A model path of the file, resolved in `dir`; it must name an existing file.
 fn model_path(path: &str, src: &Arc<str>, dir: Option<&Path>, word: &ast::Word) -> diag::Result<PathBuf> {
     let at = |msg: String| diag::Error::at(path, src, word.span.range(), msg);
-    let dir = dir.ok_or_else(|| at("this mapping was given as text, with no directory to resolve model paths in".into()))?;
+    let dir =
+        dir.ok_or_else(|| at("this mapping was given as text, with no directory to resolve model paths in".into()))?;
     let full = dir.join(&word.text);
     if !full.is_file() {
-        return Err(at(format!("no model file `{}`", full.display())).with_note("model paths are relative to the mapping file"));
+        return Err(
+            at(format!("no model file `{}`", full.display())).with_note("model paths are relative to the mapping file")
+        );
     }
     Ok(full)
 }

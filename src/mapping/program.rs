@@ -66,6 +66,12 @@ impl Compiled {
     }
 }
 
+/// What one source instruction becomes: target instructions with their roles, and its class.
+struct Translation {
+    instrs: Vec<(Instr, Role)>,
+    class: Option<Class>,
+}
+
 /// The translation of one thread, built instruction by instruction.
 #[derive(Default)]
 struct ThreadOut {
@@ -75,11 +81,11 @@ struct ThreadOut {
 }
 
 impl ThreadOut {
-    /// Append `instrs` as the image of source instruction `source`.
-    fn push(&mut self, source: usize, instrs: Vec<(Instr, Role)>, class: Option<Class>) {
+    /// Append the translation of source instruction `source`.
+    fn push(&mut self, source: usize, tr: Translation) {
         let start = self.code.len();
         let mut main = None;
-        for (k, (instr, role)) in instrs.into_iter().enumerate() {
+        for (k, (instr, role)) in tr.instrs.into_iter().enumerate() {
             if role == Role::Main {
                 main = Some(start + k);
             }
@@ -87,7 +93,7 @@ impl ThreadOut {
             self.origins.push(Origin { source, role });
         }
         let len = self.code.len() - start;
-        self.images.push(Image { start, len, main, class });
+        self.images.push(Image { start, len, main, class: tr.class });
     }
 }
 
@@ -110,18 +116,18 @@ impl Mapping {
     fn compile_thread(&self, test: &Litmus, thread: &Thread) -> diag::Result<ThreadOut> {
         let mut out = ThreadOut::default();
         for (i, instr) in thread.code.iter().enumerate() {
-            let (instrs, class) = self
-                .compile_instr(instr)
-                .map_err(|msg| diag::Error::file(&test.name, format!("{}, instruction {}: {msg}", thread.name, i + 1)))?;
-            out.push(i, instrs, class);
+            let tr = self.compile_instr(instr).map_err(|msg| {
+                diag::Error::file(&test.name, format!("{}, instruction {}: {msg}", thread.name, i + 1))
+            })?;
+            out.push(i, tr);
         }
         Ok(out)
     }
 
     /// The target instructions (with roles) of one source instruction, and its class.
-    fn compile_instr(&self, instr: &Instr) -> Result<(Vec<(Instr, Role)>, Option<Class>), String> {
+    fn compile_instr(&self, instr: &Instr) -> Result<Translation, String> {
         let Some((kind, tags)) = access_or_fence(instr) else {
-            return Ok((vec![(self.copy_instr(instr)?, Role::Copied)], None));
+            return Ok(Translation { instrs: vec![(self.copy_instr(instr)?, Role::Copied)], class: None });
         };
         let class = self.classify(kind, tags)?;
         let rule = self.rule(&class).ok_or_else(|| undeclared(&class, self))?;
@@ -131,7 +137,7 @@ impl Mapping {
             .enumerate()
             .map(|(k, op)| Ok((emit(instr, op)?, if rule.main == Some(k) { Role::Main } else { Role::Added })))
             .collect::<Result<_, String>>()?;
-        Ok((instrs, Some(class)))
+        Ok(Translation { instrs, class: Some(class) })
     }
 
     /// The class of a source operation; tags other than orders and scopes must be dropped ones.
@@ -186,7 +192,9 @@ fn emit(source: &Instr, op: &TargetOp) -> Result<Instr, String> {
     Ok(match (op.kind, source) {
         (OpKind::Fence, _) => Instr::Fence { tags },
         (OpKind::Load, Instr::Load { dst, loc, .. }) => Instr::Load { dst: dst.clone(), loc: loc.clone(), tags },
-        (OpKind::Store, Instr::Store { loc, value, .. }) => Instr::Store { loc: loc.clone(), value: value.clone(), tags },
+        (OpKind::Store, Instr::Store { loc, value, .. }) => {
+            Instr::Store { loc: loc.clone(), value: value.clone(), tags }
+        }
         (OpKind::Rmw, Instr::Rmw { dst, loc, op: rmw, .. }) => {
             Instr::Rmw { dst: dst.clone(), loc: loc.clone(), op: rmw.clone(), tags, fail_tags: None }
         }

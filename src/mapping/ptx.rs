@@ -159,13 +159,14 @@ fn membar_quals(op: &Op) -> Result<(Tag, ScopeRef), Problem> {
 fn unbound_variable(name: &str, var: Option<&str>) -> String {
     match var {
         Some(v) => format!("unknown variable `{name}`; this rule's pattern binds `{v}`"),
-        None => format!("unknown variable `{name}`; this rule's pattern binds no scope variable (write `.$s` in the pattern)"),
+        None => format!(
+            "unknown variable `{name}`; this rule's pattern binds no scope variable (write `.$s` in the pattern)"
+        ),
     }
 }
 
 fn unknown_qualifier(word: &str, kind: OpKind) -> String {
-    let sems: Vec<String> =
-        kind.semantics().0.iter().map(|t| format!("`.{}`", word_of(SEMANTICS, t))).collect();
+    let sems: Vec<String> = kind.semantics().0.iter().map(|t| format!("`.{}`", word_of(SEMANTICS, t))).collect();
     format!(
         "unknown qualifier `.{word}` on `{}`; expected a semantics ({}) or a scope (`.cta`, `.gpu`, `.sys`, `$s`)",
         kind.mnemonic(),
@@ -281,9 +282,20 @@ mod tests {
 
     #[test]
     fn ptx_combinations_are_checked() {
-        for bad in ["ld.release.gpu", "st.acquire.gpu", "atom.weak", "ld.relaxed", "ld.weak.gpu", "fence.weak.gpu",
-            "ld.acquire.relaxed.gpu", "ld.acquire.gpu.cta", "ld.acquire.$t", "ld.cg", "membar", "mov.gpu"]
-        {
+        for bad in [
+            "ld.release.gpu",
+            "st.acquire.gpu",
+            "atom.weak",
+            "ld.relaxed",
+            "ld.weak.gpu",
+            "fence.weak.gpu",
+            "ld.acquire.relaxed.gpu",
+            "ld.acquire.gpu.cta",
+            "ld.acquire.$t",
+            "ld.cg",
+            "membar",
+            "mov.gpu",
+        ] {
             assert!(inst(bad, Some("GPU")).is_err(), "{bad} accepted");
         }
     }

@@ -23,11 +23,7 @@ pub fn parse(path: &str, src: &Arc<str>) -> diag::Result<File> {
 
 fn syntax_error(path: &str, src: &Arc<str>, e: ParseError<usize, Token<'_>, &str>) -> diag::Error {
     match e {
-        ParseError::InvalidToken { location } => {
-            let end = next_char_end(src, location);
-            diag::Error::at(path, src, location..end, format!("unexpected character `{}`", &src[location..end]))
-                .with_note("names are letters, digits and `_`; variables are `$name`; strings are \"…\" on one line")
-        }
+        ParseError::InvalidToken { location } => invalid_token(path, src, location),
         ParseError::UnrecognizedEof { location, expected } => {
             diag::Error::at(path, src, location..location, "unexpected end of file").with_note(expected_note(&expected))
         }
@@ -40,6 +36,15 @@ fn syntax_error(path: &str, src: &Arc<str>, e: ParseError<usize, Token<'_>, &str
         }
         ParseError::User { error } => diag::Error::file(path, error),
     }
+}
+
+fn invalid_token(path: &str, src: &Arc<str>, at: usize) -> diag::Error {
+    let end = next_char_end(src, at);
+    if &src[at..end] == "\"" {
+        return diag::Error::at(path, src, at..end, "unterminated string: expected a closing `\"` on the same line");
+    }
+    diag::Error::at(path, src, at..end, format!("unexpected character `{}`", &src[at..end]))
+        .with_note("names are letters, digits and `_`; variables are `$name`; strings are \"…\" on one line")
 }
 
 /// End of the character starting at `at` (or `at` at the end of the text).

@@ -50,7 +50,7 @@ pub struct Tally {
     pub consistent: usize,
     /// Per-check verdicts compared both ways.
     pub checks: usize,
-    /// Checks reading a witness, compared one way (evaluator holds ⇒ some choice holds).
+    /// Checks reading a witness, compared with the evaluator's verdict on the check alone.
     pub witness_checks: usize,
 }
 
@@ -97,4 +97,26 @@ pub fn open_bounds(x: &Execution) -> Bounds {
         b.bound_rel(name, mapcheck::rel::Rel::empty(x.n()), free_upper(x, name)).unwrap();
     }
     b
+}
+
+/// The model with check `i` alone deciding consistency (every other check made a flag), and
+/// negated when `negate`: the evaluator then says whether some choice of the witnesses makes
+/// check `i` hold (or fail).
+pub fn alone(model: &mapcheck::ir::Model, i: usize, negate: bool) -> mapcheck::ir::Model {
+    let mut m = model.clone();
+    for (k, c) in m.checks.iter_mut().enumerate() {
+        c.flag = k != i;
+        c.negated ^= k == i && negate;
+    }
+    m
+}
+
+/// A small deterministic generator (64-bit LCG, high bits).
+pub struct Lcg(pub u64);
+
+impl Lcg {
+    pub fn next(&mut self, bound: usize) -> usize {
+        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        ((self.0 >> 33) % bound as u64) as usize
+    }
 }

@@ -1,0 +1,67 @@
+//! Agreement with external verdicts (Dat3M's expected results, vendored in tests/data/oracle) and
+//! with the PTX ISA manual's stated outcomes. Every disagreement fails the test with its list;
+//! explained disagreements would be listed here by name with their cause (there are none now).
+use std::path::Path;
+
+use mapcheck::oracle::{self, Agreement};
+use mapcheck::{ir, litmus, runner};
+
+fn suite_report(name: &str) -> oracle::SuiteReport {
+    let suites = oracle::read_suites(Path::new("models/suites.tsv")).expect("suite table");
+    let suite = suites.iter().find(|s| s.name == name).expect("suite listed");
+    oracle::run_suite(Path::new("tests/data/oracle/dat3m"), suite, &runner::Options::default()).expect("suite runs")
+}
+
+fn assert_all_agree(name: &str, min_tests: usize) {
+    let report = suite_report(name);
+    let problems: Vec<String> = report
+        .tests
+        .iter()
+        .filter(|t| !matches!(t.result, Agreement::Agree))
+        .map(|t| format!("{}: {:?}", t.path, t.result))
+        .collect();
+    assert!(report.tests.len() >= min_tests, "{name}: only {} tests", report.tests.len());
+    assert!(problems.is_empty(), "{name}: {} of {} not agreeing:\n{}", problems.len(), report.tests.len(), problems.join("\n"));
+}
+
+#[test]
+fn ptx_v6_suite_agrees() {
+    assert_all_agree("PTXv6_0", 109);
+}
+
+#[test]
+fn rc11_suite_agrees() {
+    assert_all_agree("RC11", 100);
+}
+
+#[test]
+fn c11_suite_agrees() {
+    assert_all_agree("C11", 100);
+}
+
+#[test]
+fn opencl_suite_agrees() {
+    assert_all_agree("OPENCL", 135);
+}
+
+#[test]
+fn opencl_data_race_suite_agrees() {
+    assert_all_agree("OPENCL-DR", 35);
+}
+
+/// The litmus tests of the PTX ISA manual (§8.10–8.11), with the outcomes the manual states.
+#[test]
+fn ptx_manual_outcomes() {
+    let dir = Path::new("tests/data/ptx-manual");
+    let model = ir::load(Path::new("models/ptx-v6.cat")).expect("model loads");
+    let expected = std::fs::read_to_string(dir.join("EXPECTED.tsv")).expect("EXPECTED.tsv");
+    let mut checked = 0;
+    for line in expected.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        let (file, verdict) = line.split_once('\t').expect("file<TAB>verdict");
+        let test = litmus::parse_file(&dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
+        let outcome = runner::run(&model, &test, &runner::Options::default()).expect("runs");
+        assert_eq!(outcome.validated, verdict == "1", "{file}: the manual says {verdict}");
+        checked += 1;
+    }
+    assert!(checked >= 11);
+}
