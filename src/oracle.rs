@@ -40,6 +40,8 @@ pub enum Agreement {
 pub struct TestResult {
     pub path: String,
     pub result: Agreement,
+    /// Candidate executions the runner enumerated for this test.
+    pub candidates: usize,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
@@ -50,6 +52,8 @@ pub struct SuiteReport {
     pub disagree: usize,
     pub unsupported: usize,
     pub tests: Vec<TestResult>,
+    /// Wall-clock time of the whole suite (all cores).
+    pub seconds: f64,
 }
 
 /// Read the suite table (`suite<TAB>model<TAB>meaning`, `#` comments).
@@ -101,10 +105,10 @@ pub fn read_expected(oracle: &Path, suite: &str) -> Result<Vec<(String, bool)>> 
 pub fn run_suite(oracle: &Path, suite: &Suite, opts: &Options) -> Result<SuiteReport> {
     let model = crate::ir::load(&suite.model)?;
     let expected = read_expected(oracle, &suite.name)?;
-    let tests: Vec<TestResult> = expected
-        .par_iter()
-        .map(|(path, want)| TestResult { path: path.clone(), result: judge(oracle, path, *want, &model, suite.meaning, opts) })
-        .collect();
+    let start = std::time::Instant::now();
+    let tests: Vec<TestResult> =
+        expected.par_iter().map(|(path, want)| judge(oracle, path, *want, &model, suite.meaning, opts)).collect();
+    let seconds = start.elapsed().as_secs_f64();
     let count = |f: fn(&Agreement) -> bool| tests.iter().filter(|t| f(&t.result)).count();
     Ok(SuiteReport {
         suite: suite.name.clone(),
@@ -113,38 +117,44 @@ pub fn run_suite(oracle: &Path, suite: &Suite, opts: &Options) -> Result<SuiteRe
         disagree: count(|r| matches!(r, Agreement::Disagree { .. })),
         unsupported: count(|r| matches!(r, Agreement::Unsupported(_))),
         tests,
+        seconds,
     })
 }
 
-fn judge(oracle: &Path, path: &str, want: bool, model: &crate::ir::Model, meaning: Meaning, opts: &Options) -> Agreement {
+fn judge(oracle: &Path, path: &str, want: bool, model: &crate::ir::Model, meaning: Meaning, opts: &Options) -> TestResult {
     let got = crate::litmus::parse_file(&oracle.join(path)).and_then(|test| runner::run(model, &test, opts));
-    match got {
-        Err(e) => Agreement::Unsupported(e.to_string()),
+    let (result, candidates) = match got {
+        Err(e) => (Agreement::Unsupported(e.to_string()), 0),
         Ok(outcome) => {
             let got = match meaning {
                 Meaning::Clause => outcome.validated,
                 Meaning::NoRace => outcome.flags.is_empty(),
             };
-            if got == want {
-                Agreement::Agree
-            } else {
-                Agreement::Disagree { expected: want, got }
-            }
+            let result = if got == want { Agreement::Agree } else { Agreement::Disagree { expected: want, got } };
+            (result, outcome.candidates)
         }
-    }
+    };
+    TestResult { path: path.to_string(), result, candidates }
 }
 
 /// The agreement table and the list of every disagreement and unsupported test.
 pub fn render(reports: &[SuiteReport]) -> String {
-    let mut s = format!("{:<12} {:>6} {:>9} {:>12} {:>6}  model\n", "suite", "agree", "disagree", "unsupported", "total");
+    let mut s = format!(
+        "{:<12} {:>6} {:>9} {:>12} {:>6} {:>11} {:>8} {:>10}  model\n",
+        "suite", "agree", "disagree", "unsupported", "total", "candidates", "seconds", "cand/s"
+    );
     for r in reports {
+        let candidates: usize = r.tests.iter().map(|t| t.candidates).sum();
         s.push_str(&format!(
-            "{:<12} {:>6} {:>9} {:>12} {:>6}  {}\n",
+            "{:<12} {:>6} {:>9} {:>12} {:>6} {:>11} {:>8.2} {:>10.0}  {}\n",
             r.suite,
             r.agree,
             r.disagree,
             r.unsupported,
             r.tests.len(),
+            candidates,
+            r.seconds,
+            candidates as f64 / r.seconds.max(1e-9),
             r.model
         ));
     }

@@ -211,14 +211,21 @@ fn undeclared_classes_and_unknown_tags_are_errors() {
 #[test]
 fn opencl_drops_fence_flags_and_keeps_barriers() {
     let m = mapping::load(Path::new("mappings/opencl-ptx.map")).unwrap();
-    let barrier = Instr::Barrier { id: Expr::Const(0), count: None, tags: tags(&["GLOBAL"]) };
+    let barrier = |t: &[&str]| Instr::Barrier { id: Expr::Const(0), count: None, tags: tags(t) };
     let t = test(
         "opencl",
-        vec![st("x", 1, &["NA", "GLOBAL"]), fence(&["REL", "WG", "GLOBAL", "LOCAL"]), barrier],
+        vec![
+            st("x", 1, &["NA", "GLOBAL"]),
+            fence(&["REL", "WG", "GLOBAL", "LOCAL"]),
+            barrier(&["SYNC", "WG", "GLOBAL"]),
+            barrier(&["LOCAL"]),
+        ],
         vec![],
         Prop::True,
     );
     let code = compiled_code(&m, &t);
-    let bar_sync = Instr::Barrier { id: Expr::Const(0), count: None, tags: tags(&["SYNC"]) };
-    assert_eq!(code[0], [st("x", 1, &["WEAK"]), fence(&["REL", "CTA"]), bar_sync]);
+    let bar_sync = barrier(&["SYNC", "CTA"]);
+    assert_eq!(code[0], [st("x", 1, &["WEAK"]), fence(&["REL", "CTA"]), bar_sync.clone(), bar_sync]);
+    let device_barrier = test("dev", vec![barrier(&["SYNC", "DEV"])], vec![], Prop::True);
+    assert!(m.compile_program(&device_barrier).unwrap_err().message.contains("CTA-wide"));
 }

@@ -190,7 +190,7 @@ fn opencl_message_passing_across_work_groups_stays_forbidden() {
 #[test]
 fn cuda_volatile_flag_with_threadfence_stays_forbidden() {
     // x = 1; __threadfence(); flag = 1 (volatile)  ||  while-free: r0 = flag; if (r0 == 1) { __threadfence(); r1 = x; }
-    let (volatile, threadfence) = (["V", "RLX", "SYS"], ["SC", "GPU"]);
+    let (volatile, threadfence) = (["RLX", "SYS", "V"], ["SC", "GPU"]);
     let t = test(
         "MP+volatile+threadfence",
         vec![

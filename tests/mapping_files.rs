@@ -138,8 +138,8 @@ fn cuda_legacy_primitives_compile_as_documented() {
     assert_eq!(m.compile(&class(ClassKind::Rmw, "RLX", Some("GPU"))), [op(OpKind::Rmw, &["RLX", "GPU"])]);
     assert_eq!(m.compile(&class(ClassKind::Rmw, "RLX", Some("CTA"))), [op(OpKind::Rmw, &["RLX", "CTA"])]);
     // volatile: ld.volatile / st.volatile, tagged as the PTX front end tags them.
-    assert_eq!(m.compile(&class(ClassKind::R, "V", Some("SYS"))), [op(OpKind::Load, &["V", "RLX", "SYS"])]);
-    assert_eq!(m.compile(&class(ClassKind::W, "V", Some("SYS"))), [op(OpKind::Store, &["V", "RLX", "SYS"])]);
+    assert_eq!(m.compile(&class(ClassKind::R, "V", Some("SYS"))), [op(OpKind::Load, &["RLX", "SYS", "V"])]);
+    assert_eq!(m.compile(&class(ClassKind::W, "V", Some("SYS"))), [op(OpKind::Store, &["RLX", "SYS", "V"])]);
     // thread_scope_thread widens to .cta; a relaxed fence compiles to nothing.
     assert_eq!(m.compile(&class(ClassKind::R, "CON", Some("WI"))), [op(OpKind::Load, &["ACQ", "CTA"])]);
     let relaxed_fence = class(ClassKind::F, "RLX", Some("GPU"));

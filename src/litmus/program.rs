@@ -118,6 +118,50 @@ pub enum Prop {
     EqTargets(Target, Target),
 }
 
+impl Prop {
+    /// Call `f` on every atom (`Eq`, `EqTargets`) of the proposition, left to right.
+    pub fn for_each_atom<'a>(&'a self, f: &mut dyn FnMut(&'a Prop)) {
+        match self {
+            Prop::True | Prop::False => {}
+            Prop::Eq(..) | Prop::EqTargets(..) => f(self),
+            Prop::Not(a) => a.for_each_atom(f),
+            Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
+                a.for_each_atom(f);
+                b.for_each_atom(f)
+            }
+        }
+    }
+
+    /// The registers and locations mentioned, in order of first mention, without repetition.
+    pub fn targets(&self) -> Vec<&Target> {
+        let mut out: Vec<&Target> = vec![];
+        self.for_each_atom(&mut |atom| {
+            let ts: Vec<&Target> = match atom {
+                Prop::Eq(t, _) => vec![t],
+                Prop::EqTargets(a, b) => vec![a, b],
+                _ => vec![],
+            };
+            for t in ts {
+                if !out.contains(&t) {
+                    out.push(t)
+                }
+            }
+        });
+        out
+    }
+
+    /// The constants the proposition compares with.
+    pub fn constants(&self) -> Vec<i64> {
+        let mut out = vec![];
+        self.for_each_atom(&mut |atom| {
+            if let Prop::Eq(_, v) = atom {
+                out.push(*v)
+            }
+        });
+        out
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
 pub enum Quantifier {
     Exists,

@@ -121,7 +121,7 @@ impl Class {
     /// other tags are the caller's business).
     ///
     /// Reading: `V` (volatile) is the order whenever present — front ends tag a volatile access
-    /// `V, RLX, SYS`, as the PTX front end does; otherwise there must be at most one order tag; a
+    /// `RLX, SYS, V`, as the PTX front end does; otherwise there must be at most one order tag; a
     /// memory access with none is non-atomic (`NA`); a fence must have one. At most one scope tag.
     pub fn of(kind: ClassKind, tags: &[String]) -> Result<Class, String> {
         let split = split_tags(tags);
@@ -160,7 +160,7 @@ mod tests {
         let c = Class::of(ClassKind::R, &tags(&["ACQ", "GPU"])).unwrap();
         assert_eq!(c.to_string(), "R.ACQ.GPU");
         assert_eq!(Class::of(ClassKind::W, &tags(&[])).unwrap().to_string(), "W.NA");
-        assert_eq!(Class::of(ClassKind::R, &tags(&["V", "RLX", "SYS"])).unwrap().to_string(), "R.V.SYS");
+        assert_eq!(Class::of(ClassKind::R, &tags(&["RLX", "SYS", "V"])).unwrap().to_string(), "R.V.SYS");
         assert!(Class::of(ClassKind::F, &tags(&["GPU"])).is_err());
         assert!(Class::of(ClassKind::R, &tags(&["ACQ", "SC"])).is_err());
         assert!(Class::of(ClassKind::R, &tags(&["ACQ", "GPU", "CTA"])).is_err());

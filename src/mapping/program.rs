@@ -149,23 +149,32 @@ impl Mapping {
         Class::of(kind, tags)
     }
 
-    /// Copy an instruction that has no class. Barriers keep their flavour and scope (a barrier
-    /// with neither `SYNC` nor `ARRIVE` becomes a waiting barrier, `bar.sync`) and lose dropped tags.
+    /// Copy an instruction that has no class. A barrier becomes a PTX CTA barrier, tagged as the
+    /// PTX front end tags `bar.cta.sync` / `bar.cta.arrive`: its flavour (`SYNC`, or `ARRIVE`;
+    /// neither means a waiting barrier) then `CTA`. A source scope tag must map to `cta` (an
+    /// OpenCL work-group barrier is `WG`); dropped tags (fence flags) go.
     fn copy_instr(&self, instr: &Instr) -> Result<Instr, String> {
         let Instr::Barrier { id, count, tags } = instr else { return Ok(instr.clone()) };
-        let mut kept = Vec::new();
+        let mut flavour = "SYNC";
         for t in tags {
             match t.as_str() {
-                "SYNC" | "ARRIVE" => kept.push(t.clone()),
-                s if class::is_scope(s) => kept.push(t.clone()),
+                "ARRIVE" => flavour = "ARRIVE",
+                "SYNC" => {}
+                s if class::is_scope(s) => self.check_barrier_scope(s)?,
                 s if self.dropped.contains(&s) => {}
                 s => return Err(format!("barrier tag `{s}` is not understood by mapping {}", self.path)),
             }
         }
-        if !kept.iter().any(|t| t == "SYNC" || t == "ARRIVE") {
-            kept.insert(0, "SYNC".to_string());
+        let tags = vec![flavour.to_string(), "CTA".to_string()];
+        Ok(Instr::Barrier { id: id.clone(), count: count.clone(), tags })
+    }
+
+    /// PTX barriers synchronise one CTA: a barrier's source scope must correspond to `cta`.
+    fn check_barrier_scope(&self, scope: &str) -> Result<(), String> {
+        match self.scopes.iter().find(|(s, _)| *s == scope) {
+            Some((_, "CTA")) => Ok(()),
+            _ => Err(format!("a barrier at scope {scope} has no PTX counterpart (PTX barriers are CTA-wide)")),
         }
-        Ok(Instr::Barrier { id: id.clone(), count: count.clone(), tags: kept })
     }
 }
 

@@ -4,7 +4,7 @@
 //!
 //! Owns: `OpKind`, `Template`, `TargetOp`, the qualifier tables. Uses: `ast` (spans), `class`.
 //! The tags are the ones the PTX litmus front end attaches to the same instructions (models/README.md):
-//! `ld.weak` → WEAK; `ld.relaxed.gpu` → RLX GPU; `ld.volatile` → V RLX SYS (PTX: "the same memory
+//! `ld.weak` → WEAK; `ld.relaxed.gpu` → RLX GPU; `ld.volatile` → RLX SYS V (PTX: "the same memory
 //! synchronization semantics as ld.relaxed.sys"); `fence.sc.cta` and `membar.cta` → SC CTA
 //! ("membar is a synonym for fence.sc", ASPLOS'19 §3).
 use std::fmt;
@@ -206,7 +206,7 @@ impl Template {
             ScopeRef::Param => Some(scope?),
         };
         let tags = match (self.sem, scope) {
-            ("V", _) => vec!["V", "RLX", "SYS"],
+            ("V", _) => vec!["RLX", "SYS", "V"],
             (sem, Some(s)) => vec![sem, s],
             (sem, None) => vec![sem],
         };
@@ -232,7 +232,7 @@ impl TargetOp {
 impl fmt::Display for TargetOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(f, "{}", self.kind.mnemonic())?;
-        if self.tags.first() == Some(&"V") {
+        if self.tags.contains(&"V") {
             return write!(f, ".volatile");
         }
         for t in &self.tags {
@@ -273,7 +273,7 @@ mod tests {
         assert_eq!(inst("ld.acquire.$s", Some("GPU")).unwrap().tags, vec!["ACQ", "GPU"]);
         assert_eq!(inst("ld.weak", None).unwrap().tags, vec!["WEAK"]);
         assert_eq!(inst("ld", None).unwrap().tags, vec!["WEAK"]);
-        assert_eq!(inst("st.volatile", None).unwrap().tags, vec!["V", "RLX", "SYS"]);
+        assert_eq!(inst("st.volatile", None).unwrap().tags, vec!["RLX", "SYS", "V"]);
         assert_eq!(inst("atom.cta", None).unwrap().tags, vec!["RLX", "CTA"]);
         assert_eq!(inst("membar.gl", None).unwrap().tags, vec!["SC", "GPU"]);
         assert_eq!(inst("fence.sc.$s", Some("SYS")).unwrap().to_string(), "fence.sc.sys");

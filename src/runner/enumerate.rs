@@ -15,7 +15,7 @@ use crate::diag::{Error, Result};
 use crate::eval::{evaluate, Base, Outcome as Judgement};
 use crate::exec::{Event, EventKind, Execution};
 use crate::ir::{CoKind, Model};
-use crate::litmus::{Expr, Instr, Litmus, Prop, RmwOp, Target};
+use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target};
 use crate::rel::{Rel, MAX_EVENTS};
 
 /// One candidate execution with the model's judgement.
@@ -72,8 +72,10 @@ impl Memory {
                 }
             }
         }
-        for t in prop_locations(&test.condition.prop) {
-            add(&t)
+        for t in test.condition.prop.targets() {
+            if let Target::Mem(l) = t {
+                add(l)
+            }
         }
         let init = names
             .iter()
@@ -97,23 +99,6 @@ fn loc_tags(test: &Litmus, loc: &str) -> Result<Vec<&'static str>> {
             .ok_or_else(|| Error::file(&test.name, format!("unknown location tag `{t}`")))
     })
     .collect()
-}
-
-fn prop_locations(p: &Prop) -> Vec<String> {
-    match p {
-        Prop::Eq(Target::Mem(l), _) => vec![l.clone()],
-        Prop::EqTargets(a, b) => [a, b].iter().filter_map(|t| match t {
-            Target::Mem(l) => Some(l.clone()),
-            _ => None,
-        }).collect(),
-        Prop::Not(a) => prop_locations(a),
-        Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
-            let mut v = prop_locations(a);
-            v.extend(prop_locations(b));
-            v
-        }
-        _ => vec![],
-    }
 }
 
 /// All traces of every thread under `domain`.
@@ -142,7 +127,10 @@ fn value_domain(test: &Litmus, mem: &Memory, opts: &Options) -> Result<Domain> {
     for (loc, v) in stored_constants(test) {
         domain[mem.index(&loc)].insert(v);
     }
-    for v in condition_constants(&test.condition.prop) {
+    // Seeding every location with the condition's constants lets the enumeration find values that
+    // only a cycle of copies (`r = x; y = r` ‖ `r = y; x = r`) can justify: models without a
+    // no-thin-air axiom allow them for any value, as symbolic tools (Dat3M) find.
+    for v in test.condition.prop.constants() {
         domain.iter_mut().for_each(|d| {
             d.insert(v);
         });
@@ -177,23 +165,6 @@ fn stored_constants(test: &Litmus) -> Vec<(String, i64)> {
         _ => None,
     })
     .collect()
-}
-
-/// Constants the final condition compares with. A value that only a cycle of copies can justify
-/// (`r = x; y = r` ‖ `r = y; x = r`) is "out of thin air"; models without a no-thin-air axiom allow
-/// it for any value, as symbolic tools (Dat3M) find. Seeding every location with the condition's
-/// constants lets the enumeration find the ones the verdict depends on.
-fn condition_constants(p: &Prop) -> Vec<i64> {
-    match p {
-        Prop::Eq(_, v) => vec![*v],
-        Prop::Not(a) => condition_constants(a),
-        Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
-            let mut v = condition_constants(a);
-            v.extend(condition_constants(b));
-            v
-        }
-        Prop::True | Prop::False | Prop::EqTargets(..) => vec![],
-    }
 }
 
 /// The most write events one execution can have: per thread, its trace with the most writes.

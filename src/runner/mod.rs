@@ -54,7 +54,7 @@ pub struct Outcome {
 
 /// Run `test` under `model`.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
-    let observed = observed_targets(&test.condition.prop);
+    let observed: Vec<Target> = test.condition.prop.targets().into_iter().cloned().collect();
     let names: Vec<String> = observed.iter().map(|t| target_name(test, t)).collect();
     let mut out = Outcome {
         test: test.name.clone(),
@@ -91,33 +91,6 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         Quantifier::Forall => out.negative == 0,
     };
     Ok(out)
-}
-
-/// The registers and locations the proposition mentions, in order of first mention.
-fn observed_targets(p: &Prop) -> Vec<Target> {
-    fn walk(p: &Prop, out: &mut Vec<Target>) {
-        match p {
-            Prop::True | Prop::False => {}
-            Prop::Eq(t, _) => push_new(out, t),
-            Prop::EqTargets(a, b) => {
-                push_new(out, a);
-                push_new(out, b)
-            }
-            Prop::Not(a) => walk(a, out),
-            Prop::And(a, b) | Prop::Or(a, b) | Prop::Implies(a, b) => {
-                walk(a, out);
-                walk(b, out)
-            }
-        }
-    }
-    fn push_new(out: &mut Vec<Target>, t: &Target) {
-        if !out.contains(t) {
-            out.push(t.clone())
-        }
-    }
-    let mut out = vec![];
-    walk(p, &mut out);
-    out
 }
 
 fn target_name(test: &Litmus, t: &Target) -> String {
