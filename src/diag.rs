@@ -1,6 +1,6 @@
 //! Errors as data, rendered in one place.
 //!
-//! Owns: `Error` (what went wrong, in which file, at which byte range) and its rendering as a
+//! Owns: `Span`, `Error` (what went wrong, in which file, at which byte range) and its rendering as a
 //! diagnostic with file, line, column and the offending text (codespan-reporting). Every front end
 //! (cat, litmus, mapping) reports through this type; `main` renders it and exits with status 2.
 use std::ops::Range;
@@ -9,6 +9,26 @@ use std::sync::Arc;
 use codespan_reporting::diagnostic::{Diagnostic, Label};
 use codespan_reporting::files::SimpleFile;
 use codespan_reporting::term::{self, termcolor::NoColor};
+
+/// A byte range in one source file; every front end's syntax tree carries these.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub struct Span {
+    pub lo: usize,
+    pub hi: usize,
+}
+
+impl Span {
+    pub fn new(lo: usize, hi: usize) -> Span {
+        Span { lo, hi }
+    }
+    pub fn range(self) -> Range<usize> {
+        self.lo..self.hi
+    }
+    /// The text this span covers (empty if it does not fit `src`).
+    pub fn text(self, src: &str) -> &str {
+        src.get(self.range()).unwrap_or("")
+    }
+}
 
 /// A user-facing error: bad input, never a bug.
 #[derive(Clone, Debug)]

@@ -2,30 +2,12 @@
 //!
 //! Owns: `File`, `Stmt`, `Expr` and the node constructors the grammar's actions call (they also
 //! enforce the nesting limit, so that no input can build a tree deep enough to overflow the stack).
-//! Uses: nothing else in the crate.
+//! Uses: `diag::Span` only.
 
 /// Deepest expression nesting accepted (real models stay far below; see `MAX_DEPTH` uses).
 pub const MAX_DEPTH: u32 = 500;
 
-/// A byte range in one source file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub start: usize,
-    pub end: usize,
-}
-
-impl Span {
-    pub fn new(start: usize, end: usize) -> Span {
-        Span { start, end }
-    }
-    pub fn range(self) -> std::ops::Range<usize> {
-        self.start..self.end
-    }
-    /// The text this span covers (empty if it does not fit `src`).
-    pub fn text(self, src: &str) -> &str {
-        src.get(self.range()).unwrap_or("")
-    }
-}
+pub use crate::diag::Span;
 
 /// One parsed model file.
 #[derive(Clone, Debug)]
@@ -210,7 +192,7 @@ pub fn paren(l: usize, r: usize, e: Expr) -> Expr {
 
 /// The statement `let [rec] b1 and b2 …`: the first binding's span starts at `let`.
 pub fn let_stmt(l: usize, r: usize, rec: bool, mut first: Binding, rest: Vec<Binding>) -> Stmt {
-    first.span.start = l;
+    first.span.lo = l;
     let mut bindings = vec![first];
     bindings.extend(rest);
     Stmt { span: Span::new(l, r), kind: StmtKind::Let { rec, bindings } }

@@ -1,8 +1,8 @@
 //! Syntax trees shared by every litmus dialect: spans, grammar-action errors, the initial state and
 //! the final condition, as the `litmus_common` grammar produces them.
 //!
-//! Owns: `Span`, `Spanned`, `UserError` (an error raised inside a grammar action), the nesting
-//! guard `Deep`, and the init / condition trees. Uses nothing else of the crate; `cond` turns these
+//! Owns: `Spanned`, `UserError` (an error raised inside a grammar action), the nesting
+//! guard `Deep`, and the init / condition trees. Uses `diag::Span` only; `cond` turns these
 //! trees into `program` types.
 use lalrpop_util::ParseError;
 
@@ -10,21 +10,7 @@ use lalrpop_util::ParseError;
 /// every recursive walk (and drop) of a tree far from the stack limit, whatever the input.
 pub const MAX_DEPTH: u32 = 200;
 
-/// A byte range in the file being parsed (absolute, not relative to the parsed slice).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Span {
-    pub lo: usize,
-    pub hi: usize,
-}
-
-impl Span {
-    pub fn new(lo: usize, hi: usize) -> Span {
-        Span { lo, hi }
-    }
-    pub fn range(self) -> std::ops::Range<usize> {
-        self.lo..self.hi
-    }
-}
+pub use crate::diag::Span;
 
 /// A value with the span it was read from.
 #[derive(Clone, Debug, PartialEq, Eq)]

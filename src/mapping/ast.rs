@@ -1,23 +1,9 @@
 //! Syntax tree of a mapping file, as `grammar/mapping.lalrpop` produces it: every name with its
 //! byte span, nothing resolved. `lower` gives it meaning.
 //!
-//! Owns: `File`, `Item`, `Pattern`, `Seq`, `Op` and their parts. Uses nothing else of the crate.
+//! Owns: `File`, `Item`, `Pattern`, `Seq`, `Op` and their parts. Uses `diag::Span` only.
 
-/// A byte range of the mapping file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct Span {
-    pub lo: usize,
-    pub hi: usize,
-}
-
-impl Span {
-    pub fn new(lo: usize, hi: usize) -> Span {
-        Span { lo, hi }
-    }
-    pub fn range(self) -> std::ops::Range<usize> {
-        self.lo..self.hi
-    }
-}
+pub use crate::diag::Span;
 
 /// A name, variable (`$s`, kept with its `$`) or string contents, with its span.
 #[derive(Clone, Debug, PartialEq, Eq)]
