@@ -41,10 +41,16 @@ fn backends_agree_on_random_3cnf_under_assumptions() {
         let cnf = random_cnf(&mut rng, vars);
         let mut solvers: Vec<_> = Backend::ALL.iter().map(|&b| load(b, vars, &cnf)).collect();
         for k in 0..3 {
-            let assumptions: Vec<Lit> = (0..k * 2).map(|_| {
-                let v = rng.next(vars);
-                if rng.next(2) == 1 { !solvers[0].1[v] } else { solvers[0].1[v] }
-            }).collect();
+            let assumptions: Vec<Lit> = (0..k * 2)
+                .map(|_| {
+                    let v = rng.next(vars);
+                    if rng.next(2) == 1 {
+                        !solvers[0].1[v]
+                    } else {
+                        solvers[0].1[v]
+                    }
+                })
+                .collect();
             let verdicts: Vec<Verdict> = solvers.iter_mut().map(|(s, _)| s.solve(&assumptions)).collect();
             assert!(verdicts.windows(2).all(|w| w[0] == w[1]), "round {round}: {verdicts:?}");
             for (s, x) in &solvers {

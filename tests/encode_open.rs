@@ -33,8 +33,13 @@ struct Exhaustive {
 fn exhaustive(model: &Model, x: &Execution) -> Exhaustive {
     let base = x.base();
     let uppers: Vec<Vec<(usize, usize)>> = FREE.iter().map(|n| free_upper(x, n).pairs().collect()).collect();
-    let open: Vec<(usize, (usize, usize))> = uppers.iter().enumerate().flat_map(|(k, ps)| ps.iter().map(move |&p| (k, p))).collect();
-    let mut out = Exhaustive { consistent: false, holds: vec![false; model.checks.len()], fails: vec![false; model.checks.len()] };
+    let open: Vec<(usize, (usize, usize))> =
+        uppers.iter().enumerate().flat_map(|(k, ps)| ps.iter().map(move |&p| (k, p))).collect();
+    let mut out = Exhaustive {
+        consistent: false,
+        holds: vec![false; model.checks.len()],
+        fails: vec![false; model.checks.len()],
+    };
     for bits in 0u32..1 << open.len() {
         let mut free = vec![Rel::empty(x.n()); FREE.len()];
         for (bit, &(k, (a, b))) in open.iter().enumerate() {
@@ -58,7 +63,8 @@ fn compare(model: &Model, x: &Execution, exhaust: bool) -> usize {
     let bounds = open_bounds(x);
     let mut enc = Encoding::new(model, &bounds);
     let base = x.base();
-    let read = |enc: &Encoding| FREE.iter().map(|n| enc.rel_value(n).unwrap_or_else(|| Rel::empty(x.n()))).collect::<Vec<_>>();
+    let read =
+        |enc: &Encoding| FREE.iter().map(|n| enc.rel_value(n).unwrap_or_else(|| Rel::empty(x.n()))).collect::<Vec<_>>();
     let consistent = enc.consistent();
     let sat = enc.solve(&[consistent]).is_sat();
     if sat {

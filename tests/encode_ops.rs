@@ -49,10 +49,17 @@ fn pins(enc: &mut Encoding, base: &Base) -> Vec<Lit> {
         let Some(m) = enc.rel(r).cloned() else { continue };
         cells.extend((0..N * N).map(|k| (m.get(k / N, k % N), base.rels[r].contains(k / N, k % N))));
     }
-    cells.into_iter().map(|(node, v)| {
-        let l = enc.lit_exact(node);
-        if v { l } else { !l }
-    }).collect()
+    cells
+        .into_iter()
+        .map(|(node, v)| {
+            let l = enc.lit_exact(node);
+            if v {
+                l
+            } else {
+                !l
+            }
+        })
+        .collect()
 }
 
 /// The names of the definitions whose value does not depend on a witness choice.
@@ -92,7 +99,10 @@ fn agree(path: &str, samples: usize, compare_defs: bool) -> usize {
         let no_witness = model.witnesses.iter().any(|w| judgement.failed.contains(&w.name));
         for (i, c) in model.checks.iter().enumerate() {
             let (want_holds, want_fails) = if enc.check_reads_witness(i) {
-                (evaluate(&alone(&model, i, false), &base).consistent, evaluate(&alone(&model, i, true), &base).consistent)
+                (
+                    evaluate(&alone(&model, i, false), &base).consistent,
+                    evaluate(&alone(&model, i, true), &base).consistent,
+                )
             } else if no_witness {
                 continue;
             } else {

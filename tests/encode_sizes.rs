@@ -16,7 +16,8 @@ const SUITE: &str = "tests/data/oracle/dat3m/litmus";
 fn candidates(model: &ir::Model, test: &str) -> Vec<Execution> {
     let test = litmus::parse_file(&std::path::Path::new(SUITE).join(test)).unwrap_or_else(|e| panic!("{e}"));
     let mut out = vec![];
-    runner::for_each_candidate(model, &test, &runner::Options::default(), &mut |c| out.push(c.execution.clone())).unwrap();
+    runner::for_each_candidate(model, &test, &runner::Options::default(), &mut |c| out.push(c.execution.clone()))
+        .unwrap();
     out
 }
 
@@ -48,7 +49,11 @@ fn ptx_on_exact_bounds_keeps_only_the_fence_sc_order_free() {
 
 #[test]
 fn open_bounds_sizes() {
-    for (model, test) in [("models/ptx-v6.cat", "PTX/Nvidia/SB-cta.litmus"), ("models/ptx-v6.cat", "PTX/Manual/MP-relaxed.litmus"), ("models/rc11.cat", "C11/manual/mp_relacq.litmus")] {
+    for (model, test) in [
+        ("models/ptx-v6.cat", "PTX/Nvidia/SB-cta.litmus"),
+        ("models/ptx-v6.cat", "PTX/Manual/MP-relaxed.litmus"),
+        ("models/rc11.cat", "C11/manual/mp_relacq.litmus"),
+    ] {
         let m = ir::load(model.as_ref()).unwrap_or_else(|e| panic!("{e}"));
         let x = &candidates(&m, test)[0];
         let bounds = open_bounds(x);
@@ -67,7 +72,9 @@ fn all_free(model: &ir::Model, n: usize) -> mapcheck::encode::Bounds {
     for &name in &model.bases {
         match name {
             "E" | "_" | "id" => {}
-            _ if mapcheck::vocab::kind_of(name) == Some(mapcheck::vocab::Kind::Set) => b.bound_set(name, Set::EMPTY, Set::full(n)).unwrap(),
+            _ if mapcheck::vocab::kind_of(name) == Some(mapcheck::vocab::Kind::Set) => {
+                b.bound_set(name, Set::EMPTY, Set::full(n)).unwrap()
+            }
             _ => b.bound_rel(name, Rel::empty(n), pairs.clone()).unwrap(),
         }
     }
@@ -84,7 +91,10 @@ fn fully_free_sizes() {
             let c = enc.consistent();
             let verdict = enc.solve(&[c]);
             let s = enc.stats();
-            eprintln!("{model}, every name free over {n} slots ({} open tuples): {verdict:?}, {s:?}", bounds.open_tuples());
+            eprintln!(
+                "{model}, every name free over {n} slots ({} open tuples): {verdict:?}, {s:?}",
+                bounds.open_tuples()
+            );
             assert!(verdict.is_sat(), "the empty execution-like choices are consistent");
         }
     }

@@ -50,7 +50,10 @@ enum Cycles {
 }
 
 fn cycles(r: &Matrix) -> Cycles {
-    let certain = Rel::from_pairs(r.n(), (0..r.n()).flat_map(|i| (0..r.n()).map(move |j| (i, j))).filter(|&(i, j)| r.get(i, j) == Node::TRUE));
+    let certain = Rel::from_pairs(
+        r.n(),
+        (0..r.n()).flat_map(|i| (0..r.n()).map(move |j| (i, j))).filter(|&(i, j)| r.get(i, j) == Node::TRUE),
+    );
     if !certain.is_acyclic() {
         return Cycles::Certain;
     }
@@ -166,7 +169,8 @@ pub fn linearisation(c: &mut Circuit, set: &Vector, r: &Matrix) -> (Matrix, Node
     let n = set.len();
     let slots: Vec<usize> = (0..n).filter(|&i| set.get(i) != Node::FALSE).collect();
     let (tour, transitive) = tournament(c, n, &slots);
-    let order = Matrix::from_fn(n, |i, j| if i == j { Node::FALSE } else { c.and([set.get(i), set.get(j), tour.get(i, j)]) });
+    let order =
+        Matrix::from_fn(n, |i, j| if i == j { Node::FALSE } else { c.and([set.get(i), set.get(j), tour.get(i, j)]) });
     let mut legal = vec![transitive];
     for &i in &slots {
         for &j in &slots {
@@ -182,10 +186,11 @@ mod tests {
     use super::*;
     use crate::rel::Set;
 
-    /// Count the input assignments (by brute force) under which `node` holds, projected on the
-    /// inputs of `free`: how many values of the free matrix make `node` satisfiable.
+    /// With the inputs of `free` set to `value`, can the other inputs make `node` true? (Brute
+    /// force over them.)
     fn satisfiable_for(c: &Circuit, node: Node, free: &[Node], value: &[bool]) -> bool {
-        let inputs: Vec<usize> = (1..c.len()).filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_))).collect();
+        let inputs: Vec<usize> =
+            (1..c.len()).filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_))).collect();
         let fixed: Vec<(usize, bool)> = free.iter().zip(value).map(|(x, &v)| (x.gate(), v)).collect();
         let open: Vec<usize> = inputs.iter().copied().filter(|g| !fixed.iter().any(|(f, _)| f == g)).collect();
         (0u64..1 << open.len()).any(|bits| {
@@ -229,7 +234,8 @@ mod tests {
         let mut c = Circuit::new();
         let set = Vector::constant(4, Set::from_iter([0, 1, 3]));
         let (order, legal) = linearisation(&mut c, &set, &Matrix::constant(&Rel::from_pairs(4, [(3, 0)])));
-        let tour: Vec<usize> = (1..c.len()).filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_))).collect();
+        let tour: Vec<usize> =
+            (1..c.len()).filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_))).collect();
         let mut orders = std::collections::BTreeSet::new();
         for bits in 0u32..1 << tour.len() {
             let v = |g: usize| bits >> tour.iter().position(|&t| t == g).unwrap() & 1 == 1;

@@ -132,7 +132,8 @@ impl Matrix {
         for i in 0..n {
             let row: Vec<bool> = (0..n).map(|k| self.get(i, k) != Node::FALSE).collect();
             for (j, col) in cols.iter().enumerate() {
-                let terms: Vec<Node> = col.iter().filter(|&&k| row[k]).map(|&k| c.and2(self.get(i, k), o.get(k, j))).collect();
+                let terms: Vec<Node> =
+                    col.iter().filter(|&&k| row[k]).map(|&k| c.and2(self.get(i, k), o.get(k, j))).collect();
                 cells.push(c.or(terms));
             }
         }

@@ -88,7 +88,15 @@ impl Encoding {
         let (all, bases) = translate::instantiate(&mut circuit, model, bounds);
         let tr = Translation::new(&mut circuit, model, all, bases);
         let checks = model.checks.len();
-        Encoding { model: model.clone(), circuit, cnf, solver, tr, holds: vec![None; checks], fails: vec![None; checks] }
+        Encoding {
+            model: model.clone(),
+            circuit,
+            cnf,
+            solver,
+            tr,
+            holds: vec![None; checks],
+            fails: vec![None; checks],
+        }
     }
 
     pub fn model(&self) -> &Model {
@@ -149,6 +157,11 @@ impl Encoding {
         let n = self.test_node(i, self.model.checks[i].negated);
         self.fails[i] = Some(n);
         n
+    }
+
+    /// The value of check `i`'s expression (to read back, e.g., the cycle of a failed check).
+    pub fn check_value(&self, i: usize) -> &Value {
+        &self.tr.checks[i]
     }
 
     /// Does check `i` read a witness (`with … from linearisations`)?
@@ -259,7 +272,12 @@ impl Encoding {
     }
 
     pub fn stats(&self) -> Stats {
-        Stats { slots: self.tr.n, gates: self.circuit.len(), inputs: self.circuit.inputs(), solver: self.solver.stats() }
+        Stats {
+            slots: self.tr.n,
+            gates: self.circuit.len(),
+            inputs: self.circuit.inputs(),
+            solver: self.solver.stats(),
+        }
     }
 
     /// The backend's name.

@@ -48,7 +48,8 @@ pub fn instantiate(c: &mut Circuit, model: &Model, bounds: &Bounds) -> (Vector, 
             _ => Matrix::empty(n),
         })),
     };
-    let bases = model.bases.iter().map(|name| if *name == "E" { Value::Set(all.clone()) } else { value(c, name) }).collect();
+    let bases =
+        model.bases.iter().map(|name| if *name == "E" { Value::Set(all.clone()) } else { value(c, name) }).collect();
     (all, bases)
 }
 
@@ -89,7 +90,7 @@ impl Translation {
             match step {
                 Step::Define(id) => t.define(c, model, *id),
                 Step::Fixpoint(ids) => t.fixpoint(c, model, ids),
-                Step::Check(i) => t.checks[*i] = t.expr(c, model, &model.checks[*i].expr),
+                Step::Check(i) => t.checks[*i] = t.expr(c, &model.checks[*i].expr),
                 Step::Choose(w) => t.choose(c, model, *w),
             }
         }
@@ -99,14 +100,14 @@ impl Translation {
 
     fn define(&mut self, c: &mut Circuit, model: &Model, id: DefId) {
         if let DefBody::Value(e) = &model.defs[id].body {
-            self.defs[id] = Some(self.expr(c, model, e));
+            self.defs[id] = Some(self.expr(c, e));
         }
     }
 
     fn choose(&mut self, c: &mut Circuit, model: &Model, w: usize) {
         let witness = &model.witnesses[w];
-        let set = as_set(self.expr(c, model, &witness.set), self.n);
-        let order = as_rel(self.expr(c, model, &witness.order), self.n);
+        let set = as_set(self.expr(c, &witness.set), self.n);
+        let order = as_rel(self.expr(c, &witness.order), self.n);
         let (lin, legal) = checks::linearisation(c, &set, &order);
         self.defs[witness.def] = Some(Value::Rel(lin));
         self.legal[w] = legal;
@@ -134,7 +135,7 @@ impl Translation {
             let before: Vec<Value> = ids.iter().map(|&id| self.def(id)).collect();
             for &id in ids {
                 if let DefBody::Fixpoint(e) = &model.defs[id].body {
-                    self.defs[id] = Some(self.expr(c, model, e));
+                    self.defs[id] = Some(self.expr(c, e));
                 }
             }
             if ids.iter().zip(&before).all(|(&id, b)| self.defs[id].as_ref() == Some(b)) {
@@ -149,17 +150,17 @@ impl Translation {
     }
 
     /// The value of an expression.
-    pub fn expr(&self, c: &mut Circuit, model: &Model, e: &Expr) -> Value {
+    pub fn expr(&self, c: &mut Circuit, e: &Expr) -> Value {
         match e {
             Expr::Empty(k) => empty(*k, self.n),
             Expr::Base { slot, .. } => self.bases[*slot].clone(),
             Expr::Def(id) => self.def(*id),
             Expr::Binary(op, a, b) => {
-                let (a, b) = (self.expr(c, model, a), self.expr(c, model, b));
+                let (a, b) = (self.expr(c, a), self.expr(c, b));
                 binary(c, *op, &a, &b, self.n)
             }
             Expr::Unary(op, a) => {
-                let a = self.expr(c, model, a);
+                let a = self.expr(c, a);
                 unary(c, *op, &a, &self.all)
             }
         }
@@ -263,4 +264,3 @@ fn collect(e: &Expr, deps: &[BTreeSet<usize>], out: &mut BTreeSet<usize>) {
         Expr::Empty(_) | Expr::Base { .. } => {}
     }
 }
-

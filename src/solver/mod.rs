@@ -122,9 +122,10 @@ mod tests {
             s.add_clause(row);
         }
         for h in 0..holes {
-            for a in 0..pigeons {
-                for b in a + 1..pigeons {
-                    s.add_clause(&[!x[a][h], !x[b][h]]);
+            let column: Vec<Lit> = x.iter().map(|row| row[h]).collect();
+            for (a, &p) in column.iter().enumerate() {
+                for &q in &column[a + 1..] {
+                    s.add_clause(&[!p, !q]);
                 }
             }
         }
