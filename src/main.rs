@@ -1,12 +1,12 @@
 //! The `mapcheck` command line: parses arguments, calls one library entry point, prints, exits.
 //!
 //! Exit status: 0 success, 2 bad input (rendered diagnostic on stderr).
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use mapcheck::diag::Error;
-use mapcheck::{ir, litmus, oracle, runner};
+use mapcheck::{ir, litmus, mapping, oracle, runner};
 
 #[derive(Parser)]
 #[command(name = "mapcheck", version, about = "Checks compilation mappings between memory consistency models")]
@@ -45,6 +45,16 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Compile a litmus test with a mapping; print the target test as a PTX litmus file.
+    Compile {
+        /// The mapping, a `.map` file.
+        mapping: PathBuf,
+        /// The source litmus test.
+        source: PathBuf,
+        /// Write the compiled test here instead of to stdout.
+        #[arg(short, long)]
+        output: Option<PathBuf>,
+    },
 }
 
 fn main() -> ExitCode {
@@ -52,6 +62,7 @@ fn main() -> ExitCode {
     let result = match cli.command {
         Command::Run { model, tests, json, unroll } => run(&model, &tests, json, unroll),
         Command::Oracle { dir, suites, suite, json } => run_oracle(&dir, &suites, &suite, json),
+        Command::Compile { mapping, source, output } => compile(&mapping, &source, output.as_ref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -95,4 +106,18 @@ fn run_oracle(dir: &PathBuf, table: &PathBuf, only: &[String], json: bool) -> Re
         print!("{}", oracle::render(&reports));
     }
     Ok(())
+}
+
+fn compile(map: &Path, source: &Path, output: Option<&PathBuf>) -> Result<(), Error> {
+    let mapping = mapping::load(map)?;
+    let test = litmus::parse_file(source)?;
+    let text = litmus::print_ptx(&mapping.compile_program(&test)?.target)?;
+    match output {
+        Some(path) => std::fs::write(path, text)
+            .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}"))),
+        None => {
+            print!("{text}");
+            Ok(())
+        }
+    }
 }

@@ -24,6 +24,7 @@ mod ptx;
 mod ptx_ast;
 mod ptx_instr;
 mod source;
+mod print; pub use print::print_ptx;
 
 use std::path::Path;
 use std::sync::Arc;

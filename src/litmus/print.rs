@@ -1,0 +1,470 @@
+//! The PTX printer: writes a `Litmus` back as a PTX litmus file that the PTX front end (`ptx`,
+//! `ptx_instr`) parses into the same `Litmus`.
+//!
+//! Owns: `print_ptx` — the title, the initial state, the `P0@cta N,gpu N | … ;` table (columns
+//! padded to align), each instruction's mnemonic and qualifiers (the inverse of the tag table in
+//! `ptx_instr`'s header), and the final clause. Nested expressions are flattened into
+//! `add`/`sub`/… on fresh `%tN` registers; an RMW without destination and without RED stays an
+//! `atom` with a fresh `%tN` destination. Register and label names the PTX grammar cannot read
+//! (C locals such as `t`, the C front end's `%L0`) are renamed per thread. Location tags may only
+//! be GLOBAL, which is dropped (the PTX front end ignores state spaces: all memory is global).
+//! Whatever PTX cannot express (C-only tags such as NA, a C11 failure order, local memory, array
+//! elements) is a `diag::Error` naming the thread and instruction; nothing panics or is dropped.
+//! Uses: `program` (the `Litmus` type), `diag` for errors.
+use std::collections::{HashMap, HashSet};
+use std::fmt::Write;
+
+use crate::diag::{Error, Result};
+use crate::litmus::program::{
+    BinOp, CmpOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
+};
+
+/// Write `test` as a PTX litmus file.
+pub fn print_ptx(test: &Litmus) -> Result<String> {
+    let fail = |msg: String| Error::file(test.name.clone(), msg);
+    if test.name.trim().is_empty() || test.name.contains('\n') {
+        return Err(fail(format!("test name `{}` cannot be a PTX title", test.name)));
+    }
+    if let Some((loc, tags)) = test.loc_tags.iter().find(|(_, t)| t.iter().any(|t| t != "GLOBAL")) {
+        let msg = format!("location `{loc}` has tags [{}]; a PTX test can only say global memory", tags.join(", "));
+        return Err(fail(msg));
+    }
+    if test.threads.is_empty() {
+        return Err(fail("a PTX test needs at least one thread".into()));
+    }
+    let mut names: Vec<Names> = (0..test.threads.len()).map(|i| Names::new(test, i)).collect();
+    let mut out = format!("PTX {}\n", test.name.trim());
+    init(test, &names, &mut out).map_err(fail)?;
+    let columns =
+        test.threads.iter().zip(&mut names).map(|(t, n)| column(t, n)).collect::<Msg<Vec<_>>>().map_err(fail)?;
+    table(&columns, &mut out);
+    writeln!(out, "{}", condition(test, &names, &test.condition).map_err(fail)?).ok();
+    Ok(out)
+}
+
+/// Internal results: a message, which `print_ptx` turns into a `diag::Error` on the test.
+type Msg<T> = std::result::Result<T, String>;
+
+fn init(test: &Litmus, names: &[Names], out: &mut String) -> Msg<()> {
+    out.push_str("{\n");
+    for (loc, v) in &test.init_mem {
+        writeln!(out, "{}={v};", location(loc)?).ok();
+    }
+    for (t, reg, v) in &test.init_regs {
+        writeln!(out, "{}={v};", thread_reg(test, names, *t, reg)?).ok();
+    }
+    out.push_str("}\n");
+    Ok(())
+}
+
+/// Header cell and instruction cells of one thread.
+fn column(thread: &Thread, names: &mut Names) -> Msg<Vec<String>> {
+    let digits = thread.name.strip_prefix('P').unwrap_or("");
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(format!("thread name `{}` is not of the form `P0`", thread.name));
+    }
+    let p = thread.placement;
+    let mut cells = vec![format!("{}@cta {},gpu {}", thread.name, p.cta, p.gpu)];
+    for (i, instr) in thread.code.iter().enumerate() {
+        let lines = instruction(instr, names)
+            .map_err(|m| format!("{}, instruction {i} `{instr:?}`: {m}", thread.name))?;
+        cells.extend(lines);
+    }
+    Ok(cells)
+}
+
+/// The table, one column per thread, cells padded to the widest of their column.
+fn table(columns: &[Vec<String>], out: &mut String) {
+    let widths: Vec<usize> = columns.iter().map(|c| c.iter().map(String::len).max().unwrap_or(0)).collect();
+    let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
+    for row in 0..rows {
+        let cells: Vec<String> = columns
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!(" {:<w$} ", c.get(row).map_or("", String::as_str), w = *w))
+            .collect();
+        writeln!(out, "{};", cells.join("|")).ok();
+    }
+}
+
+/// A thread's register and label names as printed: names the PTX grammar cannot read (C locals
+/// such as `t`, front-end labels such as `%L0`) are renamed to fresh `rN` / `LN`, consistently in
+/// the code, the initial state and the condition; fresh `%tN` registers hold flattened values.
+struct Names {
+    used: HashSet<String>,
+    next: usize,
+    regs: HashMap<String, String>,
+    labels: HashMap<String, String>,
+}
+
+impl Names {
+    fn new(test: &Litmus, index: usize) -> Names {
+        let mut regs = HashSet::new();
+        let mut labels = HashSet::new();
+        for instr in &test.threads[index].code {
+            registers(instr, &mut regs);
+            if let Instr::Label(l) | Instr::Goto(l) | Instr::BranchIf { target: l, .. } = instr {
+                labels.insert(l.clone());
+            }
+        }
+        // Registers of the initial state and the condition must be `rN` there; in code `%name` too.
+        let mut outside: HashSet<String> =
+            test.init_regs.iter().filter(|(t, ..)| *t == index).map(|(_, r, _)| r.clone()).collect();
+        for t in test.condition.prop.targets() {
+            if let Target::Reg { thread, reg } = t {
+                if *thread == index {
+                    outside.insert(reg.clone());
+                }
+            }
+        }
+        regs.extend(outside.iter().cloned());
+        let ok = |r: &str| is_plain_register(r) || (r.strip_prefix('%').is_some_and(is_ident) && !outside.contains(r));
+        let regs = renaming(&regs, ok, "r");
+        let labels = renaming(&labels, |l| location(l).is_ok(), "L");
+        let used = regs.values().cloned().collect();
+        Names { used, next: 0, regs, labels }
+    }
+    fn fresh(&mut self) -> String {
+        loop {
+            let name = format!("%t{}", self.next);
+            self.next += 1;
+            if self.used.insert(name.clone()) {
+                return name;
+            }
+        }
+    }
+    fn reg(&self, r: &str) -> String {
+        self.regs.get(r).cloned().unwrap_or_else(|| r.to_string())
+    }
+    fn label(&self, l: &str) -> String {
+        self.labels.get(l).cloned().unwrap_or_else(|| l.to_string())
+    }
+}
+
+/// Each name to itself if `ok`, else to a fresh `{prefix}N` unused by the others (in sorted order,
+/// so the output is deterministic).
+fn renaming(names: &HashSet<String>, ok: impl Fn(&str) -> bool, prefix: &str) -> HashMap<String, String> {
+    let mut sorted: Vec<&String> = names.iter().collect();
+    sorted.sort();
+    let mut taken: HashSet<String> = names.iter().filter(|n| ok(n)).cloned().collect();
+    let mut next = 0;
+    let mut out = HashMap::new();
+    for name in sorted {
+        if ok(name) {
+            out.insert(name.clone(), name.clone());
+            continue;
+        }
+        let fresh = loop {
+            let candidate = format!("{prefix}{next}");
+            next += 1;
+            if taken.insert(candidate.clone()) {
+                break candidate;
+            }
+        };
+        out.insert(name.clone(), fresh);
+    }
+    out
+}
+
+fn registers(instr: &Instr, used: &mut HashSet<String>) {
+    let mut expr = |e: &Expr| expr_regs(e, used);
+    match instr {
+        Instr::Load { dst, .. } => {
+            used.insert(dst.clone());
+        }
+        Instr::Store { value, .. } => expr(value),
+        Instr::Rmw { dst, op, .. } => {
+            match op {
+                RmwOp::Arith(_, e) | RmwOp::Exch(e) => expr(e),
+                RmwOp::Cas { expected, desired } => {
+                    expr(expected);
+                    expr(desired)
+                }
+            }
+            used.extend(dst.iter().cloned());
+        }
+        Instr::Barrier { id, count, .. } => {
+            expr(id);
+            count.iter().for_each(expr)
+        }
+        Instr::Assign { dst, value } => {
+            expr(value);
+            used.insert(dst.clone());
+        }
+        Instr::BranchIf { cond, .. } => {
+            expr(&cond.lhs);
+            expr(&cond.rhs)
+        }
+        Instr::Fence { .. } | Instr::Label(_) | Instr::Goto(_) => {}
+    }
+}
+
+fn expr_regs(e: &Expr, used: &mut HashSet<String>) {
+    match e {
+        Expr::Const(_) => {}
+        Expr::Reg(r) => {
+            used.insert(r.clone());
+        }
+        Expr::Bin(_, a, b) => {
+            expr_regs(a, used);
+            expr_regs(b, used)
+        }
+    }
+}
+
+type Lines = Msg<Vec<String>>;
+
+/// The cells (one instruction each) that express `instr`.
+fn instruction(instr: &Instr, names: &mut Names) -> Lines {
+    let mut pre = vec![];
+    let line = match instr {
+        Instr::Load { dst, loc, tags } => {
+            format!("ld{} {}, {}", access_quals(tags, "ld")?, names.reg(dst), location(loc)?)
+        }
+        Instr::Store { loc, value, tags } => {
+            let v = operand(value, names, &mut pre)?;
+            format!("st{} {}, {v}", access_quals(tags, "st")?, location(loc)?)
+        }
+        Instr::Rmw { dst, loc, op, tags, fail_tags } => {
+            if fail_tags.as_ref().is_some_and(|f| f != tags) {
+                return Err("PTX has no separate failure order for a compare-and-swap".into());
+            }
+            rmw(dst.as_deref(), loc, op, tags, names, &mut pre)?
+        }
+        Instr::Fence { tags } => format!("fence{}", fence_quals(tags)?),
+        Instr::Barrier { id, count, tags } => barrier(id, count.as_ref(), tags, names, &mut pre)?,
+        Instr::Assign { dst, value } => assign(&names.reg(dst), value, names, &mut pre)?,
+        Instr::Label(l) => format!("{}:", names.label(l)),
+        Instr::Goto(l) => format!("goto {}", names.label(l)),
+        Instr::BranchIf { cond, target } => branch(cond, target, names, &mut pre)?,
+    };
+    pre.push(line);
+    Ok(pre)
+}
+
+/// Split tags into (semantics, scope, the rest).
+fn split(tags: &[String]) -> (Vec<&str>, Vec<&str>, Vec<&str>) {
+    let (mut sem, mut scope, mut rest) = (vec![], vec![], vec![]);
+    for t in tags {
+        match t.as_str() {
+            "WEAK" | "RLX" | "ACQ" | "REL" | "ACQ_REL" | "SC" => sem.push(t.as_str()),
+            "CTA" | "GPU" | "SYS" => scope.push(t.as_str()),
+            _ => rest.push(t.as_str()),
+        }
+    }
+    (sem, scope, rest)
+}
+
+fn unsupported(tags: &[String]) -> String {
+    format!("tags [{}] have no PTX qualifiers", tags.join(", "))
+}
+
+fn scope_word(scope: &str) -> &'static str {
+    match scope {
+        "CTA" => ".cta",
+        "GPU" => ".gpu",
+        _ => ".sys",
+    }
+}
+
+/// Qualifiers of `ld` / `st`.
+fn access_quals(tags: &[String], mnemonic: &str) -> Msg<String> {
+    let (sem, scope, rest) = split(tags);
+    let ordered = if mnemonic == "ld" { "ACQ" } else { "REL" };
+    match (sem.as_slice(), scope.as_slice(), rest.as_slice()) {
+        (["WEAK"], [], []) => Ok(".weak".into()),
+        (["RLX"], ["SYS"], ["V"]) => Ok(".volatile".into()),
+        ([s], [sc], []) if *s == "RLX" || *s == ordered => {
+            let word = if *s == "RLX" { ".relaxed" } else if *s == "ACQ" { ".acquire" } else { ".release" };
+            Ok(format!("{word}{}", scope_word(sc)))
+        }
+        _ => Err(unsupported(tags)),
+    }
+}
+
+fn fence_quals(tags: &[String]) -> Msg<String> {
+    let (sem, scope, rest) = split(tags);
+    match (sem.as_slice(), scope.as_slice(), rest.as_slice()) {
+        ([s], [sc], []) if *s != "WEAK" && *s != "RLX" => {
+            let word = match *s {
+                "SC" => ".sc",
+                "ACQ_REL" => ".acq_rel",
+                "ACQ" => ".acquire",
+                _ => ".release",
+            };
+            Ok(format!("{word}{}", scope_word(sc)))
+        }
+        _ => Err(unsupported(tags)),
+    }
+}
+
+fn rmw(dst: Option<&str>, loc: &str, op: &RmwOp, tags: &[String], names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
+    let (sem, scope, rest) = split(tags);
+    let red = match rest.as_slice() {
+        [] => false,
+        ["RED"] => true,
+        _ => return Err(unsupported(tags)),
+    };
+    let sem_word = match (sem.as_slice(), scope.as_slice()) {
+        (["RLX"], [_]) => ".relaxed",
+        (["ACQ"], [_]) => ".acquire",
+        (["REL"], [_]) => ".release",
+        (["ACQ_REL"], [_]) => ".acq_rel",
+        _ => return Err(unsupported(tags)),
+    };
+    let quals = format!("{sem_word}{}", scope_word(scope[0]));
+    let (op_word, operands) = match op {
+        RmwOp::Arith(b, e) => (bin_word(*b).ok_or("PTX has no `atom.mul`")?, vec![operand(e, names, pre)?]),
+        RmwOp::Exch(e) => ("exch", vec![operand(e, names, pre)?]),
+        RmwOp::Cas { expected, desired } => ("cas", vec![operand(expected, names, pre)?, operand(desired, names, pre)?]),
+    };
+    let loc = location(loc)?;
+    match (red, dst) {
+        (true, Some(_)) => Err("a reduction (RED) has no destination register in PTX".into()),
+        (true, None) if operands.len() != 1 => Err("`red` takes one operand; PTX has no `red.cas`".into()),
+        (true, None) => Ok(format!("red{quals}.{op_word} {loc}, {}", operands[0])),
+        (false, dst) => {
+            let dst = match dst {
+                Some(d) => names.reg(d),
+                None => names.fresh(),
+            };
+            Ok(format!("atom{quals}.{op_word} {dst}, {loc}, {}", operands.join(", ")))
+        }
+    }
+}
+
+fn barrier(id: &Expr, count: Option<&Expr>, tags: &[String], names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
+    let (sem, scope, rest) = split(tags);
+    let mode = match (sem.as_slice(), scope.as_slice(), rest.as_slice()) {
+        ([], ["CTA"], ["SYNC"]) => "sync",
+        ([], ["CTA"], ["ARRIVE"]) => "arrive",
+        _ => return Err(unsupported(tags)),
+    };
+    let id = operand(id, names, pre)?;
+    Ok(match count {
+        None => format!("bar.cta.{mode} {id}"),
+        Some(n) => format!("bar.cta.{mode} 0, {id}, {}", operand(n, names, pre)?),
+    })
+}
+
+fn assign(dst: &str, value: &Expr, names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
+    match value {
+        Expr::Bin(op, a, b) => {
+            let (a, b) = (operand(a, names, pre)?, operand(b, names, pre)?);
+            Ok(format!("{} {dst}, {a}, {b}", arith_word(*op)))
+        }
+        _ => Ok(format!("mov {dst}, {}", operand(value, names, pre)?)),
+    }
+}
+
+fn branch(cond: &Cond, target: &str, names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
+    let target = names.label(target);
+    let word = match cond.op {
+        CmpOp::Eq => "beq",
+        CmpOp::Ne => "bne",
+        CmpOp::Lt => "blt",
+        CmpOp::Le => "ble",
+        CmpOp::Gt => "bgt",
+        CmpOp::Ge => "bge",
+    };
+    let (a, b) = (operand(&cond.lhs, names, pre)?, operand(&cond.rhs, names, pre)?);
+    Ok(format!("{word} {a}, {b}, {target}"))
+}
+
+/// A register or constant operand; a nested expression is computed into a fresh register first.
+fn operand(e: &Expr, names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
+    match e {
+        Expr::Const(c) => Ok(c.to_string()),
+        Expr::Reg(r) => Ok(names.reg(r)),
+        Expr::Bin(..) => {
+            let t = names.fresh();
+            let line = assign(&t, e, names, pre)?;
+            pre.push(line);
+            Ok(t)
+        }
+    }
+}
+
+fn bin_word(op: BinOp) -> Option<&'static str> {
+    match op {
+        BinOp::Mul => None,
+        _ => Some(arith_word(op)),
+    }
+}
+
+fn arith_word(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "add",
+        BinOp::Sub => "sub",
+        BinOp::Mul => "mul",
+        BinOp::And => "and",
+        BinOp::Or => "or",
+        BinOp::Xor => "xor",
+    }
+}
+
+fn is_ident(s: &str) -> bool {
+    let mut chars = s.chars();
+    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+        && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
+}
+
+/// Words the litmus grammars reserve, which cannot name a location or label.
+const RESERVED: &[&str] = &["exists", "forall", "true", "false", "locations"];
+
+fn location(loc: &str) -> Msg<String> {
+    if is_ident(loc) && !RESERVED.contains(&loc) && !is_plain_register(loc) {
+        Ok(loc.to_string())
+    } else {
+        Err(format!("location `{loc}` cannot be written in a PTX test"))
+    }
+}
+
+/// `r0`-shaped words: registers for the PTX grammar (so no location or label may be one).
+fn is_plain_register(s: &str) -> bool {
+    s.strip_prefix('r').is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+}
+
+/// `P0:r0`, the register as renamed for its thread.
+fn thread_reg(test: &Litmus, names: &[Names], thread: usize, reg: &str) -> Msg<String> {
+    let name = test.threads.get(thread).map(|t| t.name.as_str()).ok_or(format!("no thread {thread}"))?;
+    let printed = names.get(thread).map_or(reg.to_string(), |n| n.reg(reg));
+    if !is_plain_register(&printed) {
+        return Err(format!("register `{reg}` of {name} cannot appear in an initial state or condition"));
+    }
+    Ok(format!("{name}:{printed}"))
+}
+
+fn condition(test: &Litmus, names: &[Names], c: &Condition) -> Msg<String> {
+    let q = match c.quantifier {
+        Quantifier::Exists => "exists",
+        Quantifier::NotExists => "~exists",
+        Quantifier::Forall => "forall",
+    };
+    let body = prop(test, names, &c.prop)?;
+    match c.prop {
+        Prop::And(..) | Prop::Or(..) | Prop::Implies(..) => Ok(format!("{q} {body}")),
+        _ => Ok(format!("{q} ({body})")),
+    }
+}
+
+fn prop(test: &Litmus, names: &[Names], p: &Prop) -> Msg<String> {
+    let two = |a: &Prop, op: &str, b: &Prop| Ok::<_, String>(format!("({} {op} {})", prop(test, names, a)?, prop(test, names, b)?));
+    match p {
+        Prop::True => Ok("true".into()),
+        Prop::False => Ok("false".into()),
+        Prop::Eq(t, v) => Ok(format!("{} == {v}", target(test, names, t)?)),
+        Prop::EqTargets(a, b) => Ok(format!("{} == {}", target(test, names, a)?, target(test, names, b)?)),
+        Prop::Not(a) => Ok(format!("~({})", prop(test, names, a)?)),
+        Prop::And(a, b) => two(a, "/\\", b),
+        Prop::Or(a, b) => two(a, "\\/", b),
+        Prop::Implies(a, b) => two(a, "=>", b),
+    }
+}
+
+fn target(test: &Litmus, names: &[Names], t: &Target) -> Msg<String> {
+    match t {
+        Target::Reg { thread, reg } => thread_reg(test, names, *thread, reg),
+        Target::Mem(loc) => location(loc),
+    }
+}

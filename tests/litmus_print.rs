@@ -1,0 +1,242 @@
+//! `litmus::print_ptx`: every PTX test of the Dat3M suite and of the PTX manual survives
+//! parse → print → parse unchanged, and the runner gives the reprinted manual tests the same
+//! verdict and final states; compiled OpenCL tests print, re-parse and run; what PTX cannot say is
+//! an error; and `mapcheck compile` end to end.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mapcheck::litmus::{self, Expr, Instr, Litmus, RmwOp};
+use mapcheck::{ir, mapping, runner};
+
+const ORACLE: &str = "tests/data/oracle/dat3m";
+
+/// The PTX tests the Dat3M PTXv6_0 suite lists.
+fn dat3m_ptx() -> Vec<PathBuf> {
+    let table = std::fs::read_to_string(Path::new(ORACLE).join("expected/PTXv6_0.tsv")).unwrap();
+    table
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| Path::new(ORACLE).join(l.split('\t').next().unwrap()))
+        .collect()
+}
+
+fn manual() -> Vec<PathBuf> {
+    let mut v: Vec<PathBuf> = std::fs::read_dir("tests/data/ptx-manual")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|e| e == "litmus"))
+        .collect();
+    v.sort();
+    v
+}
+
+fn parse(path: &Path) -> Litmus {
+    litmus::parse_file(path).unwrap_or_else(|e| panic!("{}", e.render()))
+}
+
+fn reparse(test: &Litmus) -> (String, Litmus) {
+    let text = litmus::print_ptx(test).unwrap_or_else(|e| panic!("{}: {}", test.name, e.render()));
+    let again = litmus::parse_str("printed.litmus", &text).unwrap_or_else(|e| panic!("{text}\n{}", e.render()));
+    (text, again)
+}
+
+/// Parse → print → parse gives the same `Litmus`; returns how many tests were checked.
+fn round_trip(paths: &[PathBuf]) -> usize {
+    for path in paths {
+        let test = parse(path);
+        let (text, again) = reparse(&test);
+        assert_eq!(test, again, "{}:\n{text}", path.display());
+    }
+    paths.len()
+}
+
+#[test]
+fn dat3m_ptx_suite_round_trips() {
+    let n = round_trip(&dat3m_ptx());
+    assert_eq!(n, 109, "the PTXv6_0 suite lists 109 tests");
+}
+
+#[test]
+fn ptx_manual_round_trips() {
+    let n = round_trip(&manual());
+    assert!(n >= 11, "{n} manual tests");
+}
+
+fn same_outcome(model: &ir::Model, a: &Litmus, b: &Litmus) {
+    let opts = runner::Options::default();
+    let x = runner::run(model, a, &opts).unwrap_or_else(|e| panic!("{}", e.render()));
+    let y = runner::run(model, b, &opts).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!((x.validated, &x.states), (y.validated, &y.states), "{}", a.name);
+}
+
+#[test]
+fn reprinted_tests_run_the_same() {
+    let model = ir::load(Path::new("models/ptx-v6.cat")).unwrap();
+    let manual_dir = Path::new(ORACLE).join("litmus/PTX/Manual");
+    let paths: Vec<PathBuf> = manual().into_iter().chain(dat3m_ptx()).collect();
+    assert!(paths.iter().filter(|p| p.starts_with(&manual_dir)).count() == 75);
+    for path in paths {
+        let test = parse(&path);
+        same_outcome(&model, &test, &reparse(&test).1);
+    }
+}
+
+fn compiled_opencl(name: &str) -> Litmus {
+    let src = parse(&Path::new(ORACLE).join("litmus/OPENCL/herd").join(name));
+    let m = mapping::load(Path::new("mappings/opencl-ptx.map")).unwrap_or_else(|e| panic!("{}", e.render()));
+    m.compile_program(&src).unwrap_or_else(|e| panic!("{}", e.render())).target
+}
+
+#[test]
+fn compiled_opencl_message_passing_prints_reparses_and_runs() {
+    let model = ir::load(Path::new("models/ptx-v6.cat")).unwrap();
+    for name in ["MP.litmus", "SB.litmus", "IRIW.litmus"] {
+        let target = compiled_opencl(name);
+        let (text, again) = reparse(&target);
+        assert!(text.starts_with("PTX "), "{text}");
+        same_outcome(&model, &target, &again);
+    }
+}
+
+fn opencl_tests(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let path = entry.unwrap().path();
+        if path.is_dir() {
+            opencl_tests(&path, out)
+        } else if path.extension().is_some_and(|e| e == "litmus") {
+            out.push(path)
+        }
+    }
+}
+
+/// Every OpenCL test the mapping compiles either prints (and then re-parses and runs with the
+/// same verdict and the same number of final states; registers may be renamed) or is refused with
+/// an error for something PTX cannot say (local memory, array elements).
+#[test]
+fn compiled_opencl_suite_prints_or_is_refused() {
+    let model = ir::load(Path::new("models/ptx-v6.cat")).unwrap();
+    let m = mapping::load(Path::new("mappings/opencl-ptx.map")).unwrap();
+    let mut paths = vec![];
+    opencl_tests(&Path::new(ORACLE).join("litmus/OPENCL"), &mut paths);
+    paths.sort();
+    let (mut printed, mut refused) = (0, 0);
+    for path in &paths {
+        let Ok(compiled) = m.compile_program(&parse(path)) else { continue };
+        let target = compiled.target;
+        match litmus::print_ptx(&target) {
+            Ok(text) => {
+                let again = litmus::parse_str("printed.litmus", &text).unwrap_or_else(|e| panic!("{text}\n{}", e.render()));
+                let opts = runner::Options::default();
+                let x = runner::run(&model, &target, &opts).unwrap();
+                let y = runner::run(&model, &again, &opts).unwrap();
+                assert_eq!((x.validated, x.states.len()), (y.validated, y.states.len()), "{}:\n{text}", path.display());
+                printed += 1;
+            }
+            Err(e) => {
+                assert!(e.message.contains("LOCAL") || e.message.contains('['), "{}: {}", path.display(), e.message);
+                refused += 1;
+            }
+        }
+    }
+    assert!(printed >= 124 && refused <= 9, "printed {printed}, refused {refused} of {}", paths.len());
+}
+
+fn one_thread(code: Vec<Instr>) -> Litmus {
+    let mut t = parse(&manual()[0]);
+    t.threads.truncate(1);
+    t.init_regs.clear();
+    t.threads[0].code = code;
+    t.condition.prop = litmus::Prop::True;
+    t
+}
+
+fn tags(ts: &[&str]) -> Vec<String> {
+    ts.iter().map(|s| s.to_string()).collect()
+}
+
+#[test]
+fn what_ptx_cannot_say_is_an_error_naming_the_instruction() {
+    let na = Instr::Store { loc: "x".into(), value: Expr::Const(1), tags: tags(&["NA"]) };
+    let err = litmus::print_ptx(&one_thread(vec![na])).unwrap_err();
+    assert!(err.message.contains("P0, instruction 0") && err.message.contains("NA"), "{}", err.message);
+    let cas = Instr::Rmw {
+        dst: Some("r0".into()),
+        loc: "x".into(),
+        op: RmwOp::Cas { expected: Expr::Const(0), desired: Expr::Const(1) },
+        tags: tags(&["ACQ", "GPU"]),
+        fail_tags: Some(tags(&["RLX", "GPU"])),
+    };
+    let err = litmus::print_ptx(&one_thread(vec![cas])).unwrap_err();
+    assert!(err.message.contains("failure order"), "{}", err.message);
+}
+
+#[test]
+fn rmw_without_destination_or_red_tag_stays_an_atom() {
+    let rmw = Instr::Rmw {
+        dst: None,
+        loc: "x".into(),
+        op: RmwOp::Arith(mapcheck::litmus::BinOp::Add, Expr::Const(1)),
+        tags: tags(&["RLX", "GPU"]),
+        fail_tags: None,
+    };
+    let (text, again) = reparse(&one_thread(vec![rmw]));
+    assert!(text.contains("atom.relaxed.gpu.add %t0, x, 1"), "{text}");
+    assert!(matches!(&again.threads[0].code[0], Instr::Rmw { dst: Some(d), tags: t, .. } if d == "%t0" && !t.contains(&"RED".to_string())));
+}
+
+#[test]
+fn nested_expressions_are_flattened_into_temporaries() {
+    use mapcheck::litmus::BinOp::{Add, Sub};
+    let nested = Expr::Bin(Add, Box::new(Expr::Bin(Sub, Box::new(Expr::Reg("r1".into())), Box::new(Expr::Const(2)))), Box::new(Expr::Const(3)));
+    let store = Instr::Store { loc: "x".into(), value: nested, tags: tags(&["WEAK"]) };
+    let (text, again) = reparse(&one_thread(vec![store]));
+    assert!(text.contains("sub %t1, r1, 2") && text.contains("add %t0, %t1, 3") && text.contains("st.weak x, %t0"), "{text}");
+    assert_eq!(again.threads[0].code.len(), 3);
+}
+
+fn mapcheck(args: &[&str]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck")).args(args).output().expect("binary runs");
+    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+}
+
+#[test]
+fn cli_compile_then_run() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-compile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("mp.litmus");
+    let source = format!("{ORACLE}/litmus/OPENCL/herd/MP.litmus");
+    let (code, stdout, err) = mapcheck(&["compile", "mappings/opencl-ptx.map", &source, "-o", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.is_empty());
+    let (code, stdout, err) = mapcheck(&["run", "models/ptx-v6.cat", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.starts_with("Test ") && stdout.contains("Observation"), "{stdout}");
+    let (code, stdout, _) = mapcheck(&["compile", "mappings/opencl-ptx.map", &source]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, std::fs::read_to_string(&out).unwrap());
+}
+
+#[test]
+fn cli_compile_bad_input_exits_2() {
+    let (code, out, err) = mapcheck(&["compile", "mappings/opencl-ptx.map", "tests/data/no-such.litmus"]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty() && err.contains("no-such.litmus"), "{err}");
+}
+
+#[test]
+fn unreadable_register_and_label_names_are_renamed_consistently() {
+    let code = vec![
+        Instr::Load { dst: "t".into(), loc: "x".into(), tags: tags(&["WEAK"]) },
+        Instr::BranchIf {
+            cond: litmus::Cond { op: litmus::CmpOp::Eq, lhs: Expr::Reg("t".into()), rhs: Expr::Const(0) },
+            target: "%L0".into(),
+        },
+        Instr::Label("%L0".into()),
+    ];
+    let mut test = one_thread(code);
+    test.condition.prop = litmus::Prop::Eq(litmus::Target::Reg { thread: 0, reg: "t".into() }, 1);
+    let (text, again) = reparse(&test);
+    assert!(text.contains("ld.weak r0, x") && text.contains("beq r0, 0, L0") && text.contains("L0:"), "{text}");
+    assert!(text.contains("P0:r0 == 1"), "{text}");
+    assert_eq!(again.threads[0].code.len(), 3);
+}
