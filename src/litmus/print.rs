@@ -15,8 +15,9 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use crate::diag::{Error, Result};
+use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
 use crate::litmus::program::{
-    BinOp, CmpOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
+    BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
 };
 
 /// Write `test` as a PTX litmus file.
@@ -351,7 +352,7 @@ fn assign(dst: &str, value: &Expr, names: &mut Names, pre: &mut Vec<String>) -> 
     match value {
         Expr::Bin(op, a, b) => {
             let (a, b) = (operand(a, names, pre)?, operand(b, names, pre)?);
-            Ok(format!("{} {dst}, {a}, {b}", arith_word(*op)))
+            Ok(format!("{} {dst}, {a}, {b}", arith_mnemonic(*op)))
         }
         _ => Ok(format!("mov {dst}, {}", operand(value, names, pre)?)),
     }
@@ -359,14 +360,7 @@ fn assign(dst: &str, value: &Expr, names: &mut Names, pre: &mut Vec<String>) -> 
 
 fn branch(cond: &Cond, target: &str, names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
     let target = names.label(target);
-    let word = match cond.op {
-        CmpOp::Eq => "beq",
-        CmpOp::Ne => "bne",
-        CmpOp::Lt => "blt",
-        CmpOp::Le => "ble",
-        CmpOp::Gt => "bgt",
-        CmpOp::Ge => "bge",
-    };
+    let word = branch_mnemonic(cond.op);
     let (a, b) = (operand(&cond.lhs, names, pre)?, operand(&cond.rhs, names, pre)?);
     Ok(format!("{word} {a}, {b}, {target}"))
 }
@@ -388,18 +382,7 @@ fn operand(e: &Expr, names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
 fn bin_word(op: BinOp) -> Option<&'static str> {
     match op {
         BinOp::Mul => None,
-        _ => Some(arith_word(op)),
-    }
-}
-
-fn arith_word(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "add",
-        BinOp::Sub => "sub",
-        BinOp::Mul => "mul",
-        BinOp::And => "and",
-        BinOp::Or => "or",
-        BinOp::Xor => "xor",
+        _ => Some(arith_mnemonic(op)),
     }
 }
 

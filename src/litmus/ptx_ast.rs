@@ -4,6 +4,7 @@
 //!
 //! Owns: `Cell`, `PtxInstr`, `Header` and their parts. Uses `ast` for spans.
 use crate::litmus::ast::{Span, Spanned};
+pub use crate::litmus::program::{BinOp, CmpOp};
 
 /// `.word` after a mnemonic, without the dot.
 pub type Qual = Spanned<String>;
@@ -31,24 +32,28 @@ pub enum LdSrc {
     Value(Value),
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ArithOp {
-    Add,
-    Sub,
-    Mul,
-    And,
-    Or,
-    Xor,
+/// The PTX mnemonic of a register operation (`add r, a, b`); the grammar reads these words.
+pub fn arith_mnemonic(op: BinOp) -> &'static str {
+    match op {
+        BinOp::Add => "add",
+        BinOp::Sub => "sub",
+        BinOp::Mul => "mul",
+        BinOp::And => "and",
+        BinOp::Or => "or",
+        BinOp::Xor => "xor",
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BranchOp {
-    Beq,
-    Bne,
-    Blt,
-    Ble,
-    Bgt,
-    Bge,
+/// The PTX mnemonic of a compare-and-branch (`beq a, b, L`); the grammar reads these words.
+pub fn branch_mnemonic(op: CmpOp) -> &'static str {
+    match op {
+        CmpOp::Eq => "beq",
+        CmpOp::Ne => "bne",
+        CmpOp::Lt => "blt",
+        CmpOp::Le => "ble",
+        CmpOp::Gt => "bgt",
+        CmpOp::Ge => "bge",
+    }
 }
 
 /// The barrier mnemonic as written (`bar` or `barrier`).
@@ -98,14 +103,14 @@ pub enum PtxInstr {
         value: Value,
     },
     Arith {
-        op: ArithOp,
+        op: BinOp,
         quals: Vec<Qual>,
         dst: Spanned<String>,
         lhs: Value,
         rhs: Value,
     },
     Branch {
-        op: BranchOp,
+        op: CmpOp,
         lhs: Value,
         rhs: Value,
         target: Spanned<String>,

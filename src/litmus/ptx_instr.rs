@@ -26,8 +26,8 @@
 //! Owns: qualifier classification and `lower`. Uses `ptx_ast`, `program`, `source` for errors.
 use crate::diag::Result;
 use crate::litmus::ast::{Span, Spanned};
-use crate::litmus::program::{BinOp, CmpOp, Cond, Expr, Instr, RmwOp};
-use crate::litmus::ptx_ast::{ArithOp, BranchOp, LdSrc, PtxInstr, Qual, Value};
+use crate::litmus::program::{BinOp, Cond, Expr, Instr, RmwOp};
+use crate::litmus::ptx_ast::{arith_mnemonic, LdSrc, PtxInstr, Qual, Value};
 use crate::litmus::source::Source;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -300,8 +300,8 @@ pub fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr> {
             lhs,
             rhs,
         } => {
-            classify(src, arith_name(*op), quals, PLAIN)?;
-            let e = Expr::Bin(arith_op(*op), Box::new(value(lhs)), Box::new(value(rhs)));
+            classify(src, arith_mnemonic(*op), quals, PLAIN)?;
+            let e = Expr::Bin(*op, Box::new(value(lhs)), Box::new(value(rhs)));
             Ok(Instr::Assign {
                 dst: dst.node.clone(),
                 value: e,
@@ -314,7 +314,7 @@ pub fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr> {
             target,
         } => {
             let cond = Cond {
-                op: branch_op(*op),
+                op: *op,
                 lhs: value(lhs),
                 rhs: value(rhs),
             };
@@ -540,35 +540,3 @@ fn tags(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
 
-fn arith_op(op: ArithOp) -> BinOp {
-    match op {
-        ArithOp::Add => BinOp::Add,
-        ArithOp::Sub => BinOp::Sub,
-        ArithOp::Mul => BinOp::Mul,
-        ArithOp::And => BinOp::And,
-        ArithOp::Or => BinOp::Or,
-        ArithOp::Xor => BinOp::Xor,
-    }
-}
-
-fn arith_name(op: ArithOp) -> &'static str {
-    match op {
-        ArithOp::Add => "add",
-        ArithOp::Sub => "sub",
-        ArithOp::Mul => "mul",
-        ArithOp::And => "and",
-        ArithOp::Or => "or",
-        ArithOp::Xor => "xor",
-    }
-}
-
-fn branch_op(op: BranchOp) -> CmpOp {
-    match op {
-        BranchOp::Beq => CmpOp::Eq,
-        BranchOp::Bne => CmpOp::Ne,
-        BranchOp::Blt => CmpOp::Lt,
-        BranchOp::Ble => CmpOp::Le,
-        BranchOp::Bgt => CmpOp::Gt,
-        BranchOp::Bge => CmpOp::Ge,
-    }
-}
