@@ -75,7 +75,7 @@ fn main() -> ExitCode {
 
 fn run(model: &PathBuf, tests: &[PathBuf], json: bool, unroll: usize) -> Result<(), Error> {
     let model = ir::load(model)?;
-    let opts = runner::Options { unroll, ..Default::default() };
+    let opts = runner::Options { unroll };
     for path in tests {
         let test = litmus::parse_file(path)?;
         let outcome = runner::run(&model, &test, &opts)?;
@@ -97,6 +97,10 @@ fn condition_text(path: &PathBuf) -> String {
 
 fn run_oracle(dir: &PathBuf, table: &PathBuf, only: &[String], json: bool) -> Result<(), Error> {
     let suites = oracle::read_suites(table)?;
+    if let Some(unknown) = only.iter().find(|n| !suites.iter().any(|s| &s.name == *n)) {
+        let known: Vec<&str> = suites.iter().map(|s| s.name.as_str()).collect();
+        return Err(Error::file(table.display().to_string(), format!("no suite `{unknown}`; known: {}", known.join(", "))));
+    }
     let chosen: Vec<_> = suites.iter().filter(|s| only.is_empty() || only.contains(&s.name)).collect();
     let opts = runner::Options::default();
     let reports = chosen.iter().map(|s| oracle::run_suite(dir, s, &opts)).collect::<Result<Vec<_>, _>>()?;

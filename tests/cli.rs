@@ -54,3 +54,10 @@ fn oracle_command_prints_the_agreement_table() {
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(&cols[1..5], ["100", "0", "0", "100"], "{out}");
 }
+
+#[test]
+fn unknown_oracle_suite_is_an_error() {
+    let (code, _, err) = mapcheck(&["oracle", "tests/data/oracle/dat3m", "--suite", "ARMv8"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no suite `ARMv8`") && err.contains("PTXv6_0"), "{err}");
+}
