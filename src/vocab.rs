@@ -90,9 +90,14 @@ pub fn kind_of(name: &str) -> Option<Kind> {
     }
 }
 
+/// The vocabulary tag spelled `name`, if there is one (as a `'static` name).
+pub fn tag(name: &str) -> Option<&'static str> {
+    TAGS.iter().map(|(t, _)| *t).find(|t| *t == name)
+}
+
 /// Is `tag` an annotation a front end may attach?
 pub fn is_tag(tag: &str) -> bool {
-    TAGS.iter().any(|(n, _)| *n == tag)
+    self::tag(tag).is_some()
 }
 
 /// All built-in names (for "did you mean" suggestions).

@@ -4,7 +4,6 @@
 //! `Class::of`, which reads the class of one source instruction off its tags. Uses: `vocab`.
 use std::fmt;
 
-use crate::vocab;
 
 /// A vocabulary tag (one of `vocab::TAGS`).
 pub type Tag = &'static str;
@@ -15,10 +14,7 @@ pub const ORDERS: &[Tag] = &["NA", "WEAK", "RLX", "CON", "ACQ", "REL", "ACQ_REL"
 /// Tags that name a scope (the scope position of a class).
 pub const SCOPES: &[Tag] = &["WI", "SG", "WG", "CTA", "DEV", "GPU", "ALL", "SYS"];
 
-/// The vocabulary tag spelled `name`, if there is one.
-pub fn tag(name: &str) -> Option<Tag> {
-    vocab::TAGS.iter().map(|(t, _)| *t).find(|t| *t == name)
-}
+pub use crate::vocab::tag;
 
 pub fn is_order(t: &str) -> bool {
     ORDERS.contains(&t)
@@ -169,7 +165,7 @@ mod tests {
     #[test]
     fn every_order_and_scope_is_a_vocabulary_tag() {
         for t in ORDERS.iter().chain(SCOPES) {
-            assert!(vocab::is_tag(t), "{t}");
+            assert!(crate::vocab::is_tag(t), "{t}");
         }
     }
 }

@@ -91,14 +91,8 @@ impl Memory {
 
 fn loc_tags(test: &Litmus, loc: &str) -> Result<Vec<&'static str>> {
     let raw = test.loc_tags.iter().filter(|(l, _)| l == loc).flat_map(|(_, t)| t);
-    raw.map(|t| {
-        crate::vocab::TAGS
-            .iter()
-            .map(|(n, _)| *n)
-            .find(|n| n == t)
-            .ok_or_else(|| Error::file(&test.name, format!("unknown location tag `{t}`")))
-    })
-    .collect()
+    raw.map(|t| crate::vocab::tag(t).ok_or_else(|| Error::file(&test.name, format!("unknown location tag `{t}`"))))
+        .collect()
 }
 
 /// All traces of every thread under `domain`.

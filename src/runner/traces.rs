@@ -121,13 +121,7 @@ fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
 
 fn tags(raw: &[String]) -> Result<Vec<&'static str>> {
     raw.iter()
-        .map(|t| {
-            crate::vocab::TAGS
-                .iter()
-                .map(|(n, _)| *n)
-                .find(|n| n == t)
-                .ok_or_else(|| Error::file("<litmus>", format!("unknown instruction tag `{t}`")))
-        })
+        .map(|t| crate::vocab::tag(t).ok_or_else(|| Error::file("<litmus>", format!("unknown instruction tag `{t}`"))))
         .collect()
 }
 
