@@ -82,17 +82,10 @@ fn run(model: &PathBuf, tests: &[PathBuf], json: bool, unroll: usize) -> Result<
         if json {
             println!("{}", serde_json::to_string_pretty(&outcome).expect("outcomes serialise"));
         } else {
-            print!("{}", runner::render_herd(&outcome, &condition_text(path)));
+            print!("{}", runner::render_herd(&outcome));
         }
     }
     Ok(())
-}
-
-/// The final clause as written in the test file (for herd's `Condition` line).
-fn condition_text(path: &PathBuf) -> String {
-    let text = std::fs::read_to_string(path).unwrap_or_default();
-    let start = ["~exists", "exists", "forall"].iter().filter_map(|k| text.rfind(k)).min();
-    start.map_or(String::new(), |s| text[s..].split_whitespace().collect::<Vec<_>>().join(" "))
 }
 
 fn run_oracle(dir: &PathBuf, table: &PathBuf, only: &[String], json: bool) -> Result<(), Error> {

@@ -15,6 +15,7 @@ fn readme_main_command_prints_herd_shape() {
     assert!(lines[0].starts_with("Test ") && lines[0].ends_with(" Allowed"), "{out}");
     assert_eq!(lines[1], "States 3");
     assert!(lines.contains(&"No"), "{out}");
+    assert!(lines.contains(&"Condition exists (0:r0=0 /\\ 1:r1=0)"), "{out}");
     assert!(out.contains("Observation") && out.contains("Never 0"), "{out}");
 }
 

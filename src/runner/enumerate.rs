@@ -19,15 +19,15 @@ use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target};
 use crate::rel::{Rel, MAX_EVENTS};
 
 /// One candidate execution with the model's judgement.
-pub struct Candidate {
-    pub execution: Execution,
+pub struct Candidate<'a> {
+    pub execution: &'a Execution,
     /// The model's verdict on this candidate.
     pub judgement: Judgement,
     /// Final states (several when partial `co` leaves more than one co-maximal write).
     pub finals: Vec<Finals>,
 }
 
-impl Candidate {
+impl Candidate<'_> {
     pub fn is_consistent(&self) -> bool {
         self.judgement.consistent
     }
@@ -456,14 +456,14 @@ impl Shape {
         let mut pick = vec![0; sources.len()];
         loop {
             exec.rf = Rel::from_pairs(exec.n(), sources.iter().zip(&pick).map(|((r, ws), &p)| (ws[p], *r)));
+            base.rels.insert("rf", exec.rf.clone());
             for_each_co(&cos, exec.n(), &mut |co| {
                 exec.co = co.clone();
-                base.rels.insert("rf", exec.rf.clone());
                 base.rels.insert("co", exec.co.clone());
                 base.rels.insert("fr", exec.fr());
                 let judgement = evaluate(model, &base);
                 let finals = if judgement.consistent { final_states(&exec, &regs, mem) } else { vec![] };
-                f(&Candidate { execution: exec.clone(), judgement, finals });
+                f(&Candidate { execution: &exec, judgement, finals });
             });
             if !advance_rf(&mut pick, &sources) {
                 return;

@@ -39,6 +39,8 @@ pub struct Outcome {
     pub test: String,
     pub model: String,
     pub quantifier: Quantifier,
+    /// The final clause, in herd7's syntax (`exists (0:r0=1 /\ x=2)`).
+    pub condition: String,
     /// Allowed final states, with whether each satisfies the condition's proposition.
     pub states: BTreeMap<String, bool>,
     /// Consistent executions whose final state satisfies / falsifies the proposition.
@@ -60,6 +62,7 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         test: test.name.clone(),
         model: model.title.clone().unwrap_or_else(|| model.path.clone()),
         quantifier: test.condition.quantifier,
+        condition: render_condition(test),
         states: BTreeMap::new(),
         positive: 0,
         negative: 0,
@@ -106,6 +109,39 @@ fn thread_number(test: &Litmus, t: usize) -> String {
     name.strip_prefix('P').unwrap_or(name).to_string()
 }
 
+/// The final clause in herd7's syntax.
+fn render_condition(test: &Litmus) -> String {
+    let q = match test.condition.quantifier {
+        Quantifier::Exists => "exists",
+        Quantifier::NotExists => "~exists",
+        Quantifier::Forall => "forall",
+    };
+    format!("{q} ({})", render_prop(test, &test.condition.prop))
+}
+
+/// A proposition without outer parentheses; a binary operand is bracketed unless it is the same
+/// (associative) connective, so `a /\ b /\ c` prints flat as herd7 prints it.
+fn render_prop(test: &Litmus, p: &Prop) -> String {
+    let binary = |a: &Prop, op: &str, b: &Prop| {
+        let side = |q: &Prop| match (q, p) {
+            (Prop::And(..), Prop::And(..)) | (Prop::Or(..), Prop::Or(..)) => render_prop(test, q),
+            (Prop::And(..) | Prop::Or(..) | Prop::Implies(..), _) => format!("({})", render_prop(test, q)),
+            _ => render_prop(test, q),
+        };
+        format!("{} {op} {}", side(a), side(b))
+    };
+    match p {
+        Prop::True => "true".into(),
+        Prop::False => "false".into(),
+        Prop::Eq(t, v) => format!("{}={v}", target_name(test, t)),
+        Prop::EqTargets(a, b) => format!("{}={}", target_name(test, a), target_name(test, b)),
+        Prop::Not(a) => format!("~({})", render_prop(test, a)),
+        Prop::And(a, b) => binary(a, "/\\", b),
+        Prop::Or(a, b) => binary(a, "\\/", b),
+        Prop::Implies(a, b) => binary(a, "=>", b),
+    }
+}
+
 fn render_state(s: &State) -> String {
     s.iter()
         .map(|(n, v)| match v {
@@ -131,7 +167,7 @@ pub fn satisfies(p: &Prop, value: &dyn Fn(&Target) -> Option<i64>) -> bool {
 }
 
 /// herd7's output shape for an outcome.
-pub fn render_herd(o: &Outcome, condition_text: &str) -> String {
+pub fn render_herd(o: &Outcome) -> String {
     let kind = match o.quantifier {
         Quantifier::Exists => "Allowed",
         Quantifier::NotExists => "Forbidden",
@@ -147,7 +183,7 @@ pub fn render_herd(o: &Outcome, condition_text: &str) -> String {
     for f in &o.flags {
         s.push_str(&format!("Flag {f}\n"));
     }
-    s.push_str(&format!("Condition {condition_text}\n"));
+    s.push_str(&format!("Condition {}\n", o.condition));
     let obs = match (o.positive, o.negative) {
         (0, _) => "Never",
         (_, 0) => "Always",
