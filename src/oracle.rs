@@ -56,49 +56,44 @@ pub struct SuiteReport {
     pub seconds: f64,
 }
 
+/// The tab-separated rows of a data file (blank and `#` lines skipped), each with its line number.
+fn rows(path: &Path) -> Result<Vec<(usize, Vec<String>)>> {
+    let text = read_source(path)?;
+    let data = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    Ok(data.map(|(i, l)| (i + 1, l.split('\t').map(str::to_string).collect())).collect())
+}
+
+fn bad_row(path: &Path, line: usize, expected: &str) -> Error {
+    Error::file(format!("{}:{line}", path.display()), format!("expected `{expected}`"))
+}
+
 /// Read the suite table (`suite<TAB>model<TAB>meaning`, `#` comments).
 pub fn read_suites(table: &Path) -> Result<Vec<Suite>> {
-    let text = read_source(table)?;
     let dir = table.parent().unwrap_or(Path::new("."));
-    let mut suites = vec![];
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        let cols: Vec<&str> = line.split('\t').collect();
-        let meaning = match cols.get(2) {
-            Some(&"clause") => Meaning::Clause,
-            Some(&"no-race") => Meaning::NoRace,
-            _ => {
-                return Err(Error::file(
-                    format!("{}:{}", table.display(), i + 1),
-                    "expected `suite<TAB>model<TAB>clause|no-race`",
-                ))
-            }
-        };
-        suites.push(Suite { name: cols[0].to_string(), model: dir.join(cols[1]), meaning });
-    }
-    Ok(suites)
+    let expected = "suite<TAB>model<TAB>clause|no-race";
+    rows(table)?
+        .into_iter()
+        .map(|(line, cols)| {
+            let meaning = match cols.get(2).map(String::as_str) {
+                Some("clause") => Meaning::Clause,
+                Some("no-race") => Meaning::NoRace,
+                _ => return Err(bad_row(table, line, expected)),
+            };
+            Ok(Suite { name: cols[0].clone(), model: dir.join(&cols[1]), meaning })
+        })
+        .collect()
 }
 
 /// Read `expected/<suite>.tsv`: `(test path relative to the oracle dir, verdict)`.
 pub fn read_expected(oracle: &Path, suite: &str) -> Result<Vec<(String, bool)>> {
     let path = oracle.join("expected").join(format!("{suite}.tsv"));
-    let text = read_source(&path)?;
-    let mut rows = vec![];
-    for (i, line) in text.lines().enumerate() {
-        if line.trim().is_empty() || line.starts_with('#') {
-            continue;
-        }
-        match line.split_once('\t') {
-            Some((test, "1")) => rows.push((test.to_string(), true)),
-            Some((test, "0")) => rows.push((test.to_string(), false)),
-            _ => {
-                return Err(Error::file(format!("{}:{}", path.display(), i + 1), "expected `path<TAB>0|1`"));
-            }
-        }
-    }
-    Ok(rows)
+    rows(&path)?
+        .into_iter()
+        .map(|(line, cols)| match cols.as_slice() {
+            [test, v] if v == "1" || v == "0" => Ok((test.clone(), v == "1")),
+            _ => Err(bad_row(&path, line, "path<TAB>0|1")),
+        })
+        .collect()
 }
 
 /// Run one suite: every expected test under the suite's model.
