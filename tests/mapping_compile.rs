@@ -13,21 +13,8 @@ fn rc11_ptx() -> Mapping {
     mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap()
 }
 
-fn tags(ts: &[&str]) -> Vec<String> {
-    ts.iter().map(|t| t.to_string()).collect()
-}
-
-fn ld(dst: &str, loc: &str, t: &[&str]) -> Instr {
-    Instr::Load { dst: dst.into(), loc: loc.into(), tags: tags(t) }
-}
-
-fn st(loc: &str, v: i64, t: &[&str]) -> Instr {
-    Instr::Store { loc: loc.into(), value: Expr::Const(v), tags: tags(t) }
-}
-
-fn fence(t: &[&str]) -> Instr {
-    Instr::Fence { tags: tags(t) }
-}
+mod litmus_common;
+use litmus_common::{fence, ld, st, tags};
 
 fn rmw(dst: &str, loc: &str, op: RmwOp, t: &[&str]) -> Instr {
     Instr::Rmw { dst: Some(dst.into()), loc: loc.into(), op, tags: tags(t), fail_tags: None }

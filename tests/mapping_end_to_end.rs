@@ -11,21 +11,8 @@ use mapcheck::litmus::{
 use mapcheck::mapping::{self, Mapping};
 use mapcheck::runner::{self, Options};
 
-fn tags(ts: &[&str]) -> Vec<String> {
-    ts.iter().map(|t| t.to_string()).collect()
-}
-
-fn ld(dst: &str, loc: &str, t: &[&str]) -> Instr {
-    Instr::Load { dst: dst.into(), loc: loc.into(), tags: tags(t) }
-}
-
-fn st(loc: &str, v: i64, t: &[&str]) -> Instr {
-    Instr::Store { loc: loc.into(), value: Expr::Const(v), tags: tags(t) }
-}
-
-fn fence(t: &[&str]) -> Instr {
-    Instr::Fence { tags: tags(t) }
-}
+mod litmus_common;
+use litmus_common::{fence, ld, st, tags};
 
 /// `if (r != v) goto END`
 fn skip_unless(r: &str, v: i64) -> Instr {

@@ -1,0 +1,19 @@
+//! Builders for `Litmus` instructions, shared by the tests that write source programs in Rust.
+#![allow(dead_code)] // each test binary uses its own subset
+use mapcheck::litmus::{Expr, Instr};
+
+pub fn tags(ts: &[&str]) -> Vec<String> {
+    ts.iter().map(|t| t.to_string()).collect()
+}
+
+pub fn ld(dst: &str, loc: &str, t: &[&str]) -> Instr {
+    Instr::Load { dst: dst.into(), loc: loc.into(), tags: tags(t) }
+}
+
+pub fn st(loc: &str, v: i64, t: &[&str]) -> Instr {
+    Instr::Store { loc: loc.into(), value: Expr::Const(v), tags: tags(t) }
+}
+
+pub fn fence(t: &[&str]) -> Instr {
+    Instr::Fence { tags: tags(t) }
+}
