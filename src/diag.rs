@@ -48,10 +48,21 @@ pub type Result<T> = std::result::Result<T, Error>;
 impl Error {
     /// An error about a whole file (unreadable, unsupported, …).
     pub fn file(path: impl Into<String>, message: impl Into<String>) -> Error {
-        Error { path: path.into(), source: None, span: None, message: message.into(), notes: vec![] }
+        Error {
+            path: path.into(),
+            source: None,
+            span: None,
+            message: message.into(),
+            notes: vec![],
+        }
     }
     /// An error at `span` of `source`.
-    pub fn at(path: &str, source: &Arc<str>, span: Range<usize>, message: impl Into<String>) -> Error {
+    pub fn at(
+        path: &str,
+        source: &Arc<str>,
+        span: Range<usize>,
+        message: impl Into<String>,
+    ) -> Error {
         let end = span.end.min(source.len());
         let start = span.start.min(end);
         Error {

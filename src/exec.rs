@@ -84,7 +84,13 @@ impl Execution {
 
     /// The events carrying a predicate.
     fn set_where(&self, p: impl Fn(&Event) -> bool) -> Set {
-        Set::from_iter(self.events.iter().enumerate().filter(|(_, e)| p(e)).map(|(i, _)| i))
+        Set::from_iter(
+            self.events
+                .iter()
+                .enumerate()
+                .filter(|(_, e)| p(e))
+                .map(|(i, _)| i),
+        )
     }
 
     /// The pairs of events related by a predicate.
@@ -178,7 +184,10 @@ impl Execution {
         rels.insert("rf", self.rf.clone());
         rels.insert("co", self.co.clone());
         rels.insert("fr", self.fr());
-        rels.insert("loc", self.rel_where(|a, b| a.loc.is_some() && a.loc == b.loc));
+        rels.insert(
+            "loc",
+            self.rel_where(|a, b| a.loc.is_some() && a.loc == b.loc),
+        );
         rels.insert("int", self.rel_where(same_thread));
         rels.insert("ext", self.rel_where(|a, b| !same_thread(a, b)));
         rels.insert("rmw", self.rmw.clone());
@@ -199,7 +208,11 @@ impl Execution {
 
     /// Every vocabulary name's value on this execution.
     pub fn base(&self) -> Base {
-        Base { n: self.n(), sets: self.structural_sets(), rels: self.structural_rels() }
+        Base {
+            n: self.n(),
+            sets: self.structural_sets(),
+            rels: self.structural_rels(),
+        }
     }
 }
 
@@ -207,8 +220,20 @@ impl Execution {
 mod tests {
     use super::*;
 
-    fn ev(thread: Option<usize>, kind: EventKind, loc: Option<usize>, tags: &[&'static str]) -> Event {
-        Event { thread, kind, loc, value: 0, tags: tags.to_vec(), barrier: None }
+    fn ev(
+        thread: Option<usize>,
+        kind: EventKind,
+        loc: Option<usize>,
+        tags: &[&'static str],
+    ) -> Event {
+        Event {
+            thread,
+            kind,
+            loc,
+            value: 0,
+            tags: tags.to_vec(),
+            barrier: None,
+        }
     }
 
     fn exec(events: Vec<Event>, placements: Vec<Placement>) -> Execution {
@@ -231,7 +256,11 @@ mod tests {
     #[test]
     fn incl_is_hierarchical() {
         // P0@cta 0,gpu 0 and P1@cta 0,gpu 1 are in different CTAs and different GPUs.
-        let p = vec![Placement { cta: 0, gpu: 0 }, Placement { cta: 0, gpu: 1 }, Placement { cta: 1, gpu: 0 }];
+        let p = vec![
+            Placement { cta: 0, gpu: 0 },
+            Placement { cta: 0, gpu: 1 },
+            Placement { cta: 1, gpu: 0 },
+        ];
         let x = exec(
             vec![
                 ev(Some(0), EventKind::Write, Some(0), &["RLX", "CTA"]),
@@ -244,10 +273,16 @@ mod tests {
         let incl = x.incl();
         assert!(!incl.contains(0, 1), "cta scope does not reach another gpu");
         assert!(!incl.contains(0, 2), "cta scope does not reach another cta");
-        assert!(!incl.contains(1, 2) && !incl.contains(2, 1), "gpu scope of P2 does not include gpu 1");
+        assert!(
+            !incl.contains(1, 2) && !incl.contains(2, 1),
+            "gpu scope of P2 does not include gpu 1"
+        );
         assert!(incl.contains(2, 2));
         assert!(!incl.contains(3, 3), "weak accesses have no scope");
-        let sys_and_self = exec(vec![ev(Some(0), EventKind::Write, Some(0), &["SYS"])], vec![Placement::default()]);
+        let sys_and_self = exec(
+            vec![ev(Some(0), EventKind::Write, Some(0), &["SYS"])],
+            vec![Placement::default()],
+        );
         assert!(sys_and_self.incl().contains(0, 0));
     }
 

@@ -9,7 +9,11 @@ use mapcheck::diag::Error;
 use mapcheck::{ir, litmus, mapping, oracle, runner};
 
 #[derive(Parser)]
-#[command(name = "mapcheck", version, about = "Checks compilation mappings between memory consistency models")]
+#[command(
+    name = "mapcheck",
+    version,
+    about = "Checks compilation mappings between memory consistency models"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -60,9 +64,23 @@ enum Command {
 fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
-        Command::Run { model, tests, json, unroll } => run(&model, &tests, json, unroll),
-        Command::Oracle { dir, suites, suite, json } => run_oracle(&dir, &suites, &suite, json),
-        Command::Compile { mapping, source, output } => compile(&mapping, &source, output.as_ref()),
+        Command::Run {
+            model,
+            tests,
+            json,
+            unroll,
+        } => run(&model, &tests, json, unroll),
+        Command::Oracle {
+            dir,
+            suites,
+            suite,
+            json,
+        } => run_oracle(&dir, &suites, &suite, json),
+        Command::Compile {
+            mapping,
+            source,
+            output,
+        } => compile(&mapping, &source, output.as_ref()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -80,7 +98,10 @@ fn run(model: &PathBuf, tests: &[PathBuf], json: bool, unroll: usize) -> Result<
         let test = litmus::parse_file(path)?;
         let outcome = runner::run(&model, &test, &opts)?;
         if json {
-            println!("{}", serde_json::to_string_pretty(&outcome).expect("outcomes serialise"));
+            println!(
+                "{}",
+                serde_json::to_string_pretty(&outcome).expect("outcomes serialise")
+            );
         } else {
             print!("{}", runner::render_herd(&outcome));
         }
@@ -92,13 +113,25 @@ fn run_oracle(dir: &PathBuf, table: &PathBuf, only: &[String], json: bool) -> Re
     let suites = oracle::read_suites(table)?;
     if let Some(unknown) = only.iter().find(|n| !suites.iter().any(|s| &s.name == *n)) {
         let known: Vec<&str> = suites.iter().map(|s| s.name.as_str()).collect();
-        return Err(Error::file(table.display().to_string(), format!("no suite `{unknown}`; known: {}", known.join(", "))));
+        return Err(Error::file(
+            table.display().to_string(),
+            format!("no suite `{unknown}`; known: {}", known.join(", ")),
+        ));
     }
-    let chosen: Vec<_> = suites.iter().filter(|s| only.is_empty() || only.contains(&s.name)).collect();
+    let chosen: Vec<_> = suites
+        .iter()
+        .filter(|s| only.is_empty() || only.contains(&s.name))
+        .collect();
     let opts = runner::Options::default();
-    let reports = chosen.iter().map(|s| oracle::run_suite(dir, s, &opts)).collect::<Result<Vec<_>, _>>()?;
+    let reports = chosen
+        .iter()
+        .map(|s| oracle::run_suite(dir, s, &opts))
+        .collect::<Result<Vec<_>, _>>()?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&reports).expect("reports serialise"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&reports).expect("reports serialise")
+        );
     } else {
         print!("{}", oracle::render(&reports));
     }

@@ -31,7 +31,10 @@ pub struct Suite {
 #[derive(Clone, Debug, serde::Serialize)]
 pub enum Agreement {
     Agree,
-    Disagree { expected: bool, got: bool },
+    Disagree {
+        expected: bool,
+        got: bool,
+    },
     /// The test could not be run (parse error, unsupported construct); the reason is kept.
     Unsupported(String),
 }
@@ -59,12 +62,20 @@ pub struct SuiteReport {
 /// The tab-separated rows of a data file (blank and `#` lines skipped), each with its line number.
 fn rows(path: &Path) -> Result<Vec<(usize, Vec<String>)>> {
     let text = read_source(path)?;
-    let data = text.lines().enumerate().filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
-    Ok(data.map(|(i, l)| (i + 1, l.split('\t').map(str::to_string).collect())).collect())
+    let data = text
+        .lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
+    Ok(data
+        .map(|(i, l)| (i + 1, l.split('\t').map(str::to_string).collect()))
+        .collect())
 }
 
 fn bad_row(path: &Path, line: usize, expected: &str) -> Error {
-    Error::file(format!("{}:{line}", path.display()), format!("expected `{expected}`"))
+    Error::file(
+        format!("{}:{line}", path.display()),
+        format!("expected `{expected}`"),
+    )
 }
 
 /// Read the suite table (`suite<TAB>model<TAB>meaning`, `#` comments).
@@ -79,7 +90,11 @@ pub fn read_suites(table: &Path) -> Result<Vec<Suite>> {
                 Some("no-race") => Meaning::NoRace,
                 _ => return Err(bad_row(table, line, expected)),
             };
-            Ok(Suite { name: cols[0].clone(), model: dir.join(&cols[1]), meaning })
+            Ok(Suite {
+                name: cols[0].clone(),
+                model: dir.join(&cols[1]),
+                meaning,
+            })
         })
         .collect()
 }
@@ -101,8 +116,10 @@ pub fn run_suite(oracle: &Path, suite: &Suite, opts: &Options) -> Result<SuiteRe
     let model = crate::ir::load(&suite.model)?;
     let expected = read_expected(oracle, &suite.name)?;
     let start = std::time::Instant::now();
-    let tests: Vec<TestResult> =
-        expected.par_iter().map(|(path, want)| judge(oracle, path, *want, &model, suite.meaning, opts)).collect();
+    let tests: Vec<TestResult> = expected
+        .par_iter()
+        .map(|(path, want)| judge(oracle, path, *want, &model, suite.meaning, opts))
+        .collect();
     let seconds = start.elapsed().as_secs_f64();
     let count = |f: fn(&Agreement) -> bool| tests.iter().filter(|t| f(&t.result)).count();
     Ok(SuiteReport {
@@ -116,8 +133,16 @@ pub fn run_suite(oracle: &Path, suite: &Suite, opts: &Options) -> Result<SuiteRe
     })
 }
 
-fn judge(oracle: &Path, path: &str, want: bool, model: &crate::ir::Model, meaning: Meaning, opts: &Options) -> TestResult {
-    let got = crate::litmus::parse_file(&oracle.join(path)).and_then(|test| runner::run(model, &test, opts));
+fn judge(
+    oracle: &Path,
+    path: &str,
+    want: bool,
+    model: &crate::ir::Model,
+    meaning: Meaning,
+    opts: &Options,
+) -> TestResult {
+    let got = crate::litmus::parse_file(&oracle.join(path))
+        .and_then(|test| runner::run(model, &test, opts));
     let (result, candidates) = match got {
         Err(e) => (Agreement::Unsupported(e.to_string()), 0),
         Ok(outcome) => {
@@ -125,11 +150,22 @@ fn judge(oracle: &Path, path: &str, want: bool, model: &crate::ir::Model, meanin
                 Meaning::Clause => outcome.validated,
                 Meaning::NoRace => outcome.flags.is_empty(),
             };
-            let result = if got == want { Agreement::Agree } else { Agreement::Disagree { expected: want, got } };
+            let result = if got == want {
+                Agreement::Agree
+            } else {
+                Agreement::Disagree {
+                    expected: want,
+                    got,
+                }
+            };
             (result, outcome.candidates)
         }
     };
-    TestResult { path: path.to_string(), result, candidates }
+    TestResult {
+        path: path.to_string(),
+        result,
+        candidates,
+    }
 }
 
 /// The agreement table and the list of every disagreement and unsupported test.
@@ -159,12 +195,11 @@ pub fn render(reports: &[SuiteReport]) -> String {
                 Agreement::Agree => {}
                 Agreement::Disagree { expected, got } => s.push_str(&format!(
                     "{}: DISAGREE {} (expected {}, got {})\n",
-                    r.suite,
-                    t.path,
-                    *expected as u8,
-                    *got as u8
+                    r.suite, t.path, *expected as u8, *got as u8
                 )),
-                Agreement::Unsupported(why) => s.push_str(&format!("{}: UNSUPPORTED {}: {}\n", r.suite, t.path, why)),
+                Agreement::Unsupported(why) => {
+                    s.push_str(&format!("{}: UNSUPPORTED {}: {}\n", r.suite, t.path, why))
+                }
             }
         }
     }

@@ -26,7 +26,8 @@ impl Set {
         Set(1u128 << e)
     }
     pub fn from_iter(it: impl IntoIterator<Item = usize>) -> Set {
-        it.into_iter().fold(Set::EMPTY, |s, e| s.union(Set::singleton(e)))
+        it.into_iter()
+            .fold(Set::EMPTY, |s, e| s.union(Set::singleton(e)))
     }
     pub fn contains(self, e: usize) -> bool {
         self.0 >> e & 1 == 1
@@ -70,7 +71,9 @@ pub struct Rel {
 
 impl Rel {
     pub fn empty(n: usize) -> Rel {
-        Rel { rows: vec![Set::EMPTY; n] }
+        Rel {
+            rows: vec![Set::EMPTY; n],
+        }
     }
     /// `id` restricted to `s`, written `[s]` in cat.
     pub fn id_on(n: usize, s: Set) -> Rel {
@@ -117,7 +120,14 @@ impl Rel {
         self.rows.iter().all(|r| r.is_empty())
     }
     fn zip(&self, o: &Rel, f: impl Fn(Set, Set) -> Set) -> Rel {
-        Rel { rows: self.rows.iter().zip(&o.rows).map(|(&a, &b)| f(a, b)).collect() }
+        Rel {
+            rows: self
+                .rows
+                .iter()
+                .zip(&o.rows)
+                .map(|(&a, &b)| f(a, b))
+                .collect(),
+        }
     }
     pub fn union(&self, o: &Rel) -> Rel {
         self.zip(o, Set::union)
@@ -131,7 +141,9 @@ impl Rel {
     /// Complement with respect to all pairs of the `n` events.
     pub fn complement(&self) -> Rel {
         let full = Set::full(self.size());
-        Rel { rows: self.rows.iter().map(|&r| full.diff(r)).collect() }
+        Rel {
+            rows: self.rows.iter().map(|&r| full.diff(r)).collect(),
+        }
     }
     /// Relational composition `self ; o`.
     pub fn seq(&self, o: &Rel) -> Rel {
@@ -167,7 +179,13 @@ impl Rel {
         self.plus().opt()
     }
     pub fn domain(&self) -> Set {
-        Set::from_iter(self.rows.iter().enumerate().filter(|(_, r)| !r.is_empty()).map(|(a, _)| a))
+        Set::from_iter(
+            self.rows
+                .iter()
+                .enumerate()
+                .filter(|(_, r)| !r.is_empty())
+                .map(|(a, _)| a),
+        )
     }
     pub fn range(&self) -> Set {
         self.rows.iter().fold(Set::EMPTY, |acc, &r| acc.union(r))
@@ -184,7 +202,13 @@ impl Rel {
             .rows
             .iter()
             .enumerate()
-            .map(|(a, &r)| if s.contains(a) { r.inter(s) } else { Set::EMPTY })
+            .map(|(a, &r)| {
+                if s.contains(a) {
+                    r.inter(s)
+                } else {
+                    Set::EMPTY
+                }
+            })
             .collect();
         Rel { rows }
     }

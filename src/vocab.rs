@@ -17,10 +17,16 @@ pub const EVENT_SETS: &[(&str, &str)] = &[
     ("_", "all events (herd's wildcard)"),
     ("E", "all events"),
     ("R", "reads (including the read of an RMW)"),
-    ("W", "writes (including initial writes and the write of an RMW)"),
+    (
+        "W",
+        "writes (including initial writes and the write of an RMW)",
+    ),
     ("M", "memory events, R | W"),
     ("F", "fences"),
-    ("BAR", "execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier)"),
+    (
+        "BAR",
+        "execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier)",
+    ),
     ("IW", "initial writes"),
     ("RMW", "the read and the write of every read-modify-write"),
 ];
@@ -37,7 +43,10 @@ pub const TAGS: &[(&str, &str)] = &[
     ("SC", "sequentially consistent (C seq_cst, PTX fence.sc)"),
     ("CON", "C memory_order_consume"),
     ("V", "PTX .volatile access (treated as .relaxed.sys)"),
-    ("RED", "PTX red: an RMW with no destination register (forms no acquire pattern)"),
+    (
+        "RED",
+        "PTX red: an RMW with no destination register (forms no acquire pattern)",
+    ),
     // PTX scopes.
     ("CTA", "PTX .cta scope"),
     ("GPU", "PTX .gpu scope"),
@@ -58,9 +67,18 @@ pub const TAGS: &[(&str, &str)] = &[
 /// Built-in relations.
 pub const RELATIONS: &[(&str, &str)] = &[
     ("id", "identity on all events"),
-    ("po", "program order (strict, per thread; initial writes are not in po)"),
-    ("rf", "reads-from: write to read of the same location and value"),
-    ("co", "coherence order (transitive; total per location or partial, as the model declares)"),
+    (
+        "po",
+        "program order (strict, per thread; initial writes are not in po)",
+    ),
+    (
+        "rf",
+        "reads-from: write to read of the same location and value",
+    ),
+    (
+        "co",
+        "coherence order (transitive; total per location or partial, as the model declares)",
+    ),
     ("fr", "from-reads, rf^-1; co"),
     ("loc", "same location (memory events)"),
     ("int", "same thread"),
@@ -69,13 +87,22 @@ pub const RELATIONS: &[(&str, &str)] = &[
     ("addr", "address dependency"),
     ("data", "data dependency"),
     ("ctrl", "control dependency"),
-    ("syncbar", "barrier events of the same barrier instance (same id, same CTA / work-group)"),
-    ("scta", "same CTA (threads placed in the same cta of the same gpu)"),
+    (
+        "syncbar",
+        "barrier events of the same barrier instance (same id, same CTA / work-group)",
+    ),
+    (
+        "scta",
+        "same CTA (threads placed in the same cta of the same gpu)",
+    ),
     ("sgpu", "same GPU"),
     ("swg", "same work-group (OpenCL name for scta)"),
     ("sdv", "same device (OpenCL name for sgpu)"),
     ("sr", "same scope tag and same scope instance"),
-    ("incl", "both events scoped, and each one's scope instance contains the other's thread"),
+    (
+        "incl",
+        "both events scoped, and each one's scope instance contains the other's thread",
+    ),
 ];
 
 /// The kind of a built-in name, or `None` if the vocabulary does not have it.
@@ -102,5 +129,9 @@ pub fn is_tag(tag: &str) -> bool {
 
 /// All built-in names (for "did you mean" suggestions).
 pub fn all_names() -> impl Iterator<Item = &'static str> {
-    EVENT_SETS.iter().chain(TAGS).chain(RELATIONS).map(|(n, _)| *n)
+    EVENT_SETS
+        .iter()
+        .chain(TAGS)
+        .chain(RELATIONS)
+        .map(|(n, _)| *n)
 }

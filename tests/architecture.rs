@@ -6,11 +6,20 @@ use std::fs;
 fn every_stage_has_a_section_in_architecture_md() {
     let lib = fs::read_to_string("src/lib.rs").unwrap();
     let map = fs::read_to_string("ARCHITECTURE.md").unwrap();
-    let stages: Vec<&str> =
-        lib.lines().filter_map(|l| l.strip_prefix("pub mod ")).map(|m| m.trim_end_matches(';')).collect();
+    let stages: Vec<&str> = lib
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';'))
+        .collect();
     assert!(stages.len() >= 10, "lib.rs lists {stages:?}");
-    let missing: Vec<_> = stages.iter().filter(|s| !map.contains(&format!("### `{s}`"))).collect();
-    assert!(missing.is_empty(), "stages without a section in ARCHITECTURE.md: {missing:?}");
+    let missing: Vec<_> = stages
+        .iter()
+        .filter(|s| !map.contains(&format!("### `{s}`")))
+        .collect();
+    assert!(
+        missing.is_empty(),
+        "stages without a section in ARCHITECTURE.md: {missing:?}"
+    );
 }
 
 #[test]
@@ -30,5 +39,8 @@ fn every_source_file_says_what_it_is() {
             }
         }
     }
-    assert!(missing.is_empty(), "files without a //! header: {missing:?}");
+    assert!(
+        missing.is_empty(),
+        "files without a //! header: {missing:?}"
+    );
 }

@@ -19,7 +19,11 @@ fn every_error_case_renders_as_its_snapshot() {
     let cases = error_cases();
     assert!(cases.len() >= 25, "error cases went missing: {cases:?}");
     for path in cases {
-        let name = path.file_stem().and_then(|s| s.to_str()).expect("utf-8 name").to_string();
+        let name = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .expect("utf-8 name")
+            .to_string();
         let err = match ir::load(&path) {
             Ok(_) => panic!("{} should not load", path.display()),
             Err(e) => e,
@@ -45,7 +49,10 @@ fn error_at(name: &str) -> (usize, usize, String) {
 fn unknown_names_point_at_the_name_and_suggest() {
     let (line, col, text) = error_at("0001_unknown_name_did_you_mean.cat");
     assert_eq!((line, col), (3, 14), "{text}");
-    let e = ir::load(Path::new("tests/data/cat/err/0001_unknown_name_did_you_mean.cat")).unwrap_err();
+    let e = ir::load(Path::new(
+        "tests/data/cat/err/0001_unknown_name_did_you_mean.cat",
+    ))
+    .unwrap_err();
     assert!(e.notes.iter().any(|n| n.contains("`com`")), "{:?}", e.notes);
 }
 

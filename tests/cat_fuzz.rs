@@ -17,10 +17,65 @@ const MODELS: &[&str] = &[
 ];
 
 const TOKENS: &[&str] = &[
-    "let", "rec", "and", "acyclic", "irreflexive", "empty", "flag", "as", "include", "show", "unshow", "with", "from",
-    "coherence", "partial", "total", "linearisations", "domain", "range", "po", "rf", "co", "fr", "W", "R", "F", "_", "x", "f",
-    "0", "(", ")", "[", "]", ",", "=", "|", "&", "\\", ";", "*", "~", "+", "?", "^", "-1", "^-1", "(*", "*)", "//", "\n",
-    "\"a.cat\"", "\"", "'", "{", "}", "é", "po-loc", "x.y",
+    "let",
+    "rec",
+    "and",
+    "acyclic",
+    "irreflexive",
+    "empty",
+    "flag",
+    "as",
+    "include",
+    "show",
+    "unshow",
+    "with",
+    "from",
+    "coherence",
+    "partial",
+    "total",
+    "linearisations",
+    "domain",
+    "range",
+    "po",
+    "rf",
+    "co",
+    "fr",
+    "W",
+    "R",
+    "F",
+    "_",
+    "x",
+    "f",
+    "0",
+    "(",
+    ")",
+    "[",
+    "]",
+    ",",
+    "=",
+    "|",
+    "&",
+    "\\",
+    ";",
+    "*",
+    "~",
+    "+",
+    "?",
+    "^",
+    "-1",
+    "^-1",
+    "(*",
+    "*)",
+    "//",
+    "\n",
+    "\"a.cat\"",
+    "\"",
+    "'",
+    "{",
+    "}",
+    "é",
+    "po-loc",
+    "x.y",
 ];
 
 /// An arbitrary character position in `s` (a char boundary).
@@ -68,7 +123,10 @@ fn random_base(seed: u64) -> Base {
     let mut b = Base::empty(n);
     let mut bits = seed;
     for name in ["po", "rf", "co", "fr", "loc", "ext", "rmw"] {
-        let pairs: Vec<(usize, usize)> = (0..n * n).filter(|i| bits >> (i % 64) & 1 == 1).map(|i| (i / n, i % n)).collect();
+        let pairs: Vec<(usize, usize)> = (0..n * n)
+            .filter(|i| bits >> (i % 64) & 1 == 1)
+            .map(|i| (i / n, i % n))
+            .collect();
         b.set(name, Value::Rel(Rel::from_pairs(n, pairs)));
         bits = bits.rotate_left(7) ^ 0x5555;
     }
@@ -124,7 +182,11 @@ fn the_seed_models_load() {
 #[test]
 fn exponential_inlining_is_refused_not_attempted() {
     let mut text = String::from("let d(x) = x | x\n");
-    text.push_str(&format!("let big = {}po{}\n", "d(".repeat(40), ")".repeat(40)));
+    text.push_str(&format!(
+        "let big = {}po{}\n",
+        "d(".repeat(40),
+        ")".repeat(40)
+    ));
     let e = ir::load_str("big.cat", &text, None).unwrap_err();
     assert!(e.message.contains("too large"), "{}", e.message);
 }

@@ -21,19 +21,53 @@ fn set(elems: &[usize]) -> Value {
 /// Store buffering, optionally with a fence between each thread's write and read.
 /// Events: T0: Wx=1 [F] Ry=0; T1: Wy=1 [F] Rx=0; then the initial writes of x and y.
 fn store_buffering(fenced: bool) -> Base {
-    let (wx, ry, wy, rx, f0, f1, ix, iy) = if fenced { (0, 2, 3, 5, 1, 4, 6, 7) } else { (0, 1, 2, 3, 8, 8, 4, 5) };
+    let (wx, ry, wy, rx, f0, f1, ix, iy) = if fenced {
+        (0, 2, 3, 5, 1, 4, 6, 7)
+    } else {
+        (0, 1, 2, 3, 8, 8, 4, 5)
+    };
     let n = if fenced { 8 } else { 6 };
     let mut b = Base::empty(n);
-    let t0: Vec<usize> = if fenced { vec![wx, f0, ry] } else { vec![wx, ry] };
-    let t1: Vec<usize> = if fenced { vec![wy, f1, rx] } else { vec![wy, rx] };
-    let po: Vec<(usize, usize)> =
-        [&t0, &t1].iter().flat_map(|t| (0..t.len()).flat_map(move |i| (i + 1..t.len()).map(move |j| (t[i], t[j])))).collect();
-    let thread = |e: usize| if t0.contains(&e) { 0 } else if t1.contains(&e) { 1 } else { 2 + e };
+    let t0: Vec<usize> = if fenced {
+        vec![wx, f0, ry]
+    } else {
+        vec![wx, ry]
+    };
+    let t1: Vec<usize> = if fenced {
+        vec![wy, f1, rx]
+    } else {
+        vec![wy, rx]
+    };
+    let po: Vec<(usize, usize)> = [&t0, &t1]
+        .iter()
+        .flat_map(|t| (0..t.len()).flat_map(move |i| (i + 1..t.len()).map(move |j| (t[i], t[j]))))
+        .collect();
+    let thread = |e: usize| {
+        if t0.contains(&e) {
+            0
+        } else if t1.contains(&e) {
+            1
+        } else {
+            2 + e
+        }
+    };
     let all: Vec<(usize, usize)> = (0..n).flat_map(|a| (0..n).map(move |b| (a, b))).collect();
-    let ext: Vec<(usize, usize)> = all.iter().copied().filter(|&(a, b)| thread(a) != thread(b)).collect();
-    let int: Vec<(usize, usize)> = all.iter().copied().filter(|&(a, b)| thread(a) == thread(b)).collect();
+    let ext: Vec<(usize, usize)> = all
+        .iter()
+        .copied()
+        .filter(|&(a, b)| thread(a) != thread(b))
+        .collect();
+    let int: Vec<(usize, usize)> = all
+        .iter()
+        .copied()
+        .filter(|&(a, b)| thread(a) == thread(b))
+        .collect();
     let (x, y) = ([wx, rx, ix], [wy, ry, iy]);
-    let loc: Vec<(usize, usize)> = all.iter().copied().filter(|&(a, b)| (x.contains(&a) && x.contains(&b)) || (y.contains(&a) && y.contains(&b))).collect();
+    let loc: Vec<(usize, usize)> = all
+        .iter()
+        .copied()
+        .filter(|&(a, b)| (x.contains(&a) && x.contains(&b)) || (y.contains(&a) && y.contains(&b)))
+        .collect();
     b.set("po", rel(n, &po));
     b.set("rf", rel(n, &[(iy, ry), (ix, rx)]));
     b.set("co", rel(n, &[(ix, wx), (iy, wy)]));
@@ -53,7 +87,10 @@ fn store_buffering(fenced: bool) -> Base {
 #[test]
 fn sc_forbids_store_buffering() {
     let m = load("0001_sc.cat");
-    assert_eq!(m.title.as_deref(), Some("SC: sequential consistency (Lamport 1979), the smallest useful model"));
+    assert_eq!(
+        m.title.as_deref(),
+        Some("SC: sequential consistency (Lamport 1979), the smallest useful model")
+    );
     let out = eval::evaluate(&m, &store_buffering(false));
     assert!(!out.consistent);
     assert_eq!(out.failed, ["sc"]);
@@ -74,21 +111,35 @@ fn tso_allows_store_buffering_but_not_with_fences() {
 fn included_definitions_come_first_with_their_text_and_origin() {
     let m = load("0002_tso.cat");
     let names: Vec<&str> = m.defs.iter().map(|d| d.name.as_str()).collect();
-    assert_eq!(names, ["po-loc", "rfe", "coe", "fre", "com", "fencerel", "ppo", "mfence"]);
+    assert_eq!(
+        names,
+        ["po-loc", "rfe", "coe", "fre", "com", "fencerel", "ppo", "mfence"]
+    );
     assert_eq!(m.defs[0].source_text, "let po-loc = po & loc");
     assert_eq!(m.defs[0].origin, "tests/data/cat/lib/common.cat:2");
     assert!(matches!(&m.defs[5].body, DefBody::Function { params } if params == &["B"]));
     assert_eq!(m.defs[5].kind, None);
     assert_eq!(m.defs[7].source_text, "let mfence = fencerel(F)");
     assert_eq!(m.defs[7].origin, "tests/data/cat/0002_tso.cat:9");
-    assert_eq!(m.title.as_deref(), Some("x86-TSO (Owens, Sarkar, Sewell 2009), a small test model"));
+    assert_eq!(
+        m.title.as_deref(),
+        Some("x86-TSO (Owens, Sarkar, Sewell 2009), a small test model")
+    );
 }
 
 #[test]
 fn checks_are_listed_in_order_with_their_text() {
     let m = load("0002_tso.cat");
-    let checks: Vec<(CheckKind, &str)> = m.checks.iter().map(|c| (c.kind, c.name.as_str())).collect();
-    assert_eq!(checks, [(CheckKind::Acyclic, "sc-per-location"), (CheckKind::Empty, "atomic"), (CheckKind::Acyclic, "tso")]);
+    let checks: Vec<(CheckKind, &str)> =
+        m.checks.iter().map(|c| (c.kind, c.name.as_str())).collect();
+    assert_eq!(
+        checks,
+        [
+            (CheckKind::Acyclic, "sc-per-location"),
+            (CheckKind::Empty, "atomic"),
+            (CheckKind::Acyclic, "tso")
+        ]
+    );
     assert_eq!(m.checks[1].source_text, "empty rmw & (fre ; coe) as atomic");
 }
 
@@ -96,9 +147,15 @@ fn checks_are_listed_in_order_with_their_text() {
 fn used_builtins_are_those_reached_from_definitions_and_checks() {
     let m = load("0002_tso.cat");
     let used: Vec<&str> = m.used_builtins().into_iter().collect();
-    assert_eq!(used, ["F", "R", "W", "_", "co", "ext", "fr", "loc", "po", "rf", "rmw"]);
+    assert_eq!(
+        used,
+        ["F", "R", "W", "_", "co", "ext", "fr", "loc", "po", "rf", "rmw"]
+    );
     let sc = load("0001_sc.cat");
-    assert_eq!(sc.used_builtins().into_iter().collect::<Vec<_>>(), ["co", "fr", "po", "rf"]);
+    assert_eq!(
+        sc.used_builtins().into_iter().collect::<Vec<_>>(),
+        ["co", "fr", "po", "rf"]
+    );
 }
 
 #[test]
@@ -136,13 +193,23 @@ fn zero_takes_the_kind_its_context_needs() {
 #[test]
 fn recursive_closure_equals_plus() {
     let m = load("0004_rec.cat");
-    assert!(m.steps.iter().any(|s| matches!(s, Step::Fixpoint(ids) if ids.len() == 2)));
-    for po in [vec![(0, 1), (1, 2), (2, 3)], vec![(0, 1), (1, 0), (2, 3), (3, 4)], vec![(4, 3), (3, 2), (2, 1), (1, 0), (0, 4)]] {
+    assert!(m
+        .steps
+        .iter()
+        .any(|s| matches!(s, Step::Fixpoint(ids) if ids.len() == 2)));
+    for po in [
+        vec![(0, 1), (1, 2), (2, 3)],
+        vec![(0, 1), (1, 0), (2, 3), (3, 4)],
+        vec![(4, 3), (3, 2), (2, 1), (1, 0), (0, 4)],
+    ] {
         let mut b = Base::empty(5);
         b.set("po", rel(5, &po));
         let tc = eval::evaluate_named(&m, &b, "tc").unwrap();
         assert_eq!(tc, eval::evaluate_named(&m, &b, "plus").unwrap());
-        assert_eq!(tc, Value::Rel(Rel::from_pairs(5, po.iter().copied()).plus()));
+        assert_eq!(
+            tc,
+            Value::Rel(Rel::from_pairs(5, po.iter().copied()).plus())
+        );
     }
 }
 
@@ -154,7 +221,10 @@ fn mutual_recursion_reaches_the_least_fixpoint() {
     let mut b = Base::empty(4);
     b.set("rf", rel(4, &[(0, 1), (2, 3)]));
     b.set("po", rel(4, &[(1, 2), (3, 0)]));
-    assert_eq!(eval::evaluate_named(&m, &b, "a"), eval::evaluate_named(&closed, &b, "a"));
+    assert_eq!(
+        eval::evaluate_named(&m, &b, "a"),
+        eval::evaluate_named(&closed, &b, "a")
+    );
     let a = eval::evaluate_named(&m, &b, "a").unwrap();
     assert!(a.as_rel().unwrap().contains(0, 3) && a.as_rel().unwrap().contains(2, 1));
 }
@@ -198,12 +268,18 @@ fn witness_order_is_chosen_to_agree_with_communication() {
     let m = load("0003_witness.cat");
     assert_eq!(m.coherence, CoKind::Partial);
     assert_eq!(m.witnesses[0].name, "sc");
-    assert_eq!(m.witnesses[0].source_text, "with sc from linearisations(fsc, po)");
+    assert_eq!(
+        m.witnesses[0].source_text,
+        "with sc from linearisations(fsc, po)"
+    );
     // Only 0 < 1 < 2 of the six orders is acyclic with rf's 0 -> 1 -> 2.
     let b = fences(3, &[], &[(0, 1), (1, 2)]);
     let out = eval::evaluate(&m, &b);
     assert!(out.consistent, "{out:?}");
-    assert_eq!(eval::evaluate_named(&m, &b, "sc"), Some(rel(3, &[(0, 1), (0, 2), (1, 2)])));
+    assert_eq!(
+        eval::evaluate_named(&m, &b, "sc"),
+        Some(rel(3, &[(0, 1), (0, 2), (1, 2)]))
+    );
 }
 
 #[test]
@@ -220,7 +296,10 @@ fn witness_with_no_possible_value_is_reported_by_name() {
     let out = eval::evaluate(&m, &fences(3, &[(0, 1), (1, 0)], &[]));
     assert!(!out.consistent);
     assert_eq!(out.failed, ["sc"]);
-    assert_eq!(eval::evaluate_named(&m, &fences(3, &[(0, 1), (1, 0)], &[]), "sc"), None);
+    assert_eq!(
+        eval::evaluate_named(&m, &fences(3, &[(0, 1), (1, 0)], &[]), "sc"),
+        None
+    );
 }
 
 #[test]
@@ -229,7 +308,10 @@ fn witness_contains_the_given_order() {
     // po says 2 before 0; rf then forces 2 < 0 < 1.
     let b = fences(3, &[(2, 0)], &[(0, 1)]);
     assert!(eval::evaluate(&m, &b).consistent);
-    assert_eq!(eval::evaluate_named(&m, &b, "sc"), Some(rel(3, &[(2, 0), (2, 1), (0, 1)])));
+    assert_eq!(
+        eval::evaluate_named(&m, &b, "sc"),
+        Some(rel(3, &[(2, 0), (2, 1), (0, 1)]))
+    );
 }
 
 #[test]
@@ -246,7 +328,8 @@ fn flags_are_raised_without_making_executions_inconsistent() {
 
 #[test]
 fn every_failing_check_is_named_and_negation_inverts_the_test() {
-    let text = "acyclic po as a\nirreflexive po\nempty rf as e\n~empty rf as ne\n~acyclic po as cyc";
+    let text =
+        "acyclic po as a\nirreflexive po\nempty rf as e\n~empty rf as ne\n~acyclic po as cyc";
     let m = ir::load_str("fails.cat", text, None).unwrap();
     let mut b = Base::empty(2);
     b.set("po", rel(2, &[(0, 0)]));
@@ -267,7 +350,10 @@ fn includes_in_text_models_resolve_in_the_given_directory() {
 #[test]
 fn a_base_reports_names_it_lacks() {
     let m = load("0001_sc.cat");
-    let mut b = Base { n: 2, ..Base::default() };
+    let mut b = Base {
+        n: 2,
+        ..Base::default()
+    };
     b.rels.insert("po", Rel::empty(2));
     assert_eq!(b.missing(&m), ["rf", "co", "fr"]);
     assert!(Base::empty(2).missing(&m).is_empty());

@@ -23,7 +23,10 @@ impl Rng {
         Set((self.next() as u128) & ((1 << N) - 1))
     }
     fn rel(&mut self) -> Rel {
-        let pairs: Vec<(usize, usize)> = (0..N * N).filter(|_| self.next().is_multiple_of(3)).map(|i| (i / N, i % N)).collect();
+        let pairs: Vec<(usize, usize)> = (0..N * N)
+            .filter(|_| self.next().is_multiple_of(3))
+            .map(|i| (i / N, i % N))
+            .collect();
         Rel::from_pairs(N, pairs)
     }
 }
@@ -45,7 +48,8 @@ fn random_bases(count: usize) -> Vec<Base> {
 }
 
 fn value_of(expr: &str, base: &Base) -> Value {
-    let model = ir::load_str("expr.cat", &format!("let x = {expr}"), None).unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = ir::load_str("expr.cat", &format!("let x = {expr}"), None)
+        .unwrap_or_else(|e| panic!("{}", e.render()));
     eval::evaluate_named(&model, base, "x").expect("x is defined")
 }
 
@@ -53,10 +57,19 @@ fn value_of(expr: &str, base: &Base) -> Value {
 fn parses_as(text: &str, herd: &str, other: Option<&str>) {
     let bases = random_bases(60);
     for b in &bases {
-        assert_eq!(value_of(text, b), value_of(herd, b), "`{text}` should mean `{herd}`");
+        assert_eq!(
+            value_of(text, b),
+            value_of(herd, b),
+            "`{text}` should mean `{herd}`"
+        );
     }
     if let Some(other) = other {
-        assert!(bases.iter().any(|b| value_of(text, b) != value_of(other, b)), "test cannot tell `{herd}` from `{other}`");
+        assert!(
+            bases
+                .iter()
+                .any(|b| value_of(text, b) != value_of(other, b)),
+            "test cannot tell `{herd}` from `{other}`"
+        );
     }
 }
 
@@ -81,7 +94,11 @@ fn difference_is_looser_than_intersection() {
 
 #[test]
 fn difference_associates_to_the_left() {
-    parses_as("po \\ rf \\ co", "(po \\ rf) \\ co", Some("po \\ (rf \\ co)"));
+    parses_as(
+        "po \\ rf \\ co",
+        "(po \\ rf) \\ co",
+        Some("po \\ (rf \\ co)"),
+    );
 }
 
 #[test]
@@ -157,7 +174,10 @@ fn every_statement_form_is_accepted() {
     assert_eq!(m.title.as_deref(), Some("statement forms"));
     assert_eq!(m.coherence, ir::CoKind::Partial);
     let names: Vec<&str> = m.checks.iter().map(|c| c.name.as_str()).collect();
-    assert_eq!(names, ["acyclic#1", "irr", "e-check", "flagged", "neg", "acyclic#6"]);
+    assert_eq!(
+        names,
+        ["acyclic#1", "irr", "e-check", "flagged", "neg", "acyclic#6"]
+    );
     assert!(m.checks[3].flag && m.checks[3].negated);
     assert!(!m.checks[4].flag && m.checks[4].negated);
     assert_eq!(m.checks[3].source_text, "flag ~empty d as flagged");
@@ -169,7 +189,10 @@ fn titles_take_herds_four_forms() {
     let title = |t: &str| ir::load_str("t.cat", t, None).unwrap().title;
     assert_eq!(title("\"quoted\" let a = po"), Some("quoted".into()));
     assert_eq!(title("PTX let a = po"), Some("PTX".into()));
-    assert_eq!(title("AArch64 Armv8 let a = po"), Some("AArch64 Armv8".into()));
+    assert_eq!(
+        title("AArch64 Armv8 let a = po"),
+        Some("AArch64 Armv8".into())
+    );
     assert_eq!(title("PTX \"PTX v6\" let a = po"), Some("PTX v6".into()));
     assert_eq!(title("let a = po"), None);
 }

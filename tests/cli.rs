@@ -2,29 +2,57 @@
 use std::process::Command;
 
 fn mapcheck(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck")).args(args).output().expect("binary runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 /// The README's main command: store buffering with fence.sc.sys is forbidden by PTX 6.0.
 #[test]
 fn readme_main_command_prints_herd_shape() {
-    let (code, out, _) = mapcheck(&["run", "models/ptx-v6.cat", "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus"]);
+    let (code, out, _) = mapcheck(&[
+        "run",
+        "models/ptx-v6.cat",
+        "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+    ]);
     assert_eq!(code, 0);
     let lines: Vec<&str> = out.lines().collect();
-    assert!(lines[0].starts_with("Test ") && lines[0].ends_with(" Allowed"), "{out}");
+    assert!(
+        lines[0].starts_with("Test ") && lines[0].ends_with(" Allowed"),
+        "{out}"
+    );
     assert_eq!(lines[1], "States 3");
     assert!(lines.contains(&"No"), "{out}");
-    assert!(lines.contains(&"Condition exists (0:r0=0 /\\ 1:r1=0)"), "{out}");
-    assert!(out.contains("Observation") && out.contains("Never 0"), "{out}");
+    assert!(
+        lines.contains(&"Condition exists (0:r0=0 /\\ 1:r1=0)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Observation") && out.contains("Never 0"),
+        "{out}"
+    );
 }
 
 #[test]
 fn json_output_carries_the_verdict() {
-    let (code, out, _) = mapcheck(&["run", "--json", "models/sc.cat", "tests/data/ptx-manual/0009_sb_fence_acq_rel_sys.litmus"]);
+    let (code, out, _) = mapcheck(&[
+        "run",
+        "--json",
+        "models/sc.cat",
+        "tests/data/ptx-manual/0009_sb_fence_acq_rel_sys.litmus",
+    ]);
     assert_eq!(code, 0);
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
-    assert_eq!(v["validated"], false, "SC forbids store buffering whatever the fences");
+    assert_eq!(
+        v["validated"], false,
+        "SC forbids store buffering whatever the fences"
+    );
     assert!(v["candidates"].as_u64().unwrap() > 0);
 }
 
@@ -33,25 +61,42 @@ fn bad_litmus_input_exits_2_with_a_located_diagnostic() {
     let dir = std::env::temp_dir().join("mapcheck-cli-test");
     std::fs::create_dir_all(&dir).unwrap();
     let bad = dir.join("bad.litmus");
-    std::fs::write(&bad, "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weird r0, x ;\nexists (P0:r0 == 1)\n").unwrap();
+    std::fs::write(
+        &bad,
+        "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weird r0, x ;\nexists (P0:r0 == 1)\n",
+    )
+    .unwrap();
     let (code, out, err) = mapcheck(&["run", "models/ptx-v6.cat", bad.to_str().unwrap()]);
     assert_eq!(code, 2);
     assert!(out.is_empty());
-    assert!(err.contains("bad.litmus:4:5") && err.contains("`.weird`"), "{err}");
+    assert!(
+        err.contains("bad.litmus:4:5") && err.contains("`.weird`"),
+        "{err}"
+    );
 }
 
 #[test]
 fn missing_model_exits_2() {
-    let (code, _, err) = mapcheck(&["run", "models/no-such-model.cat", "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus"]);
+    let (code, _, err) = mapcheck(&[
+        "run",
+        "models/no-such-model.cat",
+        "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+    ]);
     assert_eq!(code, 2);
-    assert!(err.contains("no-such-model.cat") && err.contains("cannot read"), "{err}");
+    assert!(
+        err.contains("no-such-model.cat") && err.contains("cannot read"),
+        "{err}"
+    );
 }
 
 #[test]
 fn oracle_command_prints_the_agreement_table() {
     let (code, out, _) = mapcheck(&["oracle", "tests/data/oracle/dat3m", "--suite", "RC11"]);
     assert_eq!(code, 0);
-    let row = out.lines().find(|l| l.starts_with("RC11")).expect("a row for RC11");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("RC11"))
+        .expect("a row for RC11");
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(&cols[1..5], ["100", "0", "0", "100"], "{out}");
 }
@@ -60,5 +105,8 @@ fn oracle_command_prints_the_agreement_table() {
 fn unknown_oracle_suite_is_an_error() {
     let (code, _, err) = mapcheck(&["oracle", "tests/data/oracle/dat3m", "--suite", "ARMv8"]);
     assert_eq!(code, 2);
-    assert!(err.contains("no suite `ARMv8`") && err.contains("PTXv6_0"), "{err}");
+    assert!(
+        err.contains("no suite `ARMv8`") && err.contains("PTXv6_0"),
+        "{err}"
+    );
 }

@@ -13,21 +13,35 @@ use mapcheck::solver::{self, Backend, Lit, SatSolver, Verdict};
 /// A random 3-CNF with `vars` variables and about 4.26 clauses per variable.
 fn random_cnf(rng: &mut Lcg, vars: usize) -> Vec<[(usize, bool); 3]> {
     let clauses = vars * 426 / 100;
-    (0..clauses).map(|_| [0; 3].map(|_| (rng.next(vars), rng.next(2) == 1))).collect()
+    (0..clauses)
+        .map(|_| [0; 3].map(|_| (rng.next(vars), rng.next(2) == 1)))
+        .collect()
 }
 
 /// Load a CNF into a backend; the variables as literals.
-fn load(backend: Backend, vars: usize, cnf: &[[(usize, bool); 3]]) -> (Box<dyn SatSolver>, Vec<Lit>) {
+fn load(
+    backend: Backend,
+    vars: usize,
+    cnf: &[[(usize, bool); 3]],
+) -> (Box<dyn SatSolver>, Vec<Lit>) {
     let mut s = solver::new(backend);
     let x: Vec<Lit> = (0..vars).map(|_| s.new_var()).collect();
     for cl in cnf {
-        let lits: Vec<Lit> = cl.iter().map(|&(v, neg)| if neg { !x[v] } else { x[v] }).collect();
+        let lits: Vec<Lit> = cl
+            .iter()
+            .map(|&(v, neg)| if neg { !x[v] } else { x[v] })
+            .collect();
         s.add_clause(&lits);
     }
     (s, x)
 }
 
-fn model_satisfies(s: &dyn SatSolver, x: &[Lit], cnf: &[[(usize, bool); 3]], assumptions: &[Lit]) -> bool {
+fn model_satisfies(
+    s: &dyn SatSolver,
+    x: &[Lit],
+    cnf: &[[(usize, bool); 3]],
+    assumptions: &[Lit],
+) -> bool {
     let sat_clause = |cl: &[(usize, bool); 3]| cl.iter().any(|&(v, neg)| s.value(x[v]) != neg);
     cnf.iter().all(sat_clause) && assumptions.iter().all(|&a| s.value(a))
 }
@@ -51,11 +65,21 @@ fn backends_agree_on_random_3cnf_under_assumptions() {
                     }
                 })
                 .collect();
-            let verdicts: Vec<Verdict> = solvers.iter_mut().map(|(s, _)| s.solve(&assumptions)).collect();
-            assert!(verdicts.windows(2).all(|w| w[0] == w[1]), "round {round}: {verdicts:?}");
+            let verdicts: Vec<Verdict> = solvers
+                .iter_mut()
+                .map(|(s, _)| s.solve(&assumptions))
+                .collect();
+            assert!(
+                verdicts.windows(2).all(|w| w[0] == w[1]),
+                "round {round}: {verdicts:?}"
+            );
             for (s, x) in &solvers {
                 if verdicts[0].is_sat() {
-                    assert!(model_satisfies(s.as_ref(), x, &cnf, &assumptions), "{} gave a wrong model", s.name());
+                    assert!(
+                        model_satisfies(s.as_ref(), x, &cnf, &assumptions),
+                        "{} gave a wrong model",
+                        s.name()
+                    );
                 }
             }
             if verdicts[0].is_sat() {
@@ -65,7 +89,10 @@ fn backends_agree_on_random_3cnf_under_assumptions() {
             }
         }
     }
-    assert!(sat > 50 && unsat > 50, "both answers are exercised: {sat} sat, {unsat} unsat");
+    assert!(
+        sat > 50 && unsat > 50,
+        "both answers are exercised: {sat} sat, {unsat} unsat"
+    );
 }
 
 /// For the first candidate of each test, with rf, co and fr free: every backend gives the same
@@ -74,13 +101,16 @@ fn agree_on_open_encodings(model_path: &str, suite: &str, max_tests: usize) -> u
     let model = ir::load(model_path.as_ref()).unwrap_or_else(|e| panic!("{e}"));
     let mut compared = 0;
     for file in litmus_files(suite).into_iter().take(max_tests) {
-        let Ok(test) = litmus::parse_file(&file) else { continue };
+        let Ok(test) = litmus::parse_file(&file) else {
+            continue;
+        };
         let mut first = None;
-        let _ = runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |cand| {
-            if first.is_none() {
-                first = Some(cand.execution.clone());
-            }
-        });
+        let _ =
+            runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |cand| {
+                if first.is_none() {
+                    first = Some(cand.execution.clone());
+                }
+            });
         let Some(x) = first else { continue };
         let bounds = open_bounds(&x);
         let verdicts: Vec<Vec<Verdict>> = Backend::ALL
@@ -95,7 +125,12 @@ fn agree_on_open_encodings(model_path: &str, suite: &str, max_tests: usize) -> u
                 lits.iter().map(|&l| enc.solve(&[l])).collect()
             })
             .collect();
-        assert_eq!(verdicts[0], verdicts[1], "{}: backends disagree", file.display());
+        assert_eq!(
+            verdicts[0],
+            verdicts[1],
+            "{}: backends disagree",
+            file.display()
+        );
         compared += verdicts[0].len();
     }
     compared

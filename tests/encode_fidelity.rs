@@ -20,7 +20,12 @@ fn compare(model: &Model, cand: &Candidate, backend: Backend, tally: &mut Tally)
     let mut enc = Encoding::with_backend(model, &bounds, backend);
     let j = &cand.judgement;
     let consistent = enc.consistent();
-    assert_eq!(enc.solve(&[consistent]).is_sat(), j.consistent, "consistency of a candidate ({})", enc.solver_name());
+    assert_eq!(
+        enc.solve(&[consistent]).is_sat(),
+        j.consistent,
+        "consistency of a candidate ({})",
+        enc.solver_name()
+    );
     tally.candidates += 1;
     tally.consistent += usize::from(j.consistent);
     let no_witness = model.witnesses.iter().any(|w| j.failed.contains(&w.name));
@@ -37,8 +42,18 @@ fn compare(model: &Model, cand: &Candidate, backend: Backend, tally: &mut Tally)
             // The evaluator's judgement reports one choice of the witnesses; the encoding asks
             // for some choice. Ask the evaluator that question with the check alone.
             let base = cand.execution.base();
-            assert_eq!(sat_holds, evaluate(&alone(model, i, false), &base).consistent, "{} holds", check.name);
-            assert_eq!(sat_fails, evaluate(&alone(model, i, true), &base).consistent, "{} fails", check.name);
+            assert_eq!(
+                sat_holds,
+                evaluate(&alone(model, i, false), &base).consistent,
+                "{} holds",
+                check.name
+            );
+            assert_eq!(
+                sat_fails,
+                evaluate(&alone(model, i, true), &base).consistent,
+                "{} fails",
+                check.name
+            );
             tally.witness_checks += 1;
         }
     }
@@ -54,16 +69,21 @@ fn run_suite(model_path: &str, suite: &str) -> Tally {
         };
         let (mut seen, mut consistent_seen) = (0, 0);
         let mut per_test = Tally::default();
-        let ran = runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |cand| {
-            seen += 1;
-            let take = seen <= CAP || (cand.judgement.consistent && consistent_seen < CAP);
-            if take {
-                consistent_seen += usize::from(cand.judgement.consistent);
-                // Every fourth candidate is also checked on the second backend.
-                let backend = if per_test.candidates % 4 == 3 { Backend::Cadical } else { Backend::BatSat };
-                compare(&model, cand, backend, &mut per_test);
-            }
-        });
+        let ran =
+            runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |cand| {
+                seen += 1;
+                let take = seen <= CAP || (cand.judgement.consistent && consistent_seen < CAP);
+                if take {
+                    consistent_seen += usize::from(cand.judgement.consistent);
+                    // Every fourth candidate is also checked on the second backend.
+                    let backend = if per_test.candidates % 4 == 3 {
+                        Backend::Cadical
+                    } else {
+                        Backend::BatSat
+                    };
+                    compare(&model, cand, backend, &mut per_test);
+                }
+            });
         match ran {
             Ok(()) => {
                 tally.tests += 1;
@@ -86,13 +106,19 @@ fn ptx_v6_encoding_agrees_with_the_evaluator_on_the_ptx_suite() {
 #[test]
 fn rc11_encoding_agrees_with_the_evaluator_on_the_c11_suite() {
     let t = run_suite("models/rc11.cat", "C11");
-    assert!(t.tests >= 100 && t.candidates >= 600 && t.consistent > 300, "{t:?}");
+    assert!(
+        t.tests >= 100 && t.candidates >= 600 && t.consistent > 300,
+        "{t:?}"
+    );
 }
 
 #[test]
 fn sc_encoding_agrees_with_the_evaluator_on_both_suites() {
     for suite in ["C11", "PTX"] {
         let t = run_suite("models/sc.cat", suite);
-        assert!(t.tests >= 80 && t.candidates >= 400 && t.consistent > 50, "{t:?}");
+        assert!(
+            t.tests >= 80 && t.candidates >= 400 && t.consistent > 50,
+            "{t:?}"
+        );
     }
 }

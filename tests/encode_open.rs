@@ -32,9 +32,15 @@ struct Exhaustive {
 
 fn exhaustive(model: &Model, x: &Execution) -> Exhaustive {
     let base = x.base();
-    let uppers: Vec<Vec<(usize, usize)>> = FREE.iter().map(|n| free_upper(x, n).pairs().collect()).collect();
-    let open: Vec<(usize, (usize, usize))> =
-        uppers.iter().enumerate().flat_map(|(k, ps)| ps.iter().map(move |&p| (k, p))).collect();
+    let uppers: Vec<Vec<(usize, usize)>> = FREE
+        .iter()
+        .map(|n| free_upper(x, n).pairs().collect())
+        .collect();
+    let open: Vec<(usize, (usize, usize))> = uppers
+        .iter()
+        .enumerate()
+        .flat_map(|(k, ps)| ps.iter().map(move |&p| (k, p)))
+        .collect();
     let mut out = Exhaustive {
         consistent: false,
         holds: vec![false; model.checks.len()],
@@ -63,12 +69,18 @@ fn compare(model: &Model, x: &Execution, exhaust: bool) -> usize {
     let bounds = open_bounds(x);
     let mut enc = Encoding::new(model, &bounds);
     let base = x.base();
-    let read =
-        |enc: &Encoding| FREE.iter().map(|n| enc.rel_value(n).unwrap_or_else(|| Rel::empty(x.n()))).collect::<Vec<_>>();
+    let read = |enc: &Encoding| {
+        FREE.iter()
+            .map(|n| enc.rel_value(n).unwrap_or_else(|| Rel::empty(x.n())))
+            .collect::<Vec<_>>()
+    };
     let consistent = enc.consistent();
     let sat = enc.solve(&[consistent]).is_sat();
     if sat {
-        assert!(judge(model, &base, &read(&enc)).consistent, "the solver's model is consistent");
+        assert!(
+            judge(model, &base, &read(&enc)).consistent,
+            "the solver's model is consistent"
+        );
     }
     let truth = exhaust.then(|| exhaustive(model, x));
     let mut compared = 0;
@@ -81,14 +93,28 @@ fn compare(model: &Model, x: &Execution, exhaust: bool) -> usize {
             continue;
         }
         for want in [true, false] {
-            let lit = if want { enc.check_holds(i) } else { enc.check_fails(i) };
+            let lit = if want {
+                enc.check_holds(i)
+            } else {
+                enc.check_fails(i)
+            };
             let sat = enc.solve(&[lit]).is_sat();
             if sat {
                 let j = judge(model, &base, &read(&enc));
-                assert_eq!(evaluator_holds(&j, &c.name, c.flag), want, "read-back model of {} ({want})", c.name);
+                assert_eq!(
+                    evaluator_holds(&j, &c.name, c.flag),
+                    want,
+                    "read-back model of {} ({want})",
+                    c.name
+                );
             }
             if let Some(t) = &truth {
-                assert_eq!(sat, if want { t.holds[i] } else { t.fails[i] }, "{} can be made to hold: {want}", c.name);
+                assert_eq!(
+                    sat,
+                    if want { t.holds[i] } else { t.fails[i] },
+                    "{} can be made to hold: {want}",
+                    c.name
+                );
                 compared += 1;
             }
         }
@@ -100,13 +126,16 @@ fn run(model_path: &str, suite: &str, max_open: usize) -> (usize, usize) {
     let model = ir::load(model_path.as_ref()).unwrap_or_else(|e| panic!("{e}"));
     let (mut tests, mut compared) = (0, 0);
     for file in litmus_files(suite) {
-        let Ok(test) = litmus::parse_file(&file) else { continue };
+        let Ok(test) = litmus::parse_file(&file) else {
+            continue;
+        };
         let mut first = None;
-        let _ = runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |cand| {
-            if first.is_none() {
-                first = Some(cand.execution.clone());
-            }
-        });
+        let _ =
+            runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |cand| {
+                if first.is_none() {
+                    first = Some(cand.execution.clone());
+                }
+            });
         let Some(x) = first else { continue };
         let open = open_bounds(&x).open_tuples();
         compared += compare(&model, &x, open <= max_open);

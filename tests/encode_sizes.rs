@@ -14,10 +14,13 @@ const SUITE: &str = "tests/data/oracle/dat3m/litmus";
 
 /// The candidate executions of one test under one model.
 fn candidates(model: &ir::Model, test: &str) -> Vec<Execution> {
-    let test = litmus::parse_file(&std::path::Path::new(SUITE).join(test)).unwrap_or_else(|e| panic!("{e}"));
+    let test = litmus::parse_file(&std::path::Path::new(SUITE).join(test))
+        .unwrap_or_else(|e| panic!("{e}"));
     let mut out = vec![];
-    runner::for_each_candidate(model, &test, &runner::Options::default(), &mut |c| out.push(c.execution.clone()))
-        .unwrap();
+    runner::for_each_candidate(model, &test, &runner::Options::default(), &mut |c| {
+        out.push(c.execution.clone())
+    })
+    .unwrap();
     out
 }
 
@@ -33,7 +36,11 @@ fn rc11_on_exact_bounds_folds_to_a_constant() {
     let model = ir::load("models/rc11.cat".as_ref()).unwrap_or_else(|e| panic!("{e}"));
     for x in candidates(&model, "C11/manual/mp_relacq.litmus") {
         let s = size_after_consistent(&model, &exact_bounds(&x));
-        assert_eq!((s.inputs, s.solver.vars, s.solver.clauses), (0, 1, 1), "{s:?}");
+        assert_eq!(
+            (s.inputs, s.solver.vars, s.solver.clauses),
+            (0, 1, 1),
+            "{s:?}"
+        );
     }
 }
 
@@ -41,10 +48,22 @@ fn rc11_on_exact_bounds_folds_to_a_constant() {
 fn ptx_on_exact_bounds_keeps_only_the_fence_sc_order_free() {
     let model = ir::load("models/ptx-v6.cat".as_ref()).unwrap_or_else(|e| panic!("{e}"));
     let xs = candidates(&model, "PTX/Nvidia/SB-cta.litmus");
-    let sizes: Vec<Stats> = xs.iter().map(|x| size_after_consistent(&model, &exact_bounds(x))).collect();
+    let sizes: Vec<Stats> = xs
+        .iter()
+        .map(|x| size_after_consistent(&model, &exact_bounds(x)))
+        .collect();
     // Two fence.sc events: one pair, one variable for the order between them.
-    assert!(sizes.iter().all(|s| s.inputs == 1 && s.solver.vars <= 8 && s.solver.clauses <= 16), "{sizes:?}");
-    eprintln!("ptx-v6, SB-cta, exact bounds, {} candidates: {:?}", xs.len(), sizes[0]);
+    assert!(
+        sizes
+            .iter()
+            .all(|s| s.inputs == 1 && s.solver.vars <= 8 && s.solver.clauses <= 16),
+        "{sizes:?}"
+    );
+    eprintln!(
+        "ptx-v6, SB-cta, exact bounds, {} candidates: {:?}",
+        xs.len(),
+        sizes[0]
+    );
 }
 
 #[test]
@@ -58,7 +77,11 @@ fn open_bounds_sizes() {
         let x = &candidates(&m, test)[0];
         let bounds = open_bounds(x);
         let s = size_after_consistent(&m, &bounds);
-        eprintln!("{model}, {test}, rf/co/fr free ({} open tuples, {} slots): {s:?}", bounds.open_tuples(), x.n());
+        eprintln!(
+            "{model}, {test}, rf/co/fr free ({} open tuples, {} slots): {s:?}",
+            bounds.open_tuples(),
+            x.n()
+        );
         assert!(s.solver.vars < 20_000 && s.solver.clauses < 60_000, "{s:?}");
     }
 }
@@ -95,7 +118,10 @@ fn fully_free_sizes() {
                 "{model}, every name free over {n} slots ({} open tuples): {verdict:?}, {s:?}",
                 bounds.open_tuples()
             );
-            assert!(verdict.is_sat(), "the empty execution-like choices are consistent");
+            assert!(
+                verdict.is_sat(),
+                "the empty execution-like choices are consistent"
+            );
         }
     }
 }

@@ -36,7 +36,8 @@ fn parse(path: &Path) -> Litmus {
 
 fn reparse(test: &Litmus) -> (String, Litmus) {
     let text = litmus::print_ptx(test).unwrap_or_else(|e| panic!("{}: {}", test.name, e.render()));
-    let again = litmus::parse_str("printed.litmus", &text).unwrap_or_else(|e| panic!("{text}\n{}", e.render()));
+    let again = litmus::parse_str("printed.litmus", &text)
+        .unwrap_or_else(|e| panic!("{text}\n{}", e.render()));
     (text, again)
 }
 
@@ -66,7 +67,12 @@ fn same_outcome(model: &ir::Model, a: &Litmus, b: &Litmus) {
     let opts = runner::Options::default();
     let x = runner::run(model, a, &opts).unwrap_or_else(|e| panic!("{}", e.render()));
     let y = runner::run(model, b, &opts).unwrap_or_else(|e| panic!("{}", e.render()));
-    assert_eq!((x.validated, &x.states), (y.validated, &y.states), "{}", a.name);
+    assert_eq!(
+        (x.validated, &x.states),
+        (y.validated, &y.states),
+        "{}",
+        a.name
+    );
 }
 
 #[test]
@@ -83,8 +89,11 @@ fn reprinted_tests_run_the_same() {
 
 fn compiled_opencl(name: &str) -> Litmus {
     let src = parse(&Path::new(ORACLE).join("litmus/OPENCL/herd").join(name));
-    let m = mapping::load(Path::new("mappings/opencl-ptx.map")).unwrap_or_else(|e| panic!("{}", e.render()));
-    m.compile_program(&src).unwrap_or_else(|e| panic!("{}", e.render())).target
+    let m = mapping::load(Path::new("mappings/opencl-ptx.map"))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    m.compile_program(&src)
+        .unwrap_or_else(|e| panic!("{}", e.render()))
+        .target
 }
 
 #[test]
@@ -121,24 +130,41 @@ fn compiled_opencl_suite_prints_or_is_refused() {
     paths.sort();
     let (mut printed, mut refused) = (0, 0);
     for path in &paths {
-        let Ok(compiled) = m.compile_program(&parse(path)) else { continue };
+        let Ok(compiled) = m.compile_program(&parse(path)) else {
+            continue;
+        };
         let target = compiled.target;
         match litmus::print_ptx(&target) {
             Ok(text) => {
-                let again = litmus::parse_str("printed.litmus", &text).unwrap_or_else(|e| panic!("{text}\n{}", e.render()));
+                let again = litmus::parse_str("printed.litmus", &text)
+                    .unwrap_or_else(|e| panic!("{text}\n{}", e.render()));
                 let opts = runner::Options::default();
                 let x = runner::run(&model, &target, &opts).unwrap();
                 let y = runner::run(&model, &again, &opts).unwrap();
-                assert_eq!((x.validated, x.states.len()), (y.validated, y.states.len()), "{}:\n{text}", path.display());
+                assert_eq!(
+                    (x.validated, x.states.len()),
+                    (y.validated, y.states.len()),
+                    "{}:\n{text}",
+                    path.display()
+                );
                 printed += 1;
             }
             Err(e) => {
-                assert!(e.message.contains("LOCAL") || e.message.contains('['), "{}: {}", path.display(), e.message);
+                assert!(
+                    e.message.contains("LOCAL") || e.message.contains('['),
+                    "{}: {}",
+                    path.display(),
+                    e.message
+                );
                 refused += 1;
             }
         }
     }
-    assert!(printed >= 124 && refused <= 9, "printed {printed}, refused {refused} of {}", paths.len());
+    assert!(
+        printed >= 124 && refused <= 9,
+        "printed {printed}, refused {refused} of {}",
+        paths.len()
+    );
 }
 
 fn one_thread(code: Vec<Instr>) -> Litmus {
@@ -156,13 +182,24 @@ fn tags(ts: &[&str]) -> Vec<String> {
 
 #[test]
 fn what_ptx_cannot_say_is_an_error_naming_the_instruction() {
-    let na = Instr::Store { loc: "x".into(), value: Expr::Const(1), tags: tags(&["NA"]) };
+    let na = Instr::Store {
+        loc: "x".into(),
+        value: Expr::Const(1),
+        tags: tags(&["NA"]),
+    };
     let err = litmus::print_ptx(&one_thread(vec![na])).unwrap_err();
-    assert!(err.message.contains("P0, instruction 0") && err.message.contains("NA"), "{}", err.message);
+    assert!(
+        err.message.contains("P0, instruction 0") && err.message.contains("NA"),
+        "{}",
+        err.message
+    );
     let cas = Instr::Rmw {
         dst: Some("r0".into()),
         loc: "x".into(),
-        op: RmwOp::Cas { expected: Expr::Const(0), desired: Expr::Const(1) },
+        op: RmwOp::Cas {
+            expected: Expr::Const(0),
+            desired: Expr::Const(1),
+        },
         tags: tags(&["ACQ", "GPU"]),
         fail_tags: Some(tags(&["RLX", "GPU"])),
     };
@@ -181,22 +218,48 @@ fn rmw_without_destination_or_red_tag_stays_an_atom() {
     };
     let (text, again) = reparse(&one_thread(vec![rmw]));
     assert!(text.contains("atom.relaxed.gpu.add %t0, x, 1"), "{text}");
-    assert!(matches!(&again.threads[0].code[0], Instr::Rmw { dst: Some(d), tags: t, .. } if d == "%t0" && !t.contains(&"RED".to_string())));
+    assert!(
+        matches!(&again.threads[0].code[0], Instr::Rmw { dst: Some(d), tags: t, .. } if d == "%t0" && !t.contains(&"RED".to_string()))
+    );
 }
 
 #[test]
 fn nested_expressions_are_flattened_into_temporaries() {
     use mapcheck::litmus::BinOp::{Add, Sub};
-    let nested = Expr::Bin(Add, Box::new(Expr::Bin(Sub, Box::new(Expr::Reg("r1".into())), Box::new(Expr::Const(2)))), Box::new(Expr::Const(3)));
-    let store = Instr::Store { loc: "x".into(), value: nested, tags: tags(&["WEAK"]) };
+    let nested = Expr::Bin(
+        Add,
+        Box::new(Expr::Bin(
+            Sub,
+            Box::new(Expr::Reg("r1".into())),
+            Box::new(Expr::Const(2)),
+        )),
+        Box::new(Expr::Const(3)),
+    );
+    let store = Instr::Store {
+        loc: "x".into(),
+        value: nested,
+        tags: tags(&["WEAK"]),
+    };
     let (text, again) = reparse(&one_thread(vec![store]));
-    assert!(text.contains("sub %t1, r1, 2") && text.contains("add %t0, %t1, 3") && text.contains("st.weak x, %t0"), "{text}");
+    assert!(
+        text.contains("sub %t1, r1, 2")
+            && text.contains("add %t0, %t1, 3")
+            && text.contains("st.weak x, %t0"),
+        "{text}"
+    );
     assert_eq!(again.threads[0].code.len(), 3);
 }
 
 fn mapcheck(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck")).args(args).output().expect("binary runs");
-    (out.status.code().unwrap_or(-1), String::from_utf8_lossy(&out.stdout).into(), String::from_utf8_lossy(&out.stderr).into())
+    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck"))
+        .args(args)
+        .output()
+        .expect("binary runs");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into(),
+        String::from_utf8_lossy(&out.stderr).into(),
+    )
 }
 
 #[test]
@@ -205,12 +268,21 @@ fn cli_compile_then_run() {
     std::fs::create_dir_all(&dir).unwrap();
     let out = dir.join("mp.litmus");
     let source = format!("{ORACLE}/litmus/OPENCL/herd/MP.litmus");
-    let (code, stdout, err) = mapcheck(&["compile", "mappings/opencl-ptx.map", &source, "-o", out.to_str().unwrap()]);
+    let (code, stdout, err) = mapcheck(&[
+        "compile",
+        "mappings/opencl-ptx.map",
+        &source,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
     assert_eq!(code, 0, "{err}");
     assert!(stdout.is_empty());
     let (code, stdout, err) = mapcheck(&["run", "models/ptx-v6.cat", out.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");
-    assert!(stdout.starts_with("Test ") && stdout.contains("Observation"), "{stdout}");
+    assert!(
+        stdout.starts_with("Test ") && stdout.contains("Observation"),
+        "{stdout}"
+    );
     let (code, stdout, _) = mapcheck(&["compile", "mappings/opencl-ptx.map", &source]);
     assert_eq!(code, 0);
     assert_eq!(stdout, std::fs::read_to_string(&out).unwrap());
@@ -218,7 +290,11 @@ fn cli_compile_then_run() {
 
 #[test]
 fn cli_compile_bad_input_exits_2() {
-    let (code, out, err) = mapcheck(&["compile", "mappings/opencl-ptx.map", "tests/data/no-such.litmus"]);
+    let (code, out, err) = mapcheck(&[
+        "compile",
+        "mappings/opencl-ptx.map",
+        "tests/data/no-such.litmus",
+    ]);
     assert_eq!(code, 2);
     assert!(out.is_empty() && err.contains("no-such.litmus"), "{err}");
 }
@@ -226,17 +302,34 @@ fn cli_compile_bad_input_exits_2() {
 #[test]
 fn unreadable_register_and_label_names_are_renamed_consistently() {
     let code = vec![
-        Instr::Load { dst: "t".into(), loc: "x".into(), tags: tags(&["WEAK"]) },
+        Instr::Load {
+            dst: "t".into(),
+            loc: "x".into(),
+            tags: tags(&["WEAK"]),
+        },
         Instr::BranchIf {
-            cond: litmus::Cond { op: litmus::CmpOp::Eq, lhs: Expr::Reg("t".into()), rhs: Expr::Const(0) },
+            cond: litmus::Cond {
+                op: litmus::CmpOp::Eq,
+                lhs: Expr::Reg("t".into()),
+                rhs: Expr::Const(0),
+            },
             target: "%L0".into(),
         },
         Instr::Label("%L0".into()),
     ];
     let mut test = one_thread(code);
-    test.condition.prop = litmus::Prop::Eq(litmus::Target::Reg { thread: 0, reg: "t".into() }, 1);
+    test.condition.prop = litmus::Prop::Eq(
+        litmus::Target::Reg {
+            thread: 0,
+            reg: "t".into(),
+        },
+        1,
+    );
     let (text, again) = reparse(&test);
-    assert!(text.contains("ld.weak r0, x") && text.contains("beq r0, 0, L0") && text.contains("L0:"), "{text}");
+    assert!(
+        text.contains("ld.weak r0, x") && text.contains("beq r0, 0, L0") && text.contains("L0:"),
+        "{text}"
+    );
     assert!(text.contains("P0:r0 == 1"), "{text}");
     assert_eq!(again.threads[0].code.len(), 3);
 }

@@ -684,7 +684,12 @@ fn condition_on_a_pointer_parameter_compares_an_address() {
 #[test]
 fn opencl_array_elements_share_the_array_region() {
     let t = corpus("OPENCL/portedFromC11/manual/imm-E3.5.litmus");
-    let region = |loc: &str| t.loc_tags.iter().find(|(l, _)| l == loc).map(|(_, tg)| tg.clone());
+    let region = |loc: &str| {
+        t.loc_tags
+            .iter()
+            .find(|(l, _)| l == loc)
+            .map(|(_, tg)| tg.clone())
+    };
     assert_eq!(region("y"), Some(tags(&["GLOBAL"])));
     assert_eq!(region("y[1]"), Some(tags(&["GLOBAL"])));
     assert_eq!(region("x"), Some(tags(&["GLOBAL"])));

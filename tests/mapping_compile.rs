@@ -17,7 +17,13 @@ mod litmus_common;
 use litmus_common::{fence, ld, st, tags};
 
 fn rmw(dst: &str, loc: &str, op: RmwOp, t: &[&str]) -> Instr {
-    Instr::Rmw { dst: Some(dst.into()), loc: loc.into(), op, tags: tags(t), fail_tags: None }
+    Instr::Rmw {
+        dst: Some(dst.into()),
+        loc: loc.into(),
+        op,
+        tags: tags(t),
+        fail_tags: None,
+    }
 }
 
 fn exch(v: i64) -> RmwOp {
@@ -25,7 +31,10 @@ fn exch(v: i64) -> RmwOp {
 }
 
 fn cas(expected: i64, desired: i64) -> RmwOp {
-    RmwOp::Cas { expected: Expr::Const(expected), desired: Expr::Const(desired) }
+    RmwOp::Cas {
+        expected: Expr::Const(expected),
+        desired: Expr::Const(desired),
+    }
 }
 
 fn add(v: i64) -> RmwOp {
@@ -33,12 +42,22 @@ fn add(v: i64) -> RmwOp {
 }
 
 fn reg(thread: usize, r: &str, v: i64) -> Prop {
-    Prop::Eq(Target::Reg { thread, reg: r.into() }, v)
+    Prop::Eq(
+        Target::Reg {
+            thread,
+            reg: r.into(),
+        },
+        v,
+    )
 }
 
 /// A two-thread C11 test; P1 sits in another CTA of the same GPU.
 fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
-    let thread = |n: &str, cta, code| Thread { name: n.into(), placement: Placement { cta, gpu: 0 }, code };
+    let thread = |n: &str, cta, code| Thread {
+        name: n.into(),
+        placement: Placement { cta, gpu: 0 },
+        code,
+    };
     Litmus {
         arch: Arch::C11,
         name: name.into(),
@@ -46,13 +65,18 @@ fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
         init_regs: vec![],
         loc_tags: vec![],
         threads: vec![thread("P0", 0, p0), thread("P1", 1, p1)],
-        condition: Condition { quantifier: Quantifier::Exists, prop },
+        condition: Condition {
+            quantifier: Quantifier::Exists,
+            prop,
+        },
     }
 }
 
 /// Compile and return each target thread's code.
 fn compiled_code(m: &Mapping, t: &Litmus) -> Vec<Vec<Instr>> {
-    let c = m.compile_program(t).unwrap_or_else(|e| panic!("{}", e.render()));
+    let c = m
+        .compile_program(t)
+        .unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(c.target.arch, Arch::Ptx);
     assert_eq!(c.target.condition, t.condition);
     assert_eq!(c.target.init_mem, t.init_mem);
@@ -72,8 +96,14 @@ fn mp_release_acquire_non_atomic() {
         Prop::And(Box::new(reg(1, "r0", 1)), Box::new(reg(1, "r1", 0))),
     );
     let code = compiled_code(&rc11_ptx(), &t);
-    assert_eq!(code[0], [st("x", 1, &["WEAK"]), st("y", 1, &["REL", "GPU"])]);
-    assert_eq!(code[1], [ld("r0", "y", &["ACQ", "GPU"]), ld("r1", "x", &["WEAK"])]);
+    assert_eq!(
+        code[0],
+        [st("x", 1, &["WEAK"]), st("y", 1, &["REL", "GPU"])]
+    );
+    assert_eq!(
+        code[1],
+        [ld("r0", "y", &["ACQ", "GPU"]), ld("r1", "x", &["WEAK"])]
+    );
 }
 
 #[test]
@@ -81,13 +111,35 @@ fn mp_relaxed_with_release_and_acquire_fences() {
     // W.RLX, F.REL, F.ACQ, R.RLX at CTA scope.
     let t = test(
         "MP+fence.rel+fence.acq",
-        vec![st("x", 1, &["RLX", "CTA"]), fence(&["REL", "CTA"]), st("y", 1, &["RLX", "CTA"])],
-        vec![ld("r0", "y", &["RLX", "CTA"]), fence(&["ACQ", "CTA"]), ld("r1", "x", &["RLX", "CTA"])],
+        vec![
+            st("x", 1, &["RLX", "CTA"]),
+            fence(&["REL", "CTA"]),
+            st("y", 1, &["RLX", "CTA"]),
+        ],
+        vec![
+            ld("r0", "y", &["RLX", "CTA"]),
+            fence(&["ACQ", "CTA"]),
+            ld("r1", "x", &["RLX", "CTA"]),
+        ],
         reg(1, "r1", 0),
     );
     let code = compiled_code(&rc11_ptx(), &t);
-    assert_eq!(code[0], [st("x", 1, &["RLX", "CTA"]), fence(&["REL", "CTA"]), st("y", 1, &["RLX", "CTA"])]);
-    assert_eq!(code[1], [ld("r0", "y", &["RLX", "CTA"]), fence(&["ACQ", "CTA"]), ld("r1", "x", &["RLX", "CTA"])]);
+    assert_eq!(
+        code[0],
+        [
+            st("x", 1, &["RLX", "CTA"]),
+            fence(&["REL", "CTA"]),
+            st("y", 1, &["RLX", "CTA"])
+        ]
+    );
+    assert_eq!(
+        code[1],
+        [
+            ld("r0", "y", &["RLX", "CTA"]),
+            fence(&["ACQ", "CTA"]),
+            ld("r1", "x", &["RLX", "CTA"])
+        ]
+    );
 }
 
 #[test]
@@ -101,8 +153,24 @@ fn sb_seq_cst_accesses_get_leading_fences() {
     );
     let code = compiled_code(&rc11_ptx(), &t);
     let sc = fence(&["SC", "SYS"]);
-    assert_eq!(code[0], [sc.clone(), st("x", 1, &["REL", "SYS"]), sc.clone(), ld("r0", "y", &["ACQ", "SYS"])]);
-    assert_eq!(code[1], [sc.clone(), st("y", 1, &["REL", "SYS"]), sc, ld("r0", "x", &["ACQ", "SYS"])]);
+    assert_eq!(
+        code[0],
+        [
+            sc.clone(),
+            st("x", 1, &["REL", "SYS"]),
+            sc.clone(),
+            ld("r0", "y", &["ACQ", "SYS"])
+        ]
+    );
+    assert_eq!(
+        code[1],
+        [
+            sc.clone(),
+            st("y", 1, &["REL", "SYS"]),
+            sc,
+            ld("r0", "x", &["ACQ", "SYS"])
+        ]
+    );
 }
 
 #[test]
@@ -110,13 +178,35 @@ fn sb_with_sc_and_acq_rel_fences() {
     // F.SC on P0, F.ACQ_REL on P1, at GPU scope.
     let t = test(
         "SB+fence.sc+fence.acq_rel",
-        vec![st("x", 1, &["RLX", "GPU"]), fence(&["SC", "GPU"]), ld("r0", "y", &["RLX", "GPU"])],
-        vec![st("y", 1, &["RLX", "GPU"]), fence(&["ACQ_REL", "GPU"]), ld("r0", "x", &["RLX", "GPU"])],
+        vec![
+            st("x", 1, &["RLX", "GPU"]),
+            fence(&["SC", "GPU"]),
+            ld("r0", "y", &["RLX", "GPU"]),
+        ],
+        vec![
+            st("y", 1, &["RLX", "GPU"]),
+            fence(&["ACQ_REL", "GPU"]),
+            ld("r0", "x", &["RLX", "GPU"]),
+        ],
         reg(0, "r0", 0),
     );
     let code = compiled_code(&rc11_ptx(), &t);
-    assert_eq!(code[0], [st("x", 1, &["RLX", "GPU"]), fence(&["SC", "GPU"]), ld("r0", "y", &["RLX", "GPU"])]);
-    assert_eq!(code[1], [st("y", 1, &["RLX", "GPU"]), fence(&["ACQ_REL", "GPU"]), ld("r0", "x", &["RLX", "GPU"])]);
+    assert_eq!(
+        code[0],
+        [
+            st("x", 1, &["RLX", "GPU"]),
+            fence(&["SC", "GPU"]),
+            ld("r0", "y", &["RLX", "GPU"])
+        ]
+    );
+    assert_eq!(
+        code[1],
+        [
+            st("y", 1, &["RLX", "GPU"]),
+            fence(&["ACQ_REL", "GPU"]),
+            ld("r0", "x", &["RLX", "GPU"])
+        ]
+    );
 }
 
 #[test]
@@ -124,7 +214,11 @@ fn rmws_of_every_order_keep_their_operation() {
     // RMW.REL (exch), RMW.ACQ (cas), RMW.RLX (add), RMW.ACQ_REL (exch), RMW.SC (cas), GPU scope.
     let t = test(
         "MP+rmws",
-        vec![st("x", 1, &["NA"]), rmw("r0", "y", exch(1), &["REL", "GPU"]), rmw("r1", "z", add(2), &["RLX", "GPU"])],
+        vec![
+            st("x", 1, &["NA"]),
+            rmw("r0", "y", exch(1), &["REL", "GPU"]),
+            rmw("r1", "z", add(2), &["RLX", "GPU"]),
+        ],
         vec![
             rmw("r0", "y", cas(1, 2), &["ACQ", "GPU"]),
             rmw("r1", "z", exch(5), &["ACQ_REL", "GPU"]),
@@ -135,7 +229,11 @@ fn rmws_of_every_order_keep_their_operation() {
     let code = compiled_code(&rc11_ptx(), &t);
     assert_eq!(
         code[0],
-        [st("x", 1, &["WEAK"]), rmw("r0", "y", exch(1), &["REL", "GPU"]), rmw("r1", "z", add(2), &["RLX", "GPU"])]
+        [
+            st("x", 1, &["WEAK"]),
+            rmw("r0", "y", exch(1), &["REL", "GPU"]),
+            rmw("r1", "z", add(2), &["RLX", "GPU"])
+        ]
     );
     assert_eq!(
         code[1],
@@ -156,7 +254,13 @@ fn a_cas_failure_order_becomes_the_atoms_own() {
     }
     let t = test("CAS", vec![failing], vec![], Prop::True);
     let code = compiled_code(&rc11_ptx(), &t);
-    assert_eq!(code[0], [fence(&["SC", "CTA"]), rmw("r0", "y", cas(1, 2), &["ACQ_REL", "CTA"])]);
+    assert_eq!(
+        code[0],
+        [
+            fence(&["SC", "CTA"]),
+            rmw("r0", "y", cas(1, 2), &["ACQ_REL", "CTA"])
+        ]
+    );
 }
 
 #[test]
@@ -167,38 +271,78 @@ fn the_map_back_names_the_main_access_of_each_source_instruction() {
         vec![
             Instr::Label("L".into()),
             ld("r0", "x", &["RLX", "GPU"]),
-            Instr::Assign { dst: "r1".into(), value: Expr::Const(1) },
+            Instr::Assign {
+                dst: "r1".into(),
+                value: Expr::Const(1),
+            },
         ],
         Prop::True,
     );
     let c = rc11_ptx().compile_program(&t).unwrap();
     let roles: Vec<Role> = c.origins[0].iter().map(|o| o.role).collect();
     assert_eq!(roles, [Role::Added, Role::Main, Role::Added, Role::Main]);
-    assert_eq!(c.origin(0, 3), Some(Origin { source: 1, role: Role::Main }));
+    assert_eq!(
+        c.origin(0, 3),
+        Some(Origin {
+            source: 1,
+            role: Role::Main
+        })
+    );
     let image = c.image(0, 1).unwrap();
     assert_eq!((image.start, image.len, image.main), (2, 2, Some(3)));
     assert_eq!(image.class.unwrap().to_string(), "R.SC.GPU");
-    assert_eq!(c.image(1, 0), Some(Image { start: 0, len: 1, main: None, class: None }));
-    assert_eq!(c.origins[1].iter().map(|o| o.role).collect::<Vec<_>>(), [Role::Copied, Role::Main, Role::Copied]);
+    assert_eq!(
+        c.image(1, 0),
+        Some(Image {
+            start: 0,
+            len: 1,
+            main: None,
+            class: None
+        })
+    );
+    assert_eq!(
+        c.origins[1].iter().map(|o| o.role).collect::<Vec<_>>(),
+        [Role::Copied, Role::Main, Role::Copied]
+    );
     assert_eq!(c.target.threads[1].code[0], Instr::Label("L".into()));
 }
 
 #[test]
 fn undeclared_classes_and_unknown_tags_are_errors() {
     let m = rc11_ptx();
-    let consume = test("consume", vec![ld("r0", "x", &["CON", "GPU"])], vec![], Prop::True);
+    let consume = test(
+        "consume",
+        vec![ld("r0", "x", &["CON", "GPU"])],
+        vec![],
+        Prop::True,
+    );
     let e = m.compile_program(&consume).unwrap_err();
-    assert!(e.message.contains("P0, instruction 1") && e.message.contains("R.CON.GPU"), "{}", e.message);
-    let local = test("local", vec![st("x", 1, &["RLX", "GPU", "LOCAL"])], vec![], Prop::True);
+    assert!(
+        e.message.contains("P0, instruction 1") && e.message.contains("R.CON.GPU"),
+        "{}",
+        e.message
+    );
+    let local = test(
+        "local",
+        vec![st("x", 1, &["RLX", "GPU", "LOCAL"])],
+        vec![],
+        Prop::True,
+    );
     let e = m.compile_program(&local).unwrap_err();
     assert!(e.message.contains("`LOCAL`"), "{}", e.message);
-    assert!(m.classify(ClassKind::R, &tags(&["ACQ", "SC", "GPU"])).is_err());
+    assert!(m
+        .classify(ClassKind::R, &tags(&["ACQ", "SC", "GPU"]))
+        .is_err());
 }
 
 #[test]
 fn opencl_drops_fence_flags_and_keeps_barriers() {
     let m = mapping::load(Path::new("mappings/opencl-ptx.map")).unwrap();
-    let barrier = |t: &[&str]| Instr::Barrier { id: Expr::Const(0), count: None, tags: tags(t) };
+    let barrier = |t: &[&str]| Instr::Barrier {
+        id: Expr::Const(0),
+        count: None,
+        tags: tags(t),
+    };
     let t = test(
         "opencl",
         vec![
@@ -212,7 +356,19 @@ fn opencl_drops_fence_flags_and_keeps_barriers() {
     );
     let code = compiled_code(&m, &t);
     let bar_sync = barrier(&["SYNC", "CTA"]);
-    assert_eq!(code[0], [st("x", 1, &["WEAK"]), fence(&["REL", "CTA"]), bar_sync.clone(), bar_sync]);
+    assert_eq!(
+        code[0],
+        [
+            st("x", 1, &["WEAK"]),
+            fence(&["REL", "CTA"]),
+            bar_sync.clone(),
+            bar_sync
+        ]
+    );
     let device_barrier = test("dev", vec![barrier(&["SYNC", "DEV"])], vec![], Prop::True);
-    assert!(m.compile_program(&device_barrier).unwrap_err().message.contains("CTA-wide"));
+    assert!(m
+        .compile_program(&device_barrier)
+        .unwrap_err()
+        .message
+        .contains("CTA-wide"));
 }

@@ -6,7 +6,8 @@
 use std::path::Path;
 
 use mapcheck::litmus::{
-    Arch, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target, Thread,
+    Arch, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target,
+    Thread,
 };
 use mapcheck::mapping::{self, Mapping};
 use mapcheck::runner::{self, Options};
@@ -16,8 +17,15 @@ use litmus_common::{fence, ld, st, tags};
 
 /// `if (r != v) goto END`
 fn skip_unless(r: &str, v: i64) -> Instr {
-    let cond = Cond { op: CmpOp::Ne, lhs: Expr::Reg(r.into()), rhs: Expr::Const(v) };
-    Instr::BranchIf { cond, target: "END".into() }
+    let cond = Cond {
+        op: CmpOp::Ne,
+        lhs: Expr::Reg(r.into()),
+        rhs: Expr::Const(v),
+    };
+    Instr::BranchIf {
+        cond,
+        target: "END".into(),
+    }
 }
 
 fn end() -> Instr {
@@ -25,7 +33,13 @@ fn end() -> Instr {
 }
 
 fn reg(thread: usize, r: &str, v: i64) -> Prop {
-    Prop::Eq(Target::Reg { thread, reg: r.into() }, v)
+    Prop::Eq(
+        Target::Reg {
+            thread,
+            reg: r.into(),
+        },
+        v,
+    )
 }
 
 fn and(a: Prop, b: Prop) -> Prop {
@@ -36,7 +50,11 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
     let threads = threads
         .into_iter()
         .enumerate()
-        .map(|(i, (cta, code))| Thread { name: format!("P{i}"), placement: Placement { cta, gpu: 0 }, code })
+        .map(|(i, (cta, code))| Thread {
+            name: format!("P{i}"),
+            placement: Placement { cta, gpu: 0 },
+            code,
+        })
         .collect();
     Litmus {
         arch: Arch::C11,
@@ -45,7 +63,10 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
         init_regs: vec![],
         loc_tags: vec![],
         threads,
-        condition: Condition { quantifier: Quantifier::Exists, prop },
+        condition: Condition {
+            quantifier: Quantifier::Exists,
+            prop,
+        },
     }
 }
 
@@ -68,12 +89,24 @@ fn check(bug: &str, t: &Litmus) {
     let good = load("mappings/rc11-ptx.map");
     let bad = load(&format!("mappings/known-bugs/{bug}.map"));
     let source = run(&good.source, t);
-    assert!(!source.flags.contains("data-race"), "{bug}: the source test is racy");
-    assert_eq!(source.positive, 0, "{bug}: the source model allows the outcome");
+    assert!(
+        !source.flags.contains("data-race"),
+        "{bug}: the source test is racy"
+    );
+    assert_eq!(
+        source.positive, 0,
+        "{bug}: the source model allows the outcome"
+    );
     let good_target = good.compile_program(t).unwrap().target;
-    assert!(!allows(&good.target, &good_target), "{bug}: Figure 11 lets the outcome through: {good_target:#?}");
+    assert!(
+        !allows(&good.target, &good_target),
+        "{bug}: Figure 11 lets the outcome through: {good_target:#?}"
+    );
     let bad_target = bad.compile_program(t).unwrap().target;
-    assert!(allows(&bad.target, &bad_target), "{bug}: the buggy mapping does not produce the outcome");
+    assert!(
+        allows(&bad.target, &bad_target),
+        "{bug}: the buggy mapping does not produce the outcome"
+    );
 }
 
 /// MP with a non-atomic payload read only when the flag is seen.
@@ -82,7 +115,15 @@ fn mp(w: &[&str], r: &[&str], reader_cta: i64) -> Litmus {
         "MP",
         vec![
             (0, vec![st("x", 1, &["NA"]), st("y", 1, w)]),
-            (reader_cta, vec![ld("r0", "y", r), skip_unless("r0", 1), ld("r1", "x", &["NA"]), end()]),
+            (
+                reader_cta,
+                vec![
+                    ld("r0", "y", r),
+                    skip_unless("r0", 1),
+                    ld("r1", "x", &["NA"]),
+                    end(),
+                ],
+            ),
         ],
         and(reg(1, "r0", 1), reg(1, "r1", 0)),
     )
@@ -93,7 +134,10 @@ fn m1_store_buffering_with_sc_accesses() {
     let sc = ["SC", "GPU"];
     let t = test(
         "SB+sc",
-        vec![(0, vec![st("x", 1, &sc), ld("r0", "y", &sc)]), (0, vec![st("y", 1, &sc), ld("r0", "x", &sc)])],
+        vec![
+            (0, vec![st("x", 1, &sc), ld("r0", "y", &sc)]),
+            (0, vec![st("y", 1, &sc), ld("r0", "x", &sc)]),
+        ],
         and(reg(0, "r0", 0), reg(1, "r0", 0)),
     );
     check("m1-sc-load-fence-dropped", &t);
@@ -108,7 +152,10 @@ fn m2_and_m3_message_passing() {
 
 #[test]
 fn m4_message_passing_across_two_ctas() {
-    check("m4-release-acquire-gpu-narrowed", &mp(&["REL", "GPU"], &["ACQ", "GPU"], 1));
+    check(
+        "m4-release-acquire-gpu-narrowed",
+        &mp(&["REL", "GPU"], &["ACQ", "GPU"], 1),
+    );
 }
 
 #[test]
@@ -129,14 +176,34 @@ fn m5_store_buffering_with_sc_fences() {
 fn b1_isa2_variant_of_figure_12() {
     let g = |o: &'static str| [o, "GPU"];
     // A CAS 1 -> 2, so that T2 reading 3 implies the RMW read T0's release write.
-    let cas = RmwOp::Cas { expected: Expr::Const(1), desired: Expr::Const(2) };
-    let rmw = Instr::Rmw { dst: Some("r0".into()), loc: "y".into(), op: cas, tags: tags(&g("SC")), fail_tags: None };
+    let cas = RmwOp::Cas {
+        expected: Expr::Const(1),
+        desired: Expr::Const(2),
+    };
+    let rmw = Instr::Rmw {
+        dst: Some("r0".into()),
+        loc: "y".into(),
+        op: cas,
+        tags: tags(&g("SC")),
+        fail_tags: None,
+    };
     let t = test(
         "ISA2+rmw.sc",
         vec![
             (0, vec![st("x", 1, &["NA"]), st("y", 1, &g("REL"))]),
-            (0, vec![rmw, skip_unless("r0", 1), st("y", 3, &g("RLX")), end()]),
-            (0, vec![ld("r0", "y", &g("ACQ")), skip_unless("r0", 3), ld("r1", "x", &["NA"]), end()]),
+            (
+                0,
+                vec![rmw, skip_unless("r0", 1), st("y", 3, &g("RLX")), end()],
+            ),
+            (
+                0,
+                vec![
+                    ld("r0", "y", &g("ACQ")),
+                    skip_unless("r0", 3),
+                    ld("r1", "x", &["NA"]),
+                    end(),
+                ],
+            ),
         ],
         and(and(reg(1, "r0", 1), reg(2, "r0", 3)), reg(2, "r1", 0)),
     );
@@ -150,27 +217,48 @@ fn the_race_check_is_not_vacuous() {
         "MP+racy",
         vec![
             (0, vec![st("x", 1, &["NA"]), st("y", 1, &["REL", "GPU"])]),
-            (0, vec![ld("r0", "y", &["ACQ", "GPU"]), ld("r1", "x", &["NA"])]),
+            (
+                0,
+                vec![ld("r0", "y", &["ACQ", "GPU"]), ld("r1", "x", &["NA"])],
+            ),
         ],
         and(reg(1, "r0", 1), reg(1, "r1", 0)),
     );
-    assert!(run(&load("mappings/rc11-ptx.map").source, &racy).flags.contains("data-race"));
+    assert!(run(&load("mappings/rc11-ptx.map").source, &racy)
+        .flags
+        .contains("data-race"));
 }
 
 /// Forbidden and race-free in the source model, and still forbidden once compiled.
 fn stays_forbidden(map: &str, t: &Litmus) {
     let m = load(map);
     let source = run(&m.source, t);
-    assert!(!source.flags.contains("data-race"), "{map}: the source test is racy: {:?}", source.flags);
-    assert_eq!(source.positive, 0, "{map}: the source model allows the outcome");
-    let target = m.compile_program(t).unwrap_or_else(|e| panic!("{}", e.render())).target;
-    assert!(!allows(&m.target, &target), "{map}: the compiled test allows the outcome");
+    assert!(
+        !source.flags.contains("data-race"),
+        "{map}: the source test is racy: {:?}",
+        source.flags
+    );
+    assert_eq!(
+        source.positive, 0,
+        "{map}: the source model allows the outcome"
+    );
+    let target = m
+        .compile_program(t)
+        .unwrap_or_else(|e| panic!("{}", e.render()))
+        .target;
+    assert!(
+        !allows(&m.target, &target),
+        "{map}: the compiled test allows the outcome"
+    );
 }
 
 #[test]
 fn opencl_message_passing_across_work_groups_stays_forbidden() {
     let mut t = mp(&["REL", "DEV"], &["ACQ", "DEV"], 1);
-    t.loc_tags = vec![("x".into(), tags(&["GLOBAL"])), ("y".into(), tags(&["GLOBAL"]))];
+    t.loc_tags = vec![
+        ("x".into(), tags(&["GLOBAL"])),
+        ("y".into(), tags(&["GLOBAL"])),
+    ];
     stays_forbidden("mappings/opencl-ptx.map", &t);
 }
 
@@ -181,7 +269,14 @@ fn cuda_volatile_flag_with_threadfence_stays_forbidden() {
     let t = test(
         "MP+volatile+threadfence",
         vec![
-            (0, vec![st("x", 1, &["NA"]), fence(&threadfence), st("y", 1, &volatile)]),
+            (
+                0,
+                vec![
+                    st("x", 1, &["NA"]),
+                    fence(&threadfence),
+                    st("y", 1, &volatile),
+                ],
+            ),
             (
                 1,
                 vec![

@@ -15,7 +15,10 @@ fn error_of(file: &str) -> mapcheck::diag::Error {
 
 #[test]
 fn every_bad_mapping_has_a_snapshot_of_its_diagnostic() {
-    let mut files: Vec<_> = std::fs::read_dir("tests/data/mapping/err").unwrap().map(|e| e.unwrap().path()).collect();
+    let mut files: Vec<_> = std::fs::read_dir("tests/data/mapping/err")
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
     files.sort();
     assert!(files.len() >= 12);
     for path in files {
@@ -30,7 +33,12 @@ fn every_bad_mapping_has_a_snapshot_of_its_diagnostic() {
 #[test]
 fn coverage_error_lists_every_missing_class() {
     let e = error_of("0001_missing_classes.map");
-    assert!(e.message.contains("does not cover 2 source classes: R.ACQ.CTA, R.ACQ.GPU"), "{}", e.message);
+    assert!(
+        e.message
+            .contains("does not cover 2 source classes: R.ACQ.CTA, R.ACQ.GPU"),
+        "{}",
+        e.message
+    );
     // It points at the `class` declaration that introduced the first missing class.
     assert_eq!(e.line_col(), Some((8, 7)));
 }
@@ -38,7 +46,10 @@ fn coverage_error_lists_every_missing_class() {
 #[test]
 fn syntax_error_gives_file_line_and_column() {
     let e = error_of("0002_syntax_error.map");
-    assert_eq!(e.to_string(), "tests/data/mapping/err/0002_syntax_error.map:8:17: unexpected end of file");
+    assert_eq!(
+        e.to_string(),
+        "tests/data/mapping/err/0002_syntax_error.map:8:17: unexpected end of file"
+    );
     let e = error_of("0012_unterminated_string.map");
     assert_eq!(e.line_col(), Some((2, 8)));
 }
@@ -47,7 +58,11 @@ fn syntax_error_gives_file_line_and_column() {
 fn overlapping_rule_is_reported_at_the_second_rule() {
     let e = error_of("0003_overlapping_rules.map");
     assert_eq!(e.line_col(), Some((9, 1)));
-    assert!(e.notes.iter().any(|n| n.contains("line 8")), "{:?}", e.notes);
+    assert!(
+        e.notes.iter().any(|n| n.contains("line 8")),
+        "{:?}",
+        e.notes
+    );
 }
 
 #[test]
@@ -56,5 +71,11 @@ fn text_without_a_directory_cannot_name_models() {
     let e = mapping::load_str("inline.map", &text, None).unwrap_err();
     assert!(e.message.contains("no directory"), "{}", e.message);
     // The table alone is fine.
-    assert_eq!(mapping::parse_table("inline.map", &text).unwrap().classes.len(), 47);
+    assert_eq!(
+        mapping::parse_table("inline.map", &text)
+            .unwrap()
+            .classes
+            .len(),
+        47
+    );
 }

@@ -15,7 +15,10 @@ fn class(kind: ClassKind, order: &'static str, scope: Option<&'static str>) -> C
 }
 
 fn op(kind: OpKind, tags: &[&'static str]) -> TargetOp {
-    TargetOp { kind, tags: tags.to_vec() }
+    TargetOp {
+        kind,
+        tags: tags.to_vec(),
+    }
 }
 
 fn map_files(dir: &str) -> Vec<String> {
@@ -31,7 +34,10 @@ fn map_files(dir: &str) -> Vec<String> {
 
 #[test]
 fn every_mapping_file_loads_with_every_class_covered() {
-    let files: Vec<String> = map_files("mappings").into_iter().chain(map_files("mappings/known-bugs")).collect();
+    let files: Vec<String> = map_files("mappings")
+        .into_iter()
+        .chain(map_files("mappings/known-bugs"))
+        .collect();
     assert_eq!(files.len(), 9, "{files:?}");
     for f in files {
         let m = load(&f);
@@ -39,7 +45,10 @@ fn every_mapping_file_loads_with_every_class_covered() {
         for c in m.classes() {
             assert!(m.rule(c).is_some(), "{f}: {c} has no rule");
         }
-        assert!(!m.source.checks.is_empty() && !m.target.checks.is_empty(), "{f}: models without axioms");
+        assert!(
+            !m.source.checks.is_empty() && !m.target.checks.is_empty(),
+            "{f}: models without axioms"
+        );
     }
 }
 
@@ -49,11 +58,19 @@ fn rc11_ptx_declares_the_47_classes_of_figure_11() {
     let count = |k: ClassKind| m.classes().iter().filter(|c| c.kind == k).count();
     // R: NA + {RLX, ACQ, SC} × 3 scopes; W likewise; RMW: 5 orders × 3; F: 4 orders × 3.
     assert_eq!(
-        (count(ClassKind::R), count(ClassKind::W), count(ClassKind::Rmw), count(ClassKind::F)),
+        (
+            count(ClassKind::R),
+            count(ClassKind::W),
+            count(ClassKind::Rmw),
+            count(ClassKind::F)
+        ),
         (10, 10, 15, 12)
     );
     assert!(m.source_path.ends_with("rc11-scoped.cat") && m.target_path.ends_with("ptx-v6.cat"));
-    assert_eq!(m.scopes, vec![("CTA", "CTA"), ("GPU", "GPU"), ("SYS", "SYS")]);
+    assert_eq!(
+        m.scopes,
+        vec![("CTA", "CTA"), ("GPU", "GPU"), ("SYS", "SYS")]
+    );
 }
 
 #[test]
@@ -69,7 +86,13 @@ fn rc11_ptx_carries_the_scope_into_every_strong_instruction() {
         }
     }
     let sc_rmw = class(ClassKind::Rmw, "SC", Some("CTA"));
-    assert_eq!(m.compile(&sc_rmw), [op(OpKind::Fence, &["SC", "CTA"]), op(OpKind::Rmw, &["ACQ_REL", "CTA"])]);
+    assert_eq!(
+        m.compile(&sc_rmw),
+        [
+            op(OpKind::Fence, &["SC", "CTA"]),
+            op(OpKind::Rmw, &["ACQ_REL", "CTA"])
+        ]
+    );
     assert_eq!(m.rule(&sc_rmw).unwrap().main, Some(1));
     let sc_fence = class(ClassKind::F, "SC", Some("SYS"));
     assert_eq!(m.rule(&sc_fence).unwrap().main, Some(0));
@@ -77,10 +100,25 @@ fn rc11_ptx_carries_the_scope_into_every_strong_instruction() {
 
 /// The classes whose compilation differs between two mappings, with the variant's instructions.
 fn differences(base: &Mapping, variant: &Mapping) -> Vec<(String, String)> {
-    let all: BTreeSet<Class> = base.classes().iter().chain(variant.classes()).copied().collect();
+    let all: BTreeSet<Class> = base
+        .classes()
+        .iter()
+        .chain(variant.classes())
+        .copied()
+        .collect();
     all.into_iter()
         .filter(|c| base.compile(c) != variant.compile(c))
-        .map(|c| (c.to_string(), variant.compile(&c).iter().map(|o| o.to_string()).collect::<Vec<_>>().join("; ")))
+        .map(|c| {
+            (
+                c.to_string(),
+                variant
+                    .compile(&c)
+                    .iter()
+                    .map(|o| o.to_string())
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
+        })
         .collect()
 }
 
@@ -88,7 +126,13 @@ fn at_every_scope(kind: &str, order: &str, ops: &[&str]) -> Vec<(String, String)
     [("CTA", "cta"), ("GPU", "gpu"), ("SYS", "sys")]
         .iter()
         .map(|(s, w)| {
-            (format!("{kind}.{order}.{s}"), ops.iter().map(|o| format!("{o}.{w}")).collect::<Vec<_>>().join("; "))
+            (
+                format!("{kind}.{order}.{s}"),
+                ops.iter()
+                    .map(|o| format!("{o}.{w}"))
+                    .collect::<Vec<_>>()
+                    .join("; "),
+            )
         })
         .collect()
 }
@@ -97,15 +141,33 @@ fn at_every_scope(kind: &str, order: &str, ops: &[&str]) -> Vec<(String, String)
 fn each_known_bug_changes_exactly_its_classes() {
     let base = load("mappings/rc11-ptx.map");
     let cases: Vec<(&str, Vec<(String, String)>)> = vec![
-        ("b1-rmw-sc-release-dropped", at_every_scope("RMW", "SC", &["fence.sc", "atom.acquire"])),
-        ("m1-sc-load-fence-dropped", at_every_scope("R", "SC", &["ld.acquire"])),
-        ("m2-release-store-relaxed", at_every_scope("W", "REL", &["st.relaxed"])),
-        ("m3-acquire-load-relaxed", at_every_scope("R", "ACQ", &["ld.relaxed"])),
+        (
+            "b1-rmw-sc-release-dropped",
+            at_every_scope("RMW", "SC", &["fence.sc", "atom.acquire"]),
+        ),
+        (
+            "m1-sc-load-fence-dropped",
+            at_every_scope("R", "SC", &["ld.acquire"]),
+        ),
+        (
+            "m2-release-store-relaxed",
+            at_every_scope("W", "REL", &["st.relaxed"]),
+        ),
+        (
+            "m3-acquire-load-relaxed",
+            at_every_scope("R", "ACQ", &["ld.relaxed"]),
+        ),
         (
             "m4-release-acquire-gpu-narrowed",
-            vec![("R.ACQ.GPU".into(), "ld.acquire.cta".into()), ("W.REL.GPU".into(), "st.release.cta".into())],
+            vec![
+                ("R.ACQ.GPU".into(), "ld.acquire.cta".into()),
+                ("W.REL.GPU".into(), "st.release.cta".into()),
+            ],
         ),
-        ("m5-sc-fence-weakened", at_every_scope("F", "SC", &["fence.acq_rel"])),
+        (
+            "m5-sc-fence-weakened",
+            at_every_scope("F", "SC", &["fence.acq_rel"]),
+        ),
     ];
     for (name, expected) in cases {
         let variant = load(&format!("mappings/known-bugs/{name}.map"));
@@ -118,13 +180,22 @@ fn each_known_bug_changes_exactly_its_classes() {
 #[test]
 fn opencl_scopes_and_dropped_fence_flags() {
     let m = load("mappings/opencl-ptx.map");
-    let images: Vec<_> = ["WI", "SG", "WG", "DEV", "ALL"].iter().map(|s| m.scope_image(s).unwrap()).collect();
+    let images: Vec<_> = ["WI", "SG", "WG", "DEV", "ALL"]
+        .iter()
+        .map(|s| m.scope_image(s).unwrap())
+        .collect();
     assert_eq!(images, ["CTA", "CTA", "CTA", "GPU", "SYS"]);
     assert_eq!(m.dropped, ["GLOBAL", "LOCAL"]);
     let acq_wg = class(ClassKind::R, "ACQ", Some("WG"));
     assert_eq!(m.compile(&acq_wg), [op(OpKind::Load, &["ACQ", "CTA"])]);
     let sc_dev = class(ClassKind::W, "SC", Some("DEV"));
-    assert_eq!(m.compile(&sc_dev), [op(OpKind::Fence, &["SC", "GPU"]), op(OpKind::Store, &["REL", "GPU"])]);
+    assert_eq!(
+        m.compile(&sc_dev),
+        [
+            op(OpKind::Fence, &["SC", "GPU"]),
+            op(OpKind::Store, &["REL", "GPU"])
+        ]
+    );
 }
 
 #[test]
@@ -132,16 +203,34 @@ fn cuda_legacy_primitives_compile_as_documented() {
     let m = load("mappings/cuda-ptx.map");
     // __threadfence_block / __threadfence / __threadfence_system = fence.sc.{cta,gpu,sys} (= membar).
     for (s, t) in [("CTA", "CTA"), ("GPU", "GPU"), ("SYS", "SYS")] {
-        assert_eq!(m.compile(&class(ClassKind::F, "SC", Some(s))), [op(OpKind::Fence, &["SC", t])]);
+        assert_eq!(
+            m.compile(&class(ClassKind::F, "SC", Some(s))),
+            [op(OpKind::Fence, &["SC", t])]
+        );
     }
     // atomicAdd / atomicAdd_block / atomicAdd_system: relaxed atom at device / block / system scope.
-    assert_eq!(m.compile(&class(ClassKind::Rmw, "RLX", Some("GPU"))), [op(OpKind::Rmw, &["RLX", "GPU"])]);
-    assert_eq!(m.compile(&class(ClassKind::Rmw, "RLX", Some("CTA"))), [op(OpKind::Rmw, &["RLX", "CTA"])]);
+    assert_eq!(
+        m.compile(&class(ClassKind::Rmw, "RLX", Some("GPU"))),
+        [op(OpKind::Rmw, &["RLX", "GPU"])]
+    );
+    assert_eq!(
+        m.compile(&class(ClassKind::Rmw, "RLX", Some("CTA"))),
+        [op(OpKind::Rmw, &["RLX", "CTA"])]
+    );
     // volatile: ld.volatile / st.volatile, tagged as the PTX front end tags them.
-    assert_eq!(m.compile(&class(ClassKind::R, "V", Some("SYS"))), [op(OpKind::Load, &["RLX", "SYS", "V"])]);
-    assert_eq!(m.compile(&class(ClassKind::W, "V", Some("SYS"))), [op(OpKind::Store, &["RLX", "SYS", "V"])]);
+    assert_eq!(
+        m.compile(&class(ClassKind::R, "V", Some("SYS"))),
+        [op(OpKind::Load, &["RLX", "SYS", "V"])]
+    );
+    assert_eq!(
+        m.compile(&class(ClassKind::W, "V", Some("SYS"))),
+        [op(OpKind::Store, &["RLX", "SYS", "V"])]
+    );
     // thread_scope_thread widens to .cta; a relaxed fence compiles to nothing.
-    assert_eq!(m.compile(&class(ClassKind::R, "CON", Some("WI"))), [op(OpKind::Load, &["ACQ", "CTA"])]);
+    assert_eq!(
+        m.compile(&class(ClassKind::R, "CON", Some("WI"))),
+        [op(OpKind::Load, &["ACQ", "CTA"])]
+    );
     let relaxed_fence = class(ClassKind::F, "RLX", Some("GPU"));
     assert!(m.compile(&relaxed_fence).is_empty());
     assert_eq!(m.rule(&relaxed_fence).unwrap().main, None);
@@ -152,8 +241,12 @@ fn cuda_legacy_primitives_compile_as_documented() {
 #[test]
 fn the_readme_example_is_a_valid_table() {
     let readme = std::fs::read_to_string("mappings/README.md").unwrap();
-    let example = readme.split("```").nth(1).expect("a code block in mappings/README.md");
-    let table = mapping::parse_table("README.md", example).unwrap_or_else(|e| panic!("{}", e.render()));
+    let example = readme
+        .split("```")
+        .nth(1)
+        .expect("a code block in mappings/README.md");
+    let table =
+        mapping::parse_table("README.md", example).unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(table.classes.len(), 7);
     assert_eq!(table.dropped, ["GLOBAL"]);
 }

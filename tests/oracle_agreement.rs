@@ -8,8 +8,16 @@ use mapcheck::{ir, litmus, runner};
 
 fn suite_report(name: &str) -> oracle::SuiteReport {
     let suites = oracle::read_suites(Path::new("models/suites.tsv")).expect("suite table");
-    let suite = suites.iter().find(|s| s.name == name).expect("suite listed");
-    oracle::run_suite(Path::new("tests/data/oracle/dat3m"), suite, &runner::Options::default()).expect("suite runs")
+    let suite = suites
+        .iter()
+        .find(|s| s.name == name)
+        .expect("suite listed");
+    oracle::run_suite(
+        Path::new("tests/data/oracle/dat3m"),
+        suite,
+        &runner::Options::default(),
+    )
+    .expect("suite runs")
 }
 
 fn assert_all_agree(name: &str, min_tests: usize) {
@@ -20,8 +28,18 @@ fn assert_all_agree(name: &str, min_tests: usize) {
         .filter(|t| !matches!(t.result, Agreement::Agree))
         .map(|t| format!("{}: {:?}", t.path, t.result))
         .collect();
-    assert!(report.tests.len() >= min_tests, "{name}: only {} tests", report.tests.len());
-    assert!(problems.is_empty(), "{name}: {} of {} not agreeing:\n{}", problems.len(), report.tests.len(), problems.join("\n"));
+    assert!(
+        report.tests.len() >= min_tests,
+        "{name}: only {} tests",
+        report.tests.len()
+    );
+    assert!(
+        problems.is_empty(),
+        "{name}: {} of {} not agreeing:\n{}",
+        problems.len(),
+        report.tests.len(),
+        problems.join("\n")
+    );
 }
 
 #[test]
@@ -56,11 +74,18 @@ fn ptx_manual_outcomes() {
     let model = ir::load(Path::new("models/ptx-v6.cat")).expect("model loads");
     let expected = std::fs::read_to_string(dir.join("EXPECTED.tsv")).expect("EXPECTED.tsv");
     let mut checked = 0;
-    for line in expected.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in expected
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let (file, verdict) = line.split_once('\t').expect("file<TAB>verdict");
         let test = litmus::parse_file(&dir.join(file)).unwrap_or_else(|e| panic!("{file}: {e}"));
         let outcome = runner::run(&model, &test, &runner::Options::default()).expect("runs");
-        assert_eq!(outcome.validated, verdict == "1", "{file}: the manual says {verdict}");
+        assert_eq!(
+            outcome.validated,
+            verdict == "1",
+            "{file}: the manual says {verdict}"
+        );
         checked += 1;
     }
     assert!(checked >= 11);

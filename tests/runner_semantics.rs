@@ -21,7 +21,11 @@ exists (P0:r0 == 0 /\\ P1:r0 == 0)";
 fn store_buffering_is_forbidden_by_sc_and_allowed_by_ptx() {
     let sc = run("models/sc.cat", SB_WEAK);
     assert!(!sc.validated);
-    assert_eq!(sc.states.len(), 3, "SC allows exactly the three interleaving outcomes");
+    assert_eq!(
+        sc.states.len(),
+        3,
+        "SC allows exactly the three interleaving outcomes"
+    );
     let ptx = run("models/ptx-v6.cat", SB_WEAK);
     assert!(ptx.validated);
     assert_eq!(ptx.states.len(), 4);
@@ -29,7 +33,10 @@ fn store_buffering_is_forbidden_by_sc_and_allowed_by_ptx() {
 
 #[test]
 fn fence_sc_restores_sequential_consistency_for_sb() {
-    let text = SB_WEAK.replace(" ld.weak r0, y  | ld.weak r0, x  ;", " fence.sc.gpu | fence.sc.gpu ;\n ld.weak r0, y  | ld.weak r0, x  ;");
+    let text = SB_WEAK.replace(
+        " ld.weak r0, y  | ld.weak r0, x  ;",
+        " fence.sc.gpu | fence.sc.gpu ;\n ld.weak r0, y  | ld.weak r0, x  ;",
+    );
     assert!(!run("models/ptx-v6.cat", &text).validated);
     // Two CTA-scoped fences in different CTAs are not morally strong: SB is back.
     let cta = text.replace("fence.sc.gpu", "fence.sc.cta");
@@ -48,10 +55,34 @@ fn message_passing_needs_release_and_acquire_at_a_common_scope() {
 exists (P1:r0 == 1 /\\ P1:r1 == 0)"
         )
     };
-    assert!(!run("models/ptx-v6.cat", &mp("st.release.gpu", "ld.acquire.gpu", "P1@cta 1,gpu 0")).validated);
-    assert!(run("models/ptx-v6.cat", &mp("st.relaxed.gpu", "ld.acquire.gpu", "P1@cta 1,gpu 0")).validated);
-    assert!(run("models/ptx-v6.cat", &mp("st.release.cta", "ld.acquire.cta", "P1@cta 1,gpu 0")).validated);
-    assert!(!run("models/ptx-v6.cat", &mp("st.release.cta", "ld.acquire.cta", "P1@cta 0,gpu 0")).validated);
+    assert!(
+        !run(
+            "models/ptx-v6.cat",
+            &mp("st.release.gpu", "ld.acquire.gpu", "P1@cta 1,gpu 0")
+        )
+        .validated
+    );
+    assert!(
+        run(
+            "models/ptx-v6.cat",
+            &mp("st.relaxed.gpu", "ld.acquire.gpu", "P1@cta 1,gpu 0")
+        )
+        .validated
+    );
+    assert!(
+        run(
+            "models/ptx-v6.cat",
+            &mp("st.release.cta", "ld.acquire.cta", "P1@cta 1,gpu 0")
+        )
+        .validated
+    );
+    assert!(
+        !run(
+            "models/ptx-v6.cat",
+            &mp("st.release.cta", "ld.acquire.cta", "P1@cta 0,gpu 0")
+        )
+        .validated
+    );
 }
 
 #[test]
@@ -62,7 +93,10 @@ fn concurrent_increments_are_atomic() {
  atom.relaxed.gpu.add r0, x, 1 | atom.relaxed.gpu.add r0, x, 1 ;
 exists (x == 1)";
     let o = run("models/ptx-v6.cat", text);
-    assert!(!o.validated, "two morally strong increments cannot lose one");
+    assert!(
+        !o.validated,
+        "two morally strong increments cannot lose one"
+    );
     assert!(o.states.keys().all(|s| s.contains("x=2")));
 }
 

@@ -158,18 +158,29 @@ type Built = Result<Expr, super::lexer::SyntaxError>;
 fn node(span: Span, child_depths: impl IntoIterator<Item = u32>, kind: ExprKind) -> Built {
     let depth = 1 + child_depths.into_iter().max().unwrap_or(0);
     if depth > MAX_DEPTH {
-        return Err(super::lexer::SyntaxError::new(span, format!("expression nested too deeply (more than {MAX_DEPTH} levels)"))
-            .with_note("split it into several `let` definitions"));
+        return Err(super::lexer::SyntaxError::new(
+            span,
+            format!("expression nested too deeply (more than {MAX_DEPTH} levels)"),
+        )
+        .with_note("split it into several `let` definitions"));
     }
     Ok(Expr { span, depth, kind })
 }
 
 pub fn leaf(l: usize, r: usize, kind: ExprKind) -> Expr {
-    Expr { span: Span::new(l, r), depth: 1, kind }
+    Expr {
+        span: Span::new(l, r),
+        depth: 1,
+        kind,
+    }
 }
 
 pub fn binary(l: usize, r: usize, op: BinOp, a: Expr, b: Expr) -> Built {
-    node(Span::new(l, r), [a.depth, b.depth], ExprKind::Binary(op, Box::new(a), Box::new(b)))
+    node(
+        Span::new(l, r),
+        [a.depth, b.depth],
+        ExprKind::Binary(op, Box::new(a), Box::new(b)),
+    )
 }
 
 pub fn unary(l: usize, r: usize, op: UnOp, a: Expr) -> Built {
@@ -187,7 +198,10 @@ pub fn app(l: usize, r: usize, f: Name, args: Vec<Expr>) -> Built {
 
 /// A parenthesised expression keeps its node but widens its span to the parentheses.
 pub fn paren(l: usize, r: usize, e: Expr) -> Expr {
-    Expr { span: Span::new(l, r), ..e }
+    Expr {
+        span: Span::new(l, r),
+        ..e
+    }
 }
 
 /// The statement `let [rec] b1 and b2 …`: the first binding's span starts at `let`.
@@ -195,16 +209,28 @@ pub fn let_stmt(l: usize, r: usize, rec: bool, mut first: Binding, rest: Vec<Bin
     first.span.lo = l;
     let mut bindings = vec![first];
     bindings.extend(rest);
-    Stmt { span: Span::new(l, r), kind: StmtKind::Let { rec, bindings } }
+    Stmt {
+        span: Span::new(l, r),
+        kind: StmtKind::Let { rec, bindings },
+    }
 }
 
 /// A title line: a string wins over a bare name (`PTX "Lustig et al."` is titled by the string).
-pub fn title(l: usize, r: usize, word: Option<&str>, word2: Option<&str>, string: Option<&str>) -> Title {
+pub fn title(
+    l: usize,
+    r: usize,
+    word: Option<&str>,
+    word2: Option<&str>,
+    string: Option<&str>,
+) -> Title {
     let text = match (string, word, word2) {
         (Some(s), _, _) => s.to_string(),
         (None, Some(a), Some(b)) => format!("{a} {b}"),
         (None, Some(a), None) => a.to_string(),
         (None, None, _) => String::new(),
     };
-    Title { text, span: Span::new(l, r) }
+    Title {
+        text,
+        span: Span::new(l, r),
+    }
 }

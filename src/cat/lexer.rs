@@ -63,7 +63,11 @@ pub struct SyntaxError {
 
 impl SyntaxError {
     pub fn new(span: Span, message: impl Into<String>) -> SyntaxError {
-        SyntaxError { span, message: message.into(), notes: vec![] }
+        SyntaxError {
+            span,
+            message: message.into(),
+            notes: vec![],
+        }
     }
     pub fn with_note(mut self, note: impl Into<String>) -> SyntaxError {
         self.notes.push(note.into());
@@ -81,14 +85,26 @@ pub fn user<'src>(error: SyntaxError) -> lalrpop_util::ParseError<usize, Tok<'sr
 
 /// Herd keywords for constructs mapcheck rejects on purpose, with what to do instead.
 const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
-    ("in", "local `let … in` bindings are not supported; use a top-level `let`"),
-    ("fun", "anonymous functions are not supported; use `let f(x) = …`"),
+    (
+        "in",
+        "local `let … in` bindings are not supported; use a top-level `let`",
+    ),
+    (
+        "fun",
+        "anonymous functions are not supported; use `let f(x) = …`",
+    ),
     ("when", "conditional `let rec … when` is not supported"),
     ("begin", "`begin … end` is not supported; use parentheses"),
     ("end", "`begin … end` is not supported; use parentheses"),
-    ("procedure", "procedures are not supported; inline their checks"),
+    (
+        "procedure",
+        "procedures are not supported; inline their checks",
+    ),
     ("call", "procedures are not supported; inline their checks"),
-    ("enum", "enumerations are not supported; tags come from the event vocabulary"),
+    (
+        "enum",
+        "enumerations are not supported; tags come from the event vocabulary",
+    ),
     ("debug", "`debug` is not supported"),
     ("match", "`match` is not supported"),
     ("forall", "`forall` is not supported"),
@@ -101,7 +117,10 @@ const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
     ("instructions", "bell files are not supported"),
     ("default", "bell files are not supported"),
     ("compat", "bell files are not supported"),
-    ("undefined_unless", "`undefined_unless` checks are not supported"),
+    (
+        "undefined_unless",
+        "`undefined_unless` checks are not supported",
+    ),
     ("subset", "`subset` is not supported"),
 ];
 
@@ -140,7 +159,9 @@ impl<'src> Lexer<'src> {
     fn next_token(&mut self) -> Result<Option<(usize, Tok<'src>, usize)>, SyntaxError> {
         self.skip_trivia()?;
         let start = self.pos;
-        let Some(c) = self.peek() else { return Ok(None) };
+        let Some(c) = self.peek() else {
+            return Ok(None);
+        };
         let tok = if c == '"' {
             self.string()?
         } else if is_name_start(self.rest()) {
@@ -188,8 +209,10 @@ impl<'src> Lexer<'src> {
                 self.pos += rest.chars().next().map_or(1, char::len_utf8);
             }
         }
-        Err(SyntaxError::new(Span::new(start, start + 2), "unterminated comment")
-            .with_note("`(*` comments nest: every `(*` needs its own `*)`"))
+        Err(
+            SyntaxError::new(Span::new(start, start + 2), "unterminated comment")
+                .with_note("`(*` comments nest: every `(*` needs its own `*)`"),
+        )
     }
 
     fn string(&mut self) -> Result<Tok<'src>, SyntaxError> {
@@ -200,7 +223,10 @@ impl<'src> Lexer<'src> {
                 self.pos = start + 1 + len + 1;
                 Ok(Tok::Str(&body[..len]))
             }
-            None => Err(SyntaxError::new(Span::new(start, start + 1), "unterminated string")),
+            None => Err(SyntaxError::new(
+                Span::new(start, start + 1),
+                "unterminated string",
+            )),
         }
     }
 
@@ -217,7 +243,10 @@ impl<'src> Lexer<'src> {
         }
         self.pos += len;
         let word = &rest[..len];
-        keyword(word).map_or_else(|| unsupported(word, Span::new(start, self.pos)).map(|_| Tok::Ident(word)), Ok)
+        keyword(word).map_or_else(
+            || unsupported(word, Span::new(start, self.pos)).map(|_| Tok::Ident(word)),
+            Ok,
+        )
     }
 
     fn symbol(&mut self, c: char) -> Result<Tok<'src>, SyntaxError> {
@@ -229,7 +258,10 @@ impl<'src> Lexer<'src> {
             return Ok(Tok::MinusOne);
         }
         if let Some(op) = ["++", "||", "->"].into_iter().find(|s| two(s)) {
-            return Err(SyntaxError::new(Span::new(start, start + 2), format!("herd's `{op}` is not supported by mapcheck")));
+            return Err(SyntaxError::new(
+                Span::new(start, start + 2),
+                format!("herd's `{op}` is not supported by mapcheck"),
+            ));
         }
         self.pos += c.len_utf8();
         let tok = match c {
@@ -258,8 +290,12 @@ impl<'src> Lexer<'src> {
 fn unexpected_char(c: char, span: Span) -> SyntaxError {
     let e = SyntaxError::new(span, format!("unexpected character `{c}`"));
     match c {
-        '{' | '}' => e.with_note("herd's explicit sets `{…}` are not supported; `0` is the empty set"),
-        '\'' => e.with_note("herd's tags `'name` are not supported; tags are sets named in the vocabulary"),
+        '{' | '}' => {
+            e.with_note("herd's explicit sets `{…}` are not supported; `0` is the empty set")
+        }
+        '\'' => e.with_note(
+            "herd's tags `'name` are not supported; tags are sets named in the vocabulary",
+        ),
         _ => e,
     }
 }
@@ -294,21 +330,28 @@ fn keyword(word: &str) -> Option<Tok<'static>> {
 
 fn unsupported(word: &str, span: Span) -> Result<(), SyntaxError> {
     match UNSUPPORTED_KEYWORDS.iter().find(|(k, _)| *k == word) {
-        Some((_, why)) => Err(SyntaxError::new(span, format!("`{word}` is herd syntax that mapcheck does not support"))
-            .with_note(*why)),
+        Some((_, why)) => Err(SyntaxError::new(
+            span,
+            format!("`{word}` is herd syntax that mapcheck does not support"),
+        )
+        .with_note(*why)),
         None => Ok(()),
     }
 }
 
 /// Can this token start an operand (so that a `*` before it is a product)?
 fn starts_operand(tok: &Tok) -> bool {
-    matches!(tok, Tok::Ident(_) | Tok::Zero | Tok::LParen | Tok::LBrack | Tok::Tilde)
+    matches!(
+        tok,
+        Tok::Ident(_) | Tok::Zero | Tok::LParen | Tok::LBrack | Tok::Tilde
+    )
 }
 
 /// The two decisions that need the next token: product vs closure `*`, keyword `coherence`.
 fn decide_in_context(toks: &mut [Spanned<'_>]) {
     for i in 0..toks.len() {
-        let next_is = |p: &dyn Fn(&Tok) -> bool| matches!(toks.get(i + 1), Some(Ok((_, t, _))) if p(t));
+        let next_is =
+            |p: &dyn Fn(&Tok) -> bool| matches!(toks.get(i + 1), Some(Ok((_, t, _))) if p(t));
         let star_product = next_is(&starts_operand);
         let coherence_kw = next_is(&|t| matches!(t, Tok::Ident(_)));
         if let Ok((_, tok, _)) = &mut toks[i] {
@@ -326,35 +369,61 @@ mod tests {
     use super::*;
 
     fn toks(src: &str) -> Vec<Tok<'_>> {
-        tokenize(src).into_iter().map(|t| t.expect("lexes").1).collect()
+        tokenize(src)
+            .into_iter()
+            .map(|t| t.expect("lexes").1)
+            .collect()
     }
 
     #[test]
     fn names_hold_dots_dashes_and_a_final_quote() {
-        assert_eq!(toks("po-loc a.b x' _y _"), vec![
-            Tok::Ident("po-loc"),
-            Tok::Ident("a.b"),
-            Tok::Ident("x'"),
-            Tok::Ident("_y"),
-            Tok::Ident("_")
-        ]);
+        assert_eq!(
+            toks("po-loc a.b x' _y _"),
+            vec![
+                Tok::Ident("po-loc"),
+                Tok::Ident("a.b"),
+                Tok::Ident("x'"),
+                Tok::Ident("_y"),
+                Tok::Ident("_")
+            ]
+        );
     }
 
     #[test]
     fn inverse_is_hat_then_minus_one() {
-        assert_eq!(toks("rf^-1"), vec![Tok::Ident("rf"), Tok::Hat, Tok::MinusOne]);
+        assert_eq!(
+            toks("rf^-1"),
+            vec![Tok::Ident("rf"), Tok::Hat, Tok::MinusOne]
+        );
     }
 
     #[test]
     fn star_is_a_product_only_before_an_operand() {
-        assert_eq!(toks("W * R"), vec![Tok::Ident("W"), Tok::StarProduct, Tok::Ident("R")]);
-        assert_eq!(toks("po* ; rf"), vec![Tok::Ident("po"), Tok::StarClosure, Tok::Semi, Tok::Ident("rf")]);
-        assert_eq!(toks("po* let"), vec![Tok::Ident("po"), Tok::StarClosure, Tok::Let]);
+        assert_eq!(
+            toks("W * R"),
+            vec![Tok::Ident("W"), Tok::StarProduct, Tok::Ident("R")]
+        );
+        assert_eq!(
+            toks("po* ; rf"),
+            vec![
+                Tok::Ident("po"),
+                Tok::StarClosure,
+                Tok::Semi,
+                Tok::Ident("rf")
+            ]
+        );
+        assert_eq!(
+            toks("po* let"),
+            vec![Tok::Ident("po"), Tok::StarClosure, Tok::Let]
+        );
     }
 
     #[test]
     fn comments_nest_and_line_comments_end_at_newline() {
-        assert_eq!(toks("(* a (* b *) c *) x // y\n# z\nw"), vec![Tok::Ident("x"), Tok::Ident("w")]);
+        assert_eq!(
+            toks("(* a (* b *) c *) x // y\n# z\nw"),
+            vec![Tok::Ident("x"), Tok::Ident("w")]
+        );
     }
 
     #[test]
@@ -365,8 +434,14 @@ mod tests {
 
     #[test]
     fn coherence_is_a_keyword_only_before_a_name() {
-        assert_eq!(toks("coherence partial"), vec![Tok::Coherence, Tok::Ident("partial")]);
-        assert_eq!(toks("as coherence let"), vec![Tok::As, Tok::Ident("coherence"), Tok::Let]);
+        assert_eq!(
+            toks("coherence partial"),
+            vec![Tok::Coherence, Tok::Ident("partial")]
+        );
+        assert_eq!(
+            toks("as coherence let"),
+            vec![Tok::As, Tok::Ident("coherence"), Tok::Let]
+        );
     }
 
     #[test]

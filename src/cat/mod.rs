@@ -34,17 +34,30 @@ fn to_diag(path: &str, src: &Arc<str>, e: SyntaxError) -> diag::Error {
 fn syntax_error(src: &str, e: ParseError<usize, Tok<'_>, SyntaxError>) -> SyntaxError {
     match e {
         ParseError::User { error } => error,
-        ParseError::InvalidToken { location } => SyntaxError::new(ast::Span::new(location, location), "invalid token"),
-        ParseError::UnrecognizedEof { location, expected } => {
-            SyntaxError::new(ast::Span::new(location, location), "unexpected end of file").with_note(expected_note(&expected))
+        ParseError::InvalidToken { location } => {
+            SyntaxError::new(ast::Span::new(location, location), "invalid token")
         }
-        ParseError::UnrecognizedToken { token: (l, tok, r), expected } => {
+        ParseError::UnrecognizedEof { location, expected } => {
+            SyntaxError::new(ast::Span::new(location, location), "unexpected end of file")
+                .with_note(expected_note(&expected))
+        }
+        ParseError::UnrecognizedToken {
+            token: (l, tok, r),
+            expected,
+        } => {
             let span = ast::Span::new(l, r);
-            SyntaxError::new(span, format!("unexpected {}", describe(&tok, span.text(src)))).with_note(expected_note(&expected))
+            SyntaxError::new(
+                span,
+                format!("unexpected {}", describe(&tok, span.text(src))),
+            )
+            .with_note(expected_note(&expected))
         }
         ParseError::ExtraToken { token: (l, tok, r) } => {
             let span = ast::Span::new(l, r);
-            SyntaxError::new(span, format!("unexpected {}", describe(&tok, span.text(src))))
+            SyntaxError::new(
+                span,
+                format!("unexpected {}", describe(&tok, span.text(src))),
+            )
         }
     }
 }
@@ -121,7 +134,13 @@ mod tests {
     fn let_binding_span_starts_at_its_keyword() {
         let src = "let rec a = po and b = a;a";
         let f = parse_str(src).unwrap();
-        let StmtKind::Let { rec: true, bindings } = &f.stmts[0].kind else { panic!("not a let rec") };
+        let StmtKind::Let {
+            rec: true,
+            bindings,
+        } = &f.stmts[0].kind
+        else {
+            panic!("not a let rec")
+        };
         assert_eq!(bindings[0].span.text(src), "let rec a = po");
         assert_eq!(bindings[1].span.text(src), "and b = a;a");
     }

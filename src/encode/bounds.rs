@@ -32,9 +32,15 @@ impl fmt::Display for BoundsError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             BoundsError::UnknownName(n) => write!(f, "`{n}` is not a name of the event vocabulary"),
-            BoundsError::WrongKind { name, expected } => write!(f, "`{name}` is not a {expected:?}"),
-            BoundsError::LowerNotInUpper(n) => write!(f, "the lower bound of `{n}` is not inside its upper bound"),
-            BoundsError::OutsideUniverse(n) => write!(f, "a bound of `{n}` names an event outside the universe"),
+            BoundsError::WrongKind { name, expected } => {
+                write!(f, "`{name}` is not a {expected:?}")
+            }
+            BoundsError::LowerNotInUpper(n) => {
+                write!(f, "the lower bound of `{n}` is not inside its upper bound")
+            }
+            BoundsError::OutsideUniverse(n) => {
+                write!(f, "a bound of `{n}` names an event outside the universe")
+            }
         }
     }
 }
@@ -45,7 +51,10 @@ impl Bounds {
     /// No bounds yet over `n` slots (`n` at most `rel::MAX_EVENTS`).
     pub fn new(n: usize) -> Bounds {
         assert!(n <= MAX_EVENTS, "a universe has at most {MAX_EVENTS} slots");
-        Bounds { n, ..Bounds::default() }
+        Bounds {
+            n,
+            ..Bounds::default()
+        }
     }
 
     pub fn n(&self) -> usize {
@@ -107,9 +116,14 @@ impl Bounds {
 }
 
 fn vocab_name(name: &str, expected: Kind) -> Result<&'static str, BoundsError> {
-    let known = vocab::all_names().find(|n| *n == name).ok_or_else(|| BoundsError::UnknownName(name.into()))?;
+    let known = vocab::all_names()
+        .find(|n| *n == name)
+        .ok_or_else(|| BoundsError::UnknownName(name.into()))?;
     if vocab::kind_of(known) != Some(expected) {
-        return Err(BoundsError::WrongKind { name: known, expected });
+        return Err(BoundsError::WrongKind {
+            name: known,
+            expected,
+        });
     }
     Ok(known)
 }
@@ -122,10 +136,22 @@ mod tests {
     fn bounds_are_checked() {
         let mut b = Bounds::new(3);
         assert!(b.exact_set("R", Set::singleton(1)).is_ok());
-        assert_eq!(b.exact_set("nope", Set::EMPTY), Err(BoundsError::UnknownName("nope".into())));
-        assert!(matches!(b.exact_set("po", Set::EMPTY), Err(BoundsError::WrongKind { .. })));
-        assert_eq!(b.bound_set("W", Set::singleton(0), Set::EMPTY), Err(BoundsError::LowerNotInUpper("W")));
-        assert_eq!(b.exact_set("W", Set::singleton(5)), Err(BoundsError::OutsideUniverse("W")));
+        assert_eq!(
+            b.exact_set("nope", Set::EMPTY),
+            Err(BoundsError::UnknownName("nope".into()))
+        );
+        assert!(matches!(
+            b.exact_set("po", Set::EMPTY),
+            Err(BoundsError::WrongKind { .. })
+        ));
+        assert_eq!(
+            b.bound_set("W", Set::singleton(0), Set::EMPTY),
+            Err(BoundsError::LowerNotInUpper("W"))
+        );
+        assert_eq!(
+            b.exact_set("W", Set::singleton(5)),
+            Err(BoundsError::OutsideUniverse("W"))
+        );
         let upper = Rel::from_pairs(3, [(0, 1), (1, 2)]);
         assert!(b.bound_rel("po", Rel::empty(3), upper).is_ok());
         assert_eq!(b.open_tuples(), 2);

@@ -46,13 +46,18 @@ enum Cycles {
     Certain,
     /// Undecided: the strongly connected components (of two or more slots) of the possible
     /// pairs, and the slots with a possible self-loop.
-    Open { components: Vec<Vec<usize>>, loops: Vec<usize> },
+    Open {
+        components: Vec<Vec<usize>>,
+        loops: Vec<usize>,
+    },
 }
 
 fn cycles(r: &Matrix) -> Cycles {
     let certain = Rel::from_pairs(
         r.n(),
-        (0..r.n()).flat_map(|i| (0..r.n()).map(move |j| (i, j))).filter(|&(i, j)| r.get(i, j) == Node::TRUE),
+        (0..r.n())
+            .flat_map(|i| (0..r.n()).map(move |j| (i, j)))
+            .filter(|&(i, j)| r.get(i, j) == Node::TRUE),
     );
     if !certain.is_acyclic() {
         return Cycles::Certain;
@@ -62,7 +67,10 @@ fn cycles(r: &Matrix) -> Cycles {
         return Cycles::None;
     }
     let loops = (0..r.n()).filter(|&i| r.get(i, i) != Node::FALSE).collect();
-    Cycles::Open { components: components(&reach), loops }
+    Cycles::Open {
+        components: components(&reach),
+        loops,
+    }
 }
 
 /// The strongly connected components with at least two slots, given the reachability relation.
@@ -74,7 +82,9 @@ fn components(reach: &Rel) -> Vec<Vec<usize>> {
         if seen[i] || !reach.contains(i, i) {
             continue;
         }
-        let comp: Vec<usize> = (0..n).filter(|&j| reach.contains(i, j) && reach.contains(j, i)).collect();
+        let comp: Vec<usize> = (0..n)
+            .filter(|&j| reach.contains(i, j) && reach.contains(j, i))
+            .collect();
         comp.iter().for_each(|&j| seen[j] = true);
         if comp.len() > 1 {
             out.push(comp);
@@ -123,7 +133,11 @@ pub fn cyclic(c: &mut Circuit, r: &Matrix) -> Node {
         let chosen: Vec<Node> = comp.iter().map(|_| c.input()).collect();
         let mut parts = vec![c.or(chosen.iter().copied())];
         for (a, &i) in comp.iter().enumerate() {
-            let succ: Vec<Node> = comp.iter().enumerate().map(|(b, &j)| c.and2(chosen[b], r.get(i, j))).collect();
+            let succ: Vec<Node> = comp
+                .iter()
+                .enumerate()
+                .map(|(b, &j)| c.and2(chosen[b], r.get(i, j)))
+                .collect();
             let has_successor = c.or(succ);
             parts.push(c.implies(chosen[a], has_successor));
         }
@@ -169,13 +183,22 @@ pub fn linearisation(c: &mut Circuit, set: &Vector, r: &Matrix) -> (Matrix, Node
     let n = set.len();
     let slots: Vec<usize> = (0..n).filter(|&i| set.get(i) != Node::FALSE).collect();
     let (tour, transitive) = tournament(c, n, &slots);
-    let order =
-        Matrix::from_fn(n, |i, j| if i == j { Node::FALSE } else { c.and([set.get(i), set.get(j), tour.get(i, j)]) });
+    let order = Matrix::from_fn(n, |i, j| {
+        if i == j {
+            Node::FALSE
+        } else {
+            c.and([set.get(i), set.get(j), tour.get(i, j)])
+        }
+    });
     let mut legal = vec![transitive];
     for &i in &slots {
         for &j in &slots {
             let both = c.and([set.get(i), set.get(j), r.get(i, j)]);
-            legal.push(if i == j { !both } else { c.implies(both, tour.get(i, j)) });
+            legal.push(if i == j {
+                !both
+            } else {
+                c.implies(both, tour.get(i, j))
+            });
         }
     }
     (order, c.and(legal))
@@ -189,16 +212,29 @@ mod tests {
     /// With the inputs of `free` set to `value`, can the other inputs make `node` true? (Brute
     /// force over them.)
     fn satisfiable_for(c: &Circuit, node: Node, free: &[Node], value: &[bool]) -> bool {
-        let inputs: Vec<usize> =
-            (1..c.len()).filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_))).collect();
-        let fixed: Vec<(usize, bool)> = free.iter().zip(value).map(|(x, &v)| (x.gate(), v)).collect();
-        let open: Vec<usize> = inputs.iter().copied().filter(|g| !fixed.iter().any(|(f, _)| f == g)).collect();
+        let inputs: Vec<usize> = (1..c.len())
+            .filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_)))
+            .collect();
+        let fixed: Vec<(usize, bool)> = free
+            .iter()
+            .zip(value)
+            .map(|(x, &v)| (x.gate(), v))
+            .collect();
+        let open: Vec<usize> = inputs
+            .iter()
+            .copied()
+            .filter(|g| !fixed.iter().any(|(f, _)| f == g))
+            .collect();
         (0u64..1 << open.len()).any(|bits| {
             let v = |g: usize| {
-                fixed.iter().find(|(f, _)| *f == g).map(|(_, b)| *b).unwrap_or_else(|| {
-                    let k = open.iter().position(|&o| o == g).unwrap();
-                    bits >> k & 1 == 1
-                })
+                fixed
+                    .iter()
+                    .find(|(f, _)| *f == g)
+                    .map(|(_, b)| *b)
+                    .unwrap_or_else(|| {
+                        let k = open.iter().position(|&o| o == g).unwrap();
+                        bits >> k & 1 == 1
+                    })
             };
             c.eval_many(&[node], &v)[0]
         })
@@ -213,8 +249,16 @@ mod tests {
         for bits in 0u32..1 << 9 {
             let value: Vec<bool> = (0..9).map(|k| bits >> k & 1 == 1).collect();
             let r = Rel::from_pairs(3, (0..9).filter(|&k| value[k]).map(|k| (k / 3, k % 3)));
-            assert_eq!(satisfiable_for(&c, acyc, m.cells(), &value), r.is_acyclic(), "acyclic {r:?}");
-            assert_eq!(satisfiable_for(&c, cyc, m.cells(), &value), !r.is_acyclic(), "cyclic {r:?}");
+            assert_eq!(
+                satisfiable_for(&c, acyc, m.cells(), &value),
+                r.is_acyclic(),
+                "acyclic {r:?}"
+            );
+            assert_eq!(
+                satisfiable_for(&c, cyc, m.cells(), &value),
+                !r.is_acyclic(),
+                "cyclic {r:?}"
+            );
         }
     }
 
@@ -233,9 +277,14 @@ mod tests {
     fn linearisations_of_three_free_slots_are_six() {
         let mut c = Circuit::new();
         let set = Vector::constant(4, Set::from_iter([0, 1, 3]));
-        let (order, legal) = linearisation(&mut c, &set, &Matrix::constant(&Rel::from_pairs(4, [(3, 0)])));
-        let tour: Vec<usize> =
-            (1..c.len()).filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_))).collect();
+        let (order, legal) = linearisation(
+            &mut c,
+            &set,
+            &Matrix::constant(&Rel::from_pairs(4, [(3, 0)])),
+        );
+        let tour: Vec<usize> = (1..c.len())
+            .filter(|&g| matches!(c.gate(g), super::super::circuit::Gate::Input(_)))
+            .collect();
         let mut orders = std::collections::BTreeSet::new();
         for bits in 0u32..1 << tour.len() {
             let v = |g: usize| bits >> tour.iter().position(|&t| t == g).unwrap() & 1 == 1;
@@ -244,6 +293,10 @@ mod tests {
                 orders.insert(cells);
             }
         }
-        assert_eq!(orders.len(), 3, "3 of the 6 orders of {{0, 1, 3}} put 3 before 0");
+        assert_eq!(
+            orders.len(),
+            3,
+            "3 of the 6 orders of {{0, 1, 3}} put 3 before 0"
+        );
     }
 }

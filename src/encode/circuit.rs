@@ -70,7 +70,11 @@ pub struct Circuit {
 
 impl Default for Circuit {
     fn default() -> Self {
-        Circuit { gates: vec![Gate::True], table: HashMap::new(), inputs: 0 }
+        Circuit {
+            gates: vec![Gate::True],
+            table: HashMap::new(),
+            inputs: 0,
+        }
     }
 }
 
@@ -171,7 +175,10 @@ impl Circuit {
     /// The value of `nodes` when the input of gate `g` has value `input(g)`.
     pub fn eval_many(&self, nodes: &[Node], input: &dyn Fn(usize) -> bool) -> Vec<bool> {
         let mut memo: Vec<Option<bool>> = vec![None; self.gates.len()];
-        nodes.iter().map(|&n| self.eval_node(n, input, &mut memo)).collect()
+        nodes
+            .iter()
+            .map(|&n| self.eval_node(n, input, &mut memo))
+            .collect()
     }
 
     fn eval_node(&self, n: Node, input: &dyn Fn(usize) -> bool, memo: &mut [Option<bool>]) -> bool {
@@ -195,7 +202,12 @@ impl Circuit {
     }
 
     /// The value of an AND gate if all its inputs are known; otherwise push the unknown ones.
-    fn and_value(&self, xs: &[Node], memo: &[Option<bool>], stack: &mut Vec<usize>) -> Option<bool> {
+    fn and_value(
+        &self,
+        xs: &[Node],
+        memo: &[Option<bool>],
+        stack: &mut Vec<usize>,
+    ) -> Option<bool> {
         let mut all_known = true;
         for x in xs {
             match memo[x.gate()] {
@@ -240,7 +252,10 @@ mod tests {
         for bits in 0..8usize {
             let v = |k: usize| bits >> k & 1 == 1;
             let got = c.eval_many(&[f, g, Node::TRUE, Node::FALSE], &|gate| v(gate - 1));
-            assert_eq!(got, vec![(v(0) && v(1)) || !v(2), v(0) == v(2), true, false]);
+            assert_eq!(
+                got,
+                vec![(v(0) && v(1)) || !v(2), v(0) == v(2), true, false]
+            );
         }
     }
 }

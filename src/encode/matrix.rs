@@ -39,7 +39,12 @@ impl Vector {
     pub fn get(&self, i: usize) -> Node {
         self.0[i]
     }
-    fn zip(&self, c: &mut Circuit, o: &Vector, f: impl Fn(&mut Circuit, Node, Node) -> Node) -> Vector {
+    fn zip(
+        &self,
+        c: &mut Circuit,
+        o: &Vector,
+        f: impl Fn(&mut Circuit, Node, Node) -> Node,
+    ) -> Vector {
         Vector(self.0.iter().zip(&o.0).map(|(&a, &b)| f(c, a, b)).collect())
     }
     pub fn union(&self, c: &mut Circuit, o: &Vector) -> Vector {
@@ -73,7 +78,10 @@ impl Matrix {
         Matrix { n, cells }
     }
     pub fn empty(n: usize) -> Matrix {
-        Matrix { n, cells: vec![Node::FALSE; n * n] }
+        Matrix {
+            n,
+            cells: vec![Node::FALSE; n * n],
+        }
     }
     pub fn constant(r: &Rel) -> Matrix {
         Matrix::from_fn(r.size(), |i, j| Node::constant(r.contains(i, j)))
@@ -103,8 +111,18 @@ impl Matrix {
         Rel::from_pairs(self.n, pairs.map(|k| (k / self.n, k % self.n)))
     }
 
-    fn zip(&self, c: &mut Circuit, o: &Matrix, f: impl Fn(&mut Circuit, Node, Node) -> Node) -> Matrix {
-        let cells = self.cells.iter().zip(&o.cells).map(|(&a, &b)| f(c, a, b)).collect();
+    fn zip(
+        &self,
+        c: &mut Circuit,
+        o: &Matrix,
+        f: impl Fn(&mut Circuit, Node, Node) -> Node,
+    ) -> Matrix {
+        let cells = self
+            .cells
+            .iter()
+            .zip(&o.cells)
+            .map(|(&a, &b)| f(c, a, b))
+            .collect();
         Matrix { n: self.n, cells }
     }
     pub fn union(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
@@ -127,13 +145,18 @@ impl Matrix {
     /// `self ; o`: OR over the middle slot of ANDs, skipping constant-false terms.
     pub fn seq(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
         let n = self.n;
-        let cols: Vec<Vec<usize>> = (0..n).map(|j| (0..n).filter(|&k| o.get(k, j) != Node::FALSE).collect()).collect();
+        let cols: Vec<Vec<usize>> = (0..n)
+            .map(|j| (0..n).filter(|&k| o.get(k, j) != Node::FALSE).collect())
+            .collect();
         let mut cells = Vec::with_capacity(n * n);
         for i in 0..n {
             let row: Vec<bool> = (0..n).map(|k| self.get(i, k) != Node::FALSE).collect();
             for (j, col) in cols.iter().enumerate() {
-                let terms: Vec<Node> =
-                    col.iter().filter(|&&k| row[k]).map(|&k| c.and2(self.get(i, k), o.get(k, j))).collect();
+                let terms: Vec<Node> = col
+                    .iter()
+                    .filter(|&&k| row[k])
+                    .map(|&k| c.and2(self.get(i, k), o.get(k, j)))
+                    .collect();
                 cells.push(c.or(terms));
             }
         }
@@ -149,10 +172,18 @@ impl Matrix {
         Matrix::from_fn(a.len(), |i, j| c.and2(a.get(i), b.get(j)))
     }
     pub fn domain(&self, c: &mut Circuit) -> Vector {
-        Vector((0..self.n).map(|i| c.or((0..self.n).map(|j| self.get(i, j)))).collect())
+        Vector(
+            (0..self.n)
+                .map(|i| c.or((0..self.n).map(|j| self.get(i, j))))
+                .collect(),
+        )
     }
     pub fn range(&self, c: &mut Circuit) -> Vector {
-        Vector((0..self.n).map(|j| c.or((0..self.n).map(|i| self.get(i, j)))).collect())
+        Vector(
+            (0..self.n)
+                .map(|j| c.or((0..self.n).map(|i| self.get(i, j))))
+                .collect(),
+        )
     }
     /// The diagonal as a set.
     pub fn diagonal(&self) -> Vector {

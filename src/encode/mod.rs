@@ -180,20 +180,25 @@ impl Encoding {
             (_, v) if positive => checks::empty(c, v),
             (_, v) => checks::nonempty(c, v),
         };
-        let legal: Vec<Node> = self.tr.check_witnesses[i].iter().map(|&w| self.tr.legal[w]).collect();
+        let legal: Vec<Node> = self.tr.check_witnesses[i]
+            .iter()
+            .map(|&w| self.tr.legal[w])
+            .collect();
         self.circuit.and(legal.into_iter().chain([test]))
     }
 
     /// A literal that implies `node` (emitting the clauses needed): assume it, or use it
     /// positively in clauses.
     pub fn lit(&mut self, node: Node) -> Lit {
-        self.cnf.lit(&self.circuit, self.solver.as_mut(), node, Polarity::Pos)
+        self.cnf
+            .lit(&self.circuit, self.solver.as_mut(), node, Polarity::Pos)
     }
 
     /// A literal equivalent to `node` (both directions of its gates' clauses). Only meaningful
     /// for nodes without existential choices below them (see the module header).
     pub fn lit_exact(&mut self, node: Node) -> Lit {
-        self.cnf.lit_exact(&self.circuit, self.solver.as_mut(), node)
+        self.cnf
+            .lit_exact(&self.circuit, self.solver.as_mut(), node)
     }
 
     /// Add `node` as a hard constraint.
@@ -257,7 +262,13 @@ impl Encoding {
 
     /// A vector's value in the last model.
     pub fn read_set(&self, v: &Vector) -> Set {
-        Set::from_iter(self.read(&v.0).iter().enumerate().filter(|(_, b)| **b).map(|(i, _)| i))
+        Set::from_iter(
+            self.read(&v.0)
+                .iter()
+                .enumerate()
+                .filter(|(_, b)| **b)
+                .map(|(i, _)| i),
+        )
     }
 
     /// Nodes' values in the last model, by evaluating the circuit on the solver's inputs.

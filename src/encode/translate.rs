@@ -39,28 +39,47 @@ pub fn instantiate(c: &mut Circuit, model: &Model, bounds: &Bounds) -> (Vector, 
     let n = bounds.n();
     let all = set_from_bounds(c, bounds, "E").unwrap_or_else(|| Vector(vec![Node::TRUE; n]));
     let value = |c: &mut Circuit, name: &str| match vocab::kind_of(name) {
-        Some(Kind::Set) => Value::Set(set_from_bounds(c, bounds, name).unwrap_or_else(|| match name {
-            "_" => all.clone(),
-            _ => Vector(vec![Node::FALSE; n]),
-        })),
-        _ => Value::Rel(rel_from_bounds(c, bounds, name).unwrap_or_else(|| match name {
-            "id" => Matrix::id_on(&all),
-            _ => Matrix::empty(n),
-        })),
+        Some(Kind::Set) => Value::Set(set_from_bounds(c, bounds, name).unwrap_or_else(
+            || match name {
+                "_" => all.clone(),
+                _ => Vector(vec![Node::FALSE; n]),
+            },
+        )),
+        _ => Value::Rel(
+            rel_from_bounds(c, bounds, name).unwrap_or_else(|| match name {
+                "id" => Matrix::id_on(&all),
+                _ => Matrix::empty(n),
+            }),
+        ),
     };
-    let bases =
-        model.bases.iter().map(|name| if *name == "E" { Value::Set(all.clone()) } else { value(c, name) }).collect();
+    let bases = model
+        .bases
+        .iter()
+        .map(|name| {
+            if *name == "E" {
+                Value::Set(all.clone())
+            } else {
+                value(c, name)
+            }
+        })
+        .collect();
     (all, bases)
 }
 
 fn set_from_bounds(c: &mut Circuit, bounds: &Bounds, name: &str) -> Option<Vector> {
     let (lower, upper) = bounds.set_bounds(name)?;
-    Some(Vector((0..bounds.n()).map(|i| entry(c, lower.contains(i), upper.contains(i))).collect()))
+    Some(Vector(
+        (0..bounds.n())
+            .map(|i| entry(c, lower.contains(i), upper.contains(i)))
+            .collect(),
+    ))
 }
 
 fn rel_from_bounds(c: &mut Circuit, bounds: &Bounds, name: &str) -> Option<Matrix> {
     let (lower, upper) = bounds.rel_bounds(name)?;
-    Some(Matrix::from_fn(bounds.n(), |i, j| entry(c, lower.contains(i, j), upper.contains(i, j))))
+    Some(Matrix::from_fn(bounds.n(), |i, j| {
+        entry(c, lower.contains(i, j), upper.contains(i, j))
+    }))
 }
 
 /// One tuple: in the lower bound, outside the upper bound, or free.
@@ -126,7 +145,11 @@ impl Translation {
         let mut tuples = 0;
         for &id in ids {
             let kind = model.defs[id].kind.unwrap_or(Kind::Rel);
-            tuples += if kind == Kind::Set { self.n } else { self.n * self.n };
+            tuples += if kind == Kind::Set {
+                self.n
+            } else {
+                self.n * self.n
+            };
             self.defs[id] = Some(empty(kind, self.n));
         }
         let mut rounds = 0;
@@ -138,7 +161,11 @@ impl Translation {
                     self.defs[id] = Some(self.expr(c, e));
                 }
             }
-            if ids.iter().zip(&before).all(|(&id, b)| self.defs[id].as_ref() == Some(b)) {
+            if ids
+                .iter()
+                .zip(&before)
+                .all(|(&id, b)| self.defs[id].as_ref() == Some(b))
+            {
                 break;
             }
         }
@@ -146,7 +173,9 @@ impl Translation {
     }
 
     fn def(&self, id: DefId) -> Value {
-        self.defs[id].clone().unwrap_or_else(|| empty(Kind::Rel, self.n))
+        self.defs[id]
+            .clone()
+            .unwrap_or_else(|| empty(Kind::Rel, self.n))
     }
 
     /// The value of an expression.
@@ -240,7 +269,8 @@ fn witness_dependencies(model: &Model) -> Vec<BTreeSet<usize>> {
                 collect(e, &deps, &mut group);
             }
         }
-        ids.iter().for_each(|&id| deps[id].extend(group.iter().copied()));
+        ids.iter()
+            .for_each(|&id| deps[id].extend(group.iter().copied()));
     }
     model
         .checks

@@ -76,27 +76,45 @@ mod tests {
     #[test]
     fn relation_operators() {
         let a = r(&[(0, 1), (1, 2)]);
-        assert_eq!(binary(3, BinOp::Union, &a, &r(&[(2, 0)])), r(&[(0, 1), (1, 2), (2, 0)]));
-        assert_eq!(binary(3, BinOp::Inter, &a, &r(&[(1, 2), (2, 2)])), r(&[(1, 2)]));
+        assert_eq!(
+            binary(3, BinOp::Union, &a, &r(&[(2, 0)])),
+            r(&[(0, 1), (1, 2), (2, 0)])
+        );
+        assert_eq!(
+            binary(3, BinOp::Inter, &a, &r(&[(1, 2), (2, 2)])),
+            r(&[(1, 2)])
+        );
         assert_eq!(binary(3, BinOp::Diff, &a, &r(&[(1, 2)])), r(&[(0, 1)]));
         assert_eq!(binary(3, BinOp::Seq, &a, &a), r(&[(0, 2)]));
         assert_eq!(unary(3, Op1::Inverse, &a), r(&[(1, 0), (2, 1)]));
         assert_eq!(unary(3, Op1::Plus, &a), r(&[(0, 1), (1, 2), (0, 2)]));
-        assert_eq!(unary(3, Op1::Star, &a), r(&[(0, 1), (1, 2), (0, 2), (0, 0), (1, 1), (2, 2)]));
-        assert_eq!(unary(3, Op1::Opt, &a), r(&[(0, 1), (1, 2), (0, 0), (1, 1), (2, 2)]));
+        assert_eq!(
+            unary(3, Op1::Star, &a),
+            r(&[(0, 1), (1, 2), (0, 2), (0, 0), (1, 1), (2, 2)])
+        );
+        assert_eq!(
+            unary(3, Op1::Opt, &a),
+            r(&[(0, 1), (1, 2), (0, 0), (1, 1), (2, 2)])
+        );
         assert_eq!(unary(3, Op1::Domain, &a), s(&[0, 1]));
         assert_eq!(unary(3, Op1::Range, &a), s(&[1, 2]));
     }
 
     #[test]
     fn complement_of_a_relation_is_every_other_pair() {
-        let all: Vec<(usize, usize)> = (0..3).flat_map(|a| (0..3).map(move |b| (a, b))).filter(|p| *p != (0, 1)).collect();
+        let all: Vec<(usize, usize)> = (0..3)
+            .flat_map(|a| (0..3).map(move |b| (a, b)))
+            .filter(|p| *p != (0, 1))
+            .collect();
         assert_eq!(unary(3, Op1::Complement, &r(&[(0, 1)])), r(&all));
     }
 
     #[test]
     fn sets_to_relations() {
-        assert_eq!(binary(3, BinOp::Product, &s(&[0]), &s(&[1, 2])), r(&[(0, 1), (0, 2)]));
+        assert_eq!(
+            binary(3, BinOp::Product, &s(&[0]), &s(&[1, 2])),
+            r(&[(0, 1), (0, 2)])
+        );
         assert_eq!(unary(3, Op1::IdOn, &s(&[0, 2])), r(&[(0, 0), (2, 2)]));
     }
 }

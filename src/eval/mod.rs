@@ -31,7 +31,10 @@ pub struct Base {
 impl Base {
     /// Every vocabulary name on `n` events: sets empty except `E` and `_`, relations empty except `id`.
     pub fn empty(n: usize) -> Base {
-        let mut base = Base { n, ..Base::default() };
+        let mut base = Base {
+            n,
+            ..Base::default()
+        };
         for name in vocab::all_names() {
             match vocab::kind_of(name) {
                 Some(Kind::Set) => base.sets.insert(name, Set::EMPTY).map(drop),
@@ -46,7 +49,9 @@ impl Base {
 
     /// Set a vocabulary name (names outside the vocabulary are ignored, and reported as `false`).
     pub fn set(&mut self, name: &str, value: Value) -> bool {
-        let Some(name) = vocab::all_names().find(|n| *n == name) else { return false };
+        let Some(name) = vocab::all_names().find(|n| *n == name) else {
+            return false;
+        };
         match value {
             Value::Set(s) => self.sets.insert(name, s).map(drop),
             Value::Rel(r) => self.rels.insert(name, r).map(drop),
@@ -118,7 +123,11 @@ pub fn evaluate(model: &Model, base: &Base) -> Outcome {
     Outcome {
         consistent: branch.failed.is_empty(),
         failed: branch.failed.iter().map(name).collect(),
-        flags: branch.flags.iter().map(|&c| model.checks[c].name.clone()).collect(),
+        flags: branch
+            .flags
+            .iter()
+            .map(|&c| model.checks[c].name.clone())
+            .collect(),
     }
 }
 
@@ -163,9 +172,19 @@ pub(crate) struct Evaluator<'m> {
 impl<'m> Evaluator<'m> {
     fn new(model: &'m Model, base: &Base, keep_slots: bool) -> Evaluator<'m> {
         let n = base.n;
-        let bases = model.bases.iter().map(|name| base_value(base, name)).collect();
+        let bases = model
+            .bases
+            .iter()
+            .map(|name| base_value(base, name))
+            .collect();
         let slots = vec![Value::Set(Set::EMPTY); model.defs.len()];
-        Evaluator { model, n, bases, slots, keep_slots }
+        Evaluator {
+            model,
+            n,
+            bases,
+            slots,
+            keep_slots,
+        }
     }
 
     /// Run `steps[from..]`, adding to `acc`.
@@ -238,14 +257,20 @@ impl<'m> Evaluator<'m> {
         let witness = &self.model.witnesses[w];
         let set = self.eval(&witness.set).as_set().unwrap_or(Set::EMPTY);
         let order = self.eval(&witness.order).into_owned();
-        let order = order.as_rel().cloned().unwrap_or_else(|| Rel::empty(self.n));
+        let order = order
+            .as_rel()
+            .cloned()
+            .unwrap_or_else(|| Rel::empty(self.n));
         let only_first = !acc.failed.is_empty();
         let mut best: Option<Branch> = None;
         let _ = for_each_linearisation(self.n, set, &order, &mut |lin| {
             self.slots[witness.def] = Value::Rel(lin);
             let b = self.run(at + 1, acc.clone());
             let passes = b.failed.is_empty();
-            if best.as_ref().is_none_or(|x| b.failed.len() < x.failed.len()) {
+            if best
+                .as_ref()
+                .is_none_or(|x| b.failed.len() < x.failed.len())
+            {
                 best = Some(b);
             }
             if passes || only_first {

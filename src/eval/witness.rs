@@ -7,12 +7,29 @@ use crate::rel::{Rel, Set};
 
 /// Call `f` with every strict total order on `s` that contains `r` restricted to `s` (as herd's
 /// `linearisations` does), until `f` breaks. None exist when `r` is cyclic on `s`.
-pub fn for_each_linearisation(n: usize, s: Set, r: &Rel, f: &mut dyn FnMut(Rel) -> ControlFlow<()>) -> ControlFlow<()> {
+pub fn for_each_linearisation(
+    n: usize,
+    s: Set,
+    r: &Rel,
+    f: &mut dyn FnMut(Rel) -> ControlFlow<()>,
+) -> ControlFlow<()> {
     if s.len() <= 1 {
         let looped = s.iter().any(|e| r.contains(e, e));
-        return if looped { ControlFlow::Continue(()) } else { f(Rel::empty(n)) };
+        return if looped {
+            ControlFlow::Continue(())
+        } else {
+            f(Rel::empty(n))
+        };
     }
-    let preds: Vec<Set> = (0..n).map(|e| if s.contains(e) { predecessors(r, s, e) } else { Set::EMPTY }).collect();
+    let preds: Vec<Set> = (0..n)
+        .map(|e| {
+            if s.contains(e) {
+                predecessors(r, s, e)
+            } else {
+                Set::EMPTY
+            }
+        })
+        .collect();
     let mut order = Vec::with_capacity(s.len());
     extend(n, s, &preds, Set::EMPTY, &mut order, f)
 }
@@ -34,9 +51,19 @@ fn extend(
     if remaining.is_empty() {
         return f(total_order(n, order));
     }
-    for e in remaining.iter().filter(|&e| preds[e].diff(placed).is_empty()) {
+    for e in remaining
+        .iter()
+        .filter(|&e| preds[e].diff(placed).is_empty())
+    {
         order.push(e);
-        let flow = extend(n, remaining.diff(Set::singleton(e)), preds, placed.union(Set::singleton(e)), order, f);
+        let flow = extend(
+            n,
+            remaining.diff(Set::singleton(e)),
+            preds,
+            placed.union(Set::singleton(e)),
+            order,
+            f,
+        );
         order.pop();
         flow?;
     }
@@ -45,7 +72,10 @@ fn extend(
 
 /// The strict total order listing `order` first to last.
 fn total_order(n: usize, order: &[usize]) -> Rel {
-    let pairs = order.iter().enumerate().flat_map(|(i, &a)| order[i + 1..].iter().map(move |&b| (a, b)));
+    let pairs = order
+        .iter()
+        .enumerate()
+        .flat_map(|(i, &a)| order[i + 1..].iter().map(move |&b| (a, b)));
     Rel::from_pairs(n, pairs)
 }
 
@@ -91,7 +121,10 @@ mod tests {
     #[test]
     fn small_sets_have_exactly_the_empty_order() {
         assert_eq!(all(3, Set::EMPTY, &Rel::empty(3)), vec![Rel::empty(3)]);
-        assert_eq!(all(3, Set::singleton(1), &Rel::empty(3)), vec![Rel::empty(3)]);
+        assert_eq!(
+            all(3, Set::singleton(1), &Rel::empty(3)),
+            vec![Rel::empty(3)]
+        );
     }
 
     #[test]

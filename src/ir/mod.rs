@@ -46,7 +46,10 @@ pub enum Expr {
     /// `0` at a known kind.
     Empty(Kind),
     /// A name of the event vocabulary; `slot` indexes `Model::bases`.
-    Base { name: &'static str, slot: usize },
+    Base {
+        name: &'static str,
+        slot: usize,
+    },
     /// A definition of the model (a `let`, a `let rec` variable or a witness).
     Def(DefId),
     /// `|`, `&`, `\` (operands of equal kind), `;` (relations), `*` (sets, giving a relation).
@@ -169,7 +172,13 @@ impl Model {
 /// Load a model file, resolving `include`s relative to its directory.
 pub fn load(path: &Path) -> diag::Result<Model> {
     let text = diag::read_source(path)?;
-    let dir = path.parent().map(|d| if d.as_os_str().is_empty() { Path::new(".") } else { d });
+    let dir = path.parent().map(|d| {
+        if d.as_os_str().is_empty() {
+            Path::new(".")
+        } else {
+            d
+        }
+    });
     lower::lower_top(&path.display().to_string(), text, dir, Some(path))
 }
 

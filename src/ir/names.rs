@@ -43,7 +43,13 @@ pub fn did_you_mean(found: &[&str]) -> Option<String> {
     match found {
         [] => None,
         [one] => Some(format!("did you mean `{one}`?")),
-        many => Some(format!("did you mean one of {}?", many.iter().map(|s| format!("`{s}`")).collect::<Vec<_>>().join(", "))),
+        many => Some(format!(
+            "did you mean one of {}?",
+            many.iter()
+                .map(|s| format!("`{s}`"))
+                .collect::<Vec<_>>()
+                .join(", ")
+        )),
     }
 }
 
@@ -55,7 +61,9 @@ pub fn edit_distance(a: &str, b: &str) -> usize {
         let mut diag = row[0];
         row[0] = i + 1;
         for (j, &cb) in b.iter().enumerate() {
-            let next = (diag + usize::from(ca != cb)).min(row[j] + 1).min(row[j + 1] + 1);
+            let next = (diag + usize::from(ca != cb))
+                .min(row[j] + 1)
+                .min(row[j + 1] + 1);
             diag = row[j + 1];
             row[j + 1] = next;
         }

@@ -20,11 +20,12 @@ mod c_lower;
 mod cond;
 mod grammars;
 mod labels;
+mod print;
 mod ptx;
 mod ptx_ast;
 mod ptx_instr;
 mod source;
-mod print; pub use print::print_ptx;
+pub use print::print_ptx;
 
 use std::path::Path;
 use std::sync::Arc;
@@ -54,7 +55,11 @@ fn parse_source(path: &str, text: &Arc<str>) -> diag::Result<Litmus> {
         "C" => Arch::C11,
         "OPENCL" => Arch::OpenCl,
         _ => {
-            let msg = format!("unsupported architecture `{}`; supported: {}", title.arch, ARCHITECTURES.join(", "));
+            let msg = format!(
+                "unsupported architecture `{}`; supported: {}",
+                title.arch,
+                ARCHITECTURES.join(", ")
+            );
             return Err(Error::at(path, text, title.arch_span.range(), msg));
         }
     };

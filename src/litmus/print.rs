@@ -15,31 +15,53 @@ use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use crate::diag::{Error, Result};
-use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
 use crate::litmus::program::{
     BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
 };
+use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
 
 /// Write `test` as a PTX litmus file.
 pub fn print_ptx(test: &Litmus) -> Result<String> {
     let fail = |msg: String| Error::file(test.name.clone(), msg);
     if test.name.trim().is_empty() || test.name.contains('\n') {
-        return Err(fail(format!("test name `{}` cannot be a PTX title", test.name)));
+        return Err(fail(format!(
+            "test name `{}` cannot be a PTX title",
+            test.name
+        )));
     }
-    if let Some((loc, tags)) = test.loc_tags.iter().find(|(_, t)| t.iter().any(|t| t != "GLOBAL")) {
-        let msg = format!("location `{loc}` has tags [{}]; a PTX test can only say global memory", tags.join(", "));
+    if let Some((loc, tags)) = test
+        .loc_tags
+        .iter()
+        .find(|(_, t)| t.iter().any(|t| t != "GLOBAL"))
+    {
+        let msg = format!(
+            "location `{loc}` has tags [{}]; a PTX test can only say global memory",
+            tags.join(", ")
+        );
         return Err(fail(msg));
     }
     if test.threads.is_empty() {
         return Err(fail("a PTX test needs at least one thread".into()));
     }
-    let mut names: Vec<Names> = (0..test.threads.len()).map(|i| Names::new(test, i)).collect();
+    let mut names: Vec<Names> = (0..test.threads.len())
+        .map(|i| Names::new(test, i))
+        .collect();
     let mut out = format!("PTX {}\n", test.name.trim());
     init(test, &names, &mut out).map_err(fail)?;
-    let columns =
-        test.threads.iter().zip(&mut names).map(|(t, n)| column(t, n)).collect::<Msg<Vec<_>>>().map_err(fail)?;
+    let columns = test
+        .threads
+        .iter()
+        .zip(&mut names)
+        .map(|(t, n)| column(t, n))
+        .collect::<Msg<Vec<_>>>()
+        .map_err(fail)?;
     table(&columns, &mut out);
-    writeln!(out, "{}", condition(test, &names, &test.condition).map_err(fail)?).ok();
+    writeln!(
+        out,
+        "{}",
+        condition(test, &names, &test.condition).map_err(fail)?
+    )
+    .ok();
     Ok(out)
 }
 
@@ -62,7 +84,10 @@ fn init(test: &Litmus, names: &[Names], out: &mut String) -> Msg<()> {
 fn column(thread: &Thread, names: &mut Names) -> Msg<Vec<String>> {
     let digits = thread.name.strip_prefix('P').unwrap_or("");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!("thread name `{}` is not of the form `P0`", thread.name));
+        return Err(format!(
+            "thread name `{}` is not of the form `P0`",
+            thread.name
+        ));
     }
     let p = thread.placement;
     let mut cells = vec![format!("{}@cta {},gpu {}", thread.name, p.cta, p.gpu)];
@@ -76,7 +101,10 @@ fn column(thread: &Thread, names: &mut Names) -> Msg<Vec<String>> {
 
 /// The table, one column per thread, cells padded to the widest of their column.
 fn table(columns: &[Vec<String>], out: &mut String) {
-    let widths: Vec<usize> = columns.iter().map(|c| c.iter().map(String::len).max().unwrap_or(0)).collect();
+    let widths: Vec<usize> = columns
+        .iter()
+        .map(|c| c.iter().map(String::len).max().unwrap_or(0))
+        .collect();
     let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
     for row in 0..rows {
         let cells: Vec<String> = columns
@@ -109,8 +137,12 @@ impl Names {
             }
         }
         // Registers of the initial state and the condition must be `rN` there; in code `%name` too.
-        let mut outside: HashSet<String> =
-            test.init_regs.iter().filter(|(t, ..)| *t == index).map(|(_, r, _)| r.clone()).collect();
+        let mut outside: HashSet<String> = test
+            .init_regs
+            .iter()
+            .filter(|(t, ..)| *t == index)
+            .map(|(_, r, _)| r.clone())
+            .collect();
         for t in test.condition.prop.targets() {
             if let Target::Reg { thread, reg } = t {
                 if *thread == index {
@@ -119,11 +151,19 @@ impl Names {
             }
         }
         regs.extend(outside.iter().cloned());
-        let ok = |r: &str| is_plain_register(r) || (r.strip_prefix('%').is_some_and(is_ident) && !outside.contains(r));
+        let ok = |r: &str| {
+            is_plain_register(r)
+                || (r.strip_prefix('%').is_some_and(is_ident) && !outside.contains(r))
+        };
         let regs = renaming(&regs, ok, "r");
         let labels = renaming(&labels, |l| location(l).is_ok(), "L");
         let used = regs.values().cloned().collect();
-        Names { used, next: 0, regs, labels }
+        Names {
+            used,
+            next: 0,
+            regs,
+            labels,
+        }
     }
     fn fresh(&mut self) -> String {
         loop {
@@ -144,7 +184,11 @@ impl Names {
 
 /// Each name to itself if `ok`, else to a fresh `{prefix}N` unused by the others (in sorted order,
 /// so the output is deterministic).
-fn renaming(names: &HashSet<String>, ok: impl Fn(&str) -> bool, prefix: &str) -> HashMap<String, String> {
+fn renaming(
+    names: &HashSet<String>,
+    ok: impl Fn(&str) -> bool,
+    prefix: &str,
+) -> HashMap<String, String> {
     let mut sorted: Vec<&String> = names.iter().collect();
     sorted.sort();
     let mut taken: HashSet<String> = names.iter().filter(|n| ok(n)).cloned().collect();
@@ -220,13 +264,24 @@ fn instruction(instr: &Instr, names: &mut Names) -> Lines {
     let mut pre = vec![];
     let line = match instr {
         Instr::Load { dst, loc, tags } => {
-            format!("ld{} {}, {}", access_quals(tags, "ld")?, names.reg(dst), location(loc)?)
+            format!(
+                "ld{} {}, {}",
+                access_quals(tags, "ld")?,
+                names.reg(dst),
+                location(loc)?
+            )
         }
         Instr::Store { loc, value, tags } => {
             let v = operand(value, names, &mut pre)?;
             format!("st{} {}, {v}", access_quals(tags, "st")?, location(loc)?)
         }
-        Instr::Rmw { dst, loc, op, tags, fail_tags } => {
+        Instr::Rmw {
+            dst,
+            loc,
+            op,
+            tags,
+            fail_tags,
+        } => {
             if fail_tags.as_ref().is_some_and(|f| f != tags) {
                 return Err("PTX has no separate failure order for a compare-and-swap".into());
             }
@@ -276,7 +331,13 @@ fn access_quals(tags: &[String], mnemonic: &str) -> Msg<String> {
         (["WEAK"], [], []) => Ok(".weak".into()),
         (["RLX"], ["SYS"], ["V"]) => Ok(".volatile".into()),
         ([s], [sc], []) if *s == "RLX" || *s == ordered => {
-            let word = if *s == "RLX" { ".relaxed" } else if *s == "ACQ" { ".acquire" } else { ".release" };
+            let word = if *s == "RLX" {
+                ".relaxed"
+            } else if *s == "ACQ" {
+                ".acquire"
+            } else {
+                ".release"
+            };
             Ok(format!("{word}{}", scope_word(sc)))
         }
         _ => Err(unsupported(tags)),
@@ -299,7 +360,14 @@ fn fence_quals(tags: &[String]) -> Msg<String> {
     }
 }
 
-fn rmw(dst: Option<&str>, loc: &str, op: &RmwOp, tags: &[String], names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
+fn rmw(
+    dst: Option<&str>,
+    loc: &str,
+    op: &RmwOp,
+    tags: &[String],
+    names: &mut Names,
+    pre: &mut Vec<String>,
+) -> Msg<String> {
     let (sem, scope, rest) = split(tags);
     let red = match rest.as_slice() {
         [] => false,
@@ -315,26 +383,46 @@ fn rmw(dst: Option<&str>, loc: &str, op: &RmwOp, tags: &[String], names: &mut Na
     };
     let quals = format!("{sem_word}{}", scope_word(scope[0]));
     let (op_word, operands) = match op {
-        RmwOp::Arith(b, e) => (bin_word(*b).ok_or("PTX has no `atom.mul`")?, vec![operand(e, names, pre)?]),
+        RmwOp::Arith(b, e) => (
+            bin_word(*b).ok_or("PTX has no `atom.mul`")?,
+            vec![operand(e, names, pre)?],
+        ),
         RmwOp::Exch(e) => ("exch", vec![operand(e, names, pre)?]),
-        RmwOp::Cas { expected, desired } => ("cas", vec![operand(expected, names, pre)?, operand(desired, names, pre)?]),
+        RmwOp::Cas { expected, desired } => (
+            "cas",
+            vec![
+                operand(expected, names, pre)?,
+                operand(desired, names, pre)?,
+            ],
+        ),
     };
     let loc = location(loc)?;
     match (red, dst) {
         (true, Some(_)) => Err("a reduction (RED) has no destination register in PTX".into()),
-        (true, None) if operands.len() != 1 => Err("`red` takes one operand; PTX has no `red.cas`".into()),
+        (true, None) if operands.len() != 1 => {
+            Err("`red` takes one operand; PTX has no `red.cas`".into())
+        }
         (true, None) => Ok(format!("red{quals}.{op_word} {loc}, {}", operands[0])),
         (false, dst) => {
             let dst = match dst {
                 Some(d) => names.reg(d),
                 None => names.fresh(),
             };
-            Ok(format!("atom{quals}.{op_word} {dst}, {loc}, {}", operands.join(", ")))
+            Ok(format!(
+                "atom{quals}.{op_word} {dst}, {loc}, {}",
+                operands.join(", ")
+            ))
         }
     }
 }
 
-fn barrier(id: &Expr, count: Option<&Expr>, tags: &[String], names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
+fn barrier(
+    id: &Expr,
+    count: Option<&Expr>,
+    tags: &[String],
+    names: &mut Names,
+    pre: &mut Vec<String>,
+) -> Msg<String> {
     let (sem, scope, rest) = split(tags);
     let mode = match (sem.as_slice(), scope.as_slice(), rest.as_slice()) {
         ([], ["CTA"], ["SYNC"]) => "sync",
@@ -361,7 +449,10 @@ fn assign(dst: &str, value: &Expr, names: &mut Names, pre: &mut Vec<String>) -> 
 fn branch(cond: &Cond, target: &str, names: &mut Names, pre: &mut Vec<String>) -> Msg<String> {
     let target = names.label(target);
     let word = branch_mnemonic(cond.op);
-    let (a, b) = (operand(&cond.lhs, names, pre)?, operand(&cond.rhs, names, pre)?);
+    let (a, b) = (
+        operand(&cond.lhs, names, pre)?,
+        operand(&cond.rhs, names, pre)?,
+    );
     Ok(format!("{word} {a}, {b}, {target}"))
 }
 
@@ -388,7 +479,9 @@ fn bin_word(op: BinOp) -> Option<&'static str> {
 
 fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
-    chars.next().is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+    chars
+        .next()
+        .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
         && chars.all(|c| c.is_ascii_alphanumeric() || c == '_')
 }
 
@@ -405,15 +498,22 @@ fn location(loc: &str) -> Msg<String> {
 
 /// `r0`-shaped words: registers for the PTX grammar (so no location or label may be one).
 fn is_plain_register(s: &str) -> bool {
-    s.strip_prefix('r').is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
+    s.strip_prefix('r')
+        .is_some_and(|d| !d.is_empty() && d.bytes().all(|b| b.is_ascii_digit()))
 }
 
 /// `P0:r0`, the register as renamed for its thread.
 fn thread_reg(test: &Litmus, names: &[Names], thread: usize, reg: &str) -> Msg<String> {
-    let name = test.threads.get(thread).map(|t| t.name.as_str()).ok_or(format!("no thread {thread}"))?;
+    let name = test
+        .threads
+        .get(thread)
+        .map(|t| t.name.as_str())
+        .ok_or(format!("no thread {thread}"))?;
     let printed = names.get(thread).map_or(reg.to_string(), |n| n.reg(reg));
     if !is_plain_register(&printed) {
-        return Err(format!("register `{reg}` of {name} cannot appear in an initial state or condition"));
+        return Err(format!(
+            "register `{reg}` of {name} cannot appear in an initial state or condition"
+        ));
     }
     Ok(format!("{name}:{printed}"))
 }
@@ -432,12 +532,22 @@ fn condition(test: &Litmus, names: &[Names], c: &Condition) -> Msg<String> {
 }
 
 fn prop(test: &Litmus, names: &[Names], p: &Prop) -> Msg<String> {
-    let two = |a: &Prop, op: &str, b: &Prop| Ok::<_, String>(format!("({} {op} {})", prop(test, names, a)?, prop(test, names, b)?));
+    let two = |a: &Prop, op: &str, b: &Prop| {
+        Ok::<_, String>(format!(
+            "({} {op} {})",
+            prop(test, names, a)?,
+            prop(test, names, b)?
+        ))
+    };
     match p {
         Prop::True => Ok("true".into()),
         Prop::False => Ok("false".into()),
         Prop::Eq(t, v) => Ok(format!("{} == {v}", target(test, names, t)?)),
-        Prop::EqTargets(a, b) => Ok(format!("{} == {}", target(test, names, a)?, target(test, names, b)?)),
+        Prop::EqTargets(a, b) => Ok(format!(
+            "{} == {}",
+            target(test, names, a)?,
+            target(test, names, b)?
+        )),
         Prop::Not(a) => Ok(format!("~({})", prop(test, names, a)?)),
         Prop::And(a, b) => two(a, "/\\", b),
         Prop::Or(a, b) => two(a, "\\/", b),

@@ -79,21 +79,47 @@ pub enum RmwOp {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Instr {
     /// `dst := [loc]`.
-    Load { dst: Reg, loc: String, tags: Vec<String> },
+    Load {
+        dst: Reg,
+        loc: String,
+        tags: Vec<String>,
+    },
     /// `[loc] := value`.
-    Store { loc: String, value: Expr, tags: Vec<String> },
+    Store {
+        loc: String,
+        value: Expr,
+        tags: Vec<String>,
+    },
     /// Atomic read-modify-write; `dst` receives the old value (`None` for PTX `red`).
     /// `fail_tags` are the read's tags when a CAS fails (C's failure order); `None` = same as `tags`.
-    Rmw { dst: Option<Reg>, loc: String, op: RmwOp, tags: Vec<String>, fail_tags: Option<Vec<String>> },
-    Fence { tags: Vec<String> },
+    Rmw {
+        dst: Option<Reg>,
+        loc: String,
+        op: RmwOp,
+        tags: Vec<String>,
+        fail_tags: Option<Vec<String>>,
+    },
+    Fence {
+        tags: Vec<String>,
+    },
     /// Execution barrier `id`; `count` threads must arrive (`None`: all threads of the CTA).
-    Barrier { id: Expr, count: Option<Expr>, tags: Vec<String> },
+    Barrier {
+        id: Expr,
+        count: Option<Expr>,
+        tags: Vec<String>,
+    },
     /// Register assignment without memory access (`mov`, `add`, C `r = e`).
-    Assign { dst: Reg, value: Expr },
+    Assign {
+        dst: Reg,
+        value: Expr,
+    },
     Label(String),
     Goto(String),
     /// Jump to the label if the condition holds.
-    BranchIf { cond: Cond, target: String },
+    BranchIf {
+        cond: Cond,
+        target: String,
+    },
 }
 
 /// The left-hand side of a final-condition atom.

@@ -472,27 +472,28 @@ fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
 }
 
 fn lower_membar(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
-    let scope =
-        match quals {
-            [q] => match q.node.as_str() {
-                "cta" => "CTA",
-                "gl" => "GPU",
-                "sys" => "SYS",
-                _ => return Err(src.error(
+    let scope = match quals {
+        [q] => match q.node.as_str() {
+            "cta" => "CTA",
+            "gl" => "GPU",
+            "sys" => "SYS",
+            _ => {
+                return Err(src.error(
                     q.span,
                     format!(
                         "unexpected qualifier `.{}` on `membar`; expected `.cta`, `.gl` or `.sys`",
                         q.node
                     ),
-                )),
-            },
-            _ => {
-                return Err(src.error(
-                    span,
-                    "`membar` takes exactly one level: `.cta`, `.gl` or `.sys`",
                 ))
             }
-        };
+        },
+        _ => {
+            return Err(src.error(
+                span,
+                "`membar` takes exactly one level: `.cta`, `.gl` or `.sys`",
+            ))
+        }
+    };
     Ok(Instr::Fence {
         tags: tags(&["SC", scope]),
     })
@@ -539,4 +540,3 @@ fn lower_bar(
 fn tags(names: &[&str]) -> Vec<String> {
     names.iter().map(|s| s.to_string()).collect()
 }
-

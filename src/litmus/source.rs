@@ -406,7 +406,12 @@ mod tests {
     fn comments_are_blanked_but_c_derefs_are_not() {
         let s = source("(* a (* nested *) b *) x\n{ if (*b) } // c\n/* d */");
         assert_eq!(s.masked.len(), s.text.len());
-        let expected = format!("{} x\n{{ if (*b) }} {}\n{}", " ".repeat(22), " ".repeat(4), " ".repeat(7));
+        let expected = format!(
+            "{} x\n{{ if (*b) }} {}\n{}",
+            " ".repeat(22),
+            " ".repeat(4),
+            " ".repeat(7)
+        );
         assert_eq!(s.masked, expected);
     }
 

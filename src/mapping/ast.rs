@@ -14,7 +14,10 @@ pub struct Word {
 
 impl Word {
     pub fn new(text: &str, lo: usize, hi: usize) -> Word {
-        Word { text: text.to_string(), span: Span::new(lo, hi) }
+        Word {
+            text: text.to_string(),
+            span: Span::new(lo, hi),
+        }
     }
 }
 
@@ -39,7 +42,11 @@ pub enum Item {
     /// `class R.{RLX, ACQ}.$s`
     Class(Pattern),
     /// `R.SC.$s -> fence.sc.$s; ld.acquire.$s`
-    Rule { pattern: Pattern, seq: Seq, span: Span },
+    Rule {
+        pattern: Pattern,
+        seq: Seq,
+        span: Span,
+    },
 }
 
 /// One tag or a `{…}` set of tags.

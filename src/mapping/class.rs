@@ -4,12 +4,13 @@
 //! `Class::of`, which reads the class of one source instruction off its tags. Uses: `vocab`.
 use std::fmt;
 
-
 /// A vocabulary tag (one of `vocab::TAGS`).
 pub type Tag = &'static str;
 
 /// Tags that name a memory order (the order position of a class).
-pub const ORDERS: &[Tag] = &["NA", "WEAK", "RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC", "V"];
+pub const ORDERS: &[Tag] = &[
+    "NA", "WEAK", "RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC", "V",
+];
 
 /// Tags that name a scope (the scope position of a class).
 pub const SCOPES: &[Tag] = &["WI", "SG", "WG", "CTA", "DEV", "GPU", "ALL", "SYS"];
@@ -138,7 +139,10 @@ impl Class {
             [] if kind.is_access() => Ok("NA"),
             [] => Err("a fence without a memory-order tag".to_string()),
             [o] => Ok(o),
-            many => Err(format!("more than one memory-order tag ({})", many.join(", "))),
+            many => Err(format!(
+                "more than one memory-order tag ({})",
+                many.join(", ")
+            )),
         }
     }
 }
@@ -155,8 +159,16 @@ mod tests {
     fn classes_read_off_tags() {
         let c = Class::of(ClassKind::R, &tags(&["ACQ", "GPU"])).unwrap();
         assert_eq!(c.to_string(), "R.ACQ.GPU");
-        assert_eq!(Class::of(ClassKind::W, &tags(&[])).unwrap().to_string(), "W.NA");
-        assert_eq!(Class::of(ClassKind::R, &tags(&["RLX", "SYS", "V"])).unwrap().to_string(), "R.V.SYS");
+        assert_eq!(
+            Class::of(ClassKind::W, &tags(&[])).unwrap().to_string(),
+            "W.NA"
+        );
+        assert_eq!(
+            Class::of(ClassKind::R, &tags(&["RLX", "SYS", "V"]))
+                .unwrap()
+                .to_string(),
+            "R.V.SYS"
+        );
         assert!(Class::of(ClassKind::F, &tags(&["GPU"])).is_err());
         assert!(Class::of(ClassKind::R, &tags(&["ACQ", "SC"])).is_err());
         assert!(Class::of(ClassKind::R, &tags(&["ACQ", "GPU", "CTA"])).is_err());

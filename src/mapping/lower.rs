@@ -63,8 +63,21 @@ pub fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result<Table>
         }
     }
     lw.check_coverage()?;
-    let Lowerer { scopes, dropped, classes, rules, .. } = lw;
-    Ok(Table { source: file.source, target: file.target, scopes, dropped, classes, rules })
+    let Lowerer {
+        scopes,
+        dropped,
+        classes,
+        rules,
+        ..
+    } = lw;
+    Ok(Table {
+        source: file.source,
+        target: file.target,
+        scopes,
+        dropped,
+        classes,
+        rules,
+    })
 }
 
 struct Lowerer<'a> {
@@ -97,13 +110,19 @@ impl<'a> Lowerer<'a> {
     }
 
     fn line_of(&self, span: Span) -> usize {
-        self.src[..span.lo.min(self.src.len())].matches('\n').count() + 1
+        self.src[..span.lo.min(self.src.len())]
+            .matches('\n')
+            .count()
+            + 1
     }
 
     fn target_isa(&self, isa: &Word) -> diag::Result<()> {
         match isa.text.as_str() {
             "ptx" => Ok(()),
-            other => Err(self.err(isa.span, format!("unknown target instruction set `{other}`; expected `ptx`"))),
+            other => Err(self.err(
+                isa.span,
+                format!("unknown target instruction set `{other}`; expected `ptx`"),
+            )),
         }
     }
 
@@ -112,10 +131,19 @@ impl<'a> Lowerer<'a> {
     fn scope(&mut self, from: &Word, to: &Word) -> diag::Result<()> {
         let source = self.scope_tag(from)?;
         let target = ptx::scope_tag(&to.text).ok_or_else(|| {
-            self.err(to.span, format!("unknown PTX scope `{}`; expected `cta`, `gpu` or `sys`", to.text))
+            self.err(
+                to.span,
+                format!(
+                    "unknown PTX scope `{}`; expected `cta`, `gpu` or `sys`",
+                    to.text
+                ),
+            )
         })?;
         if self.scopes.iter().any(|(s, _)| *s == source) {
-            return Err(self.err(from.span, format!("scope `{source}` already has a correspondence")));
+            return Err(self.err(
+                from.span,
+                format!("scope `{source}` already has a correspondence"),
+            ));
         }
         self.scopes.push((source, target));
         Ok(())
@@ -125,7 +153,9 @@ impl<'a> Lowerer<'a> {
         for w in words {
             let t = self.any_tag(w)?;
             if class::is_order(t) || class::is_scope(t) {
-                let msg = format!("`{t}` is a memory order or scope: it selects a class and cannot be dropped");
+                let msg = format!(
+                    "`{t}` is a memory order or scope: it selects a class and cannot be dropped"
+                );
                 return Err(self.err(w.span, msg));
             }
             self.dropped.push(t);
@@ -137,9 +167,17 @@ impl<'a> Lowerer<'a> {
 
     fn any_tag(&self, w: &Word) -> diag::Result<Tag> {
         class::tag(&w.text).ok_or_else(|| {
-            self.err(w.span, format!("`{}` is not a tag of the event vocabulary", w.text)).with_note(format!(
+            self.err(
+                w.span,
+                format!("`{}` is not a tag of the event vocabulary", w.text),
+            )
+            .with_note(format!(
                 "tags: {}",
-                crate::vocab::TAGS.iter().map(|(t, _)| *t).collect::<Vec<_>>().join(" ")
+                crate::vocab::TAGS
+                    .iter()
+                    .map(|(t, _)| *t)
+                    .collect::<Vec<_>>()
+                    .join(" ")
             ))
         })
     }
@@ -164,20 +202,34 @@ impl<'a> Lowerer<'a> {
 
     fn kind(&self, w: &Word) -> diag::Result<ClassKind> {
         ClassKind::parse(&w.text).ok_or_else(|| {
-            self.err(w.span, format!("unknown operation kind `{}`; expected `R`, `W`, `RMW` or `F`", w.text))
+            self.err(
+                w.span,
+                format!(
+                    "unknown operation kind `{}`; expected `R`, `W`, `RMW` or `F`",
+                    w.text
+                ),
+            )
         })
     }
 
     /// The target scope of a source scope.
     fn image(&self, scope: Tag) -> Option<Tag> {
-        self.scopes.iter().find(|(s, _)| *s == scope).map(|(_, t)| *t)
+        self.scopes
+            .iter()
+            .find(|(s, _)| *s == scope)
+            .map(|(_, t)| *t)
     }
 
     // ---- class declarations --------------------------------------------------------------------
 
     fn declare(&mut self, p: &Pattern) -> diag::Result<()> {
         let kind = self.kind(&p.kind)?;
-        let orders = p.orders.words().iter().map(|w| self.order_tag(w)).collect::<diag::Result<Vec<_>>>()?;
+        let orders = p
+            .orders
+            .words()
+            .iter()
+            .map(|w| self.order_tag(w))
+            .collect::<diag::Result<Vec<_>>>()?;
         let scopes = self.declared_scopes(&p.scope, p.span)?;
         for &order in &orders {
             for &scope in &scopes {
@@ -191,11 +243,16 @@ impl<'a> Lowerer<'a> {
     fn declared_scopes(&self, pat: &ScopePat, span: Span) -> diag::Result<Vec<Option<Tag>>> {
         match pat {
             ScopePat::Unscoped => Ok(vec![None]),
-            ScopePat::Var(_) if self.scopes.is_empty() => {
-                Err(self.err(span, "`$s` stands for every scope of the `scope … -> …` lines, and there are none"))
-            }
+            ScopePat::Var(_) if self.scopes.is_empty() => Err(self.err(
+                span,
+                "`$s` stands for every scope of the `scope … -> …` lines, and there are none",
+            )),
             ScopePat::Var(_) => Ok(self.scopes.iter().map(|(s, _)| Some(*s)).collect()),
-            ScopePat::Tags(choice) => choice.words().iter().map(|w| self.mapped_scope(w).map(Some)).collect(),
+            ScopePat::Tags(choice) => choice
+                .words()
+                .iter()
+                .map(|w| self.mapped_scope(w).map(Some))
+                .collect(),
         }
     }
 
@@ -204,14 +261,19 @@ impl<'a> Lowerer<'a> {
         let t = self.scope_tag(w)?;
         match self.image(t) {
             Some(_) => Ok(t),
-            None => Err(self.err(w.span, format!("scope `{t}` has no correspondence; add `scope {t} -> …`"))),
+            None => Err(self.err(
+                w.span,
+                format!("scope `{t}` has no correspondence; add `scope {t} -> …`"),
+            )),
         }
     }
 
     fn add_class(&mut self, c: Class, span: Span) -> diag::Result<()> {
         if let Some(first) = self.declared_at.get(&c) {
             let note = format!("first declared at line {}", self.line_of(*first));
-            return Err(self.err(span, format!("class {c} is declared twice")).with_note(note));
+            return Err(self
+                .err(span, format!("class {c} is declared twice"))
+                .with_note(note));
         }
         self.declared_at.insert(c, span);
         self.classes.push(c);
@@ -238,29 +300,46 @@ impl<'a> Lowerer<'a> {
     /// The declared classes a rule's pattern matches; every tag it names must match some.
     fn matched_classes(&self, p: &Pattern) -> diag::Result<Vec<Class>> {
         let kind = self.kind(&p.kind)?;
-        let orders =
-            p.orders.words().iter().map(|w| Ok((self.order_tag(w)?, w.span))).collect::<diag::Result<Vec<_>>>()?;
+        let orders = p
+            .orders
+            .words()
+            .iter()
+            .map(|w| Ok((self.order_tag(w)?, w.span)))
+            .collect::<diag::Result<Vec<_>>>()?;
         let scopes = self.scope_filter(&p.scope)?;
         let matched: Vec<Class> = self
             .classes
             .iter()
-            .filter(|c| c.kind == kind && orders.iter().any(|(o, _)| *o == c.order) && scopes.admits(c.scope))
+            .filter(|c| {
+                c.kind == kind
+                    && orders.iter().any(|(o, _)| *o == c.order)
+                    && scopes.admits(c.scope)
+            })
             .copied()
             .collect();
         if matched.is_empty() {
-            return Err(self.err(p.span, "this pattern matches no declared class").with_note(self.declared_note(kind)));
+            return Err(self
+                .err(p.span, "this pattern matches no declared class")
+                .with_note(self.declared_note(kind)));
         }
         for (o, span) in &orders {
             if !matched.iter().any(|c| c.order == *o) {
-                return Err(
-                    self.err(*span, format!("no declared class {}.{o} has the scopes this rule names", kind.name()))
-                );
+                return Err(self.err(
+                    *span,
+                    format!(
+                        "no declared class {}.{o} has the scopes this rule names",
+                        kind.name()
+                    ),
+                ));
             }
         }
         if let ScopeFilter::Tags(tags) = &scopes {
             for (s, span) in tags {
                 if !matched.iter().any(|c| c.scope == Some(*s)) {
-                    return Err(self.err(*span, format!("no declared class of this kind and order has scope {s}")));
+                    return Err(self.err(
+                        *span,
+                        format!("no declared class of this kind and order has scope {s}"),
+                    ));
                 }
             }
         }
@@ -268,7 +347,12 @@ impl<'a> Lowerer<'a> {
     }
 
     fn declared_note(&self, kind: ClassKind) -> String {
-        let same_kind: Vec<String> = self.classes.iter().filter(|c| c.kind == kind).map(|c| c.to_string()).collect();
+        let same_kind: Vec<String> = self
+            .classes
+            .iter()
+            .filter(|c| c.kind == kind)
+            .map(|c| c.to_string())
+            .collect();
         match same_kind.as_slice() {
             [] => format!("no {} class is declared", kind.name()),
             list => format!("declared {} classes: {}", kind.name(), list.join(", ")),
@@ -280,8 +364,11 @@ impl<'a> Lowerer<'a> {
             ScopePat::Var(_) => Ok(ScopeFilter::AnyScope),
             ScopePat::Unscoped => Ok(ScopeFilter::Unscoped),
             ScopePat::Tags(choice) => {
-                let tags =
-                    choice.words().iter().map(|w| Ok((self.scope_tag(w)?, w.span))).collect::<diag::Result<_>>()?;
+                let tags = choice
+                    .words()
+                    .iter()
+                    .map(|w| Ok((self.scope_tag(w)?, w.span)))
+                    .collect::<diag::Result<_>>()?;
                 Ok(ScopeFilter::Tags(tags))
             }
         }
@@ -290,16 +377,28 @@ impl<'a> Lowerer<'a> {
     fn templates(&self, seq: &Seq, var: Option<&str>) -> diag::Result<Vec<Template>> {
         match seq {
             Seq::Skip(_) => Ok(vec![]),
-            Seq::Ops(ops) => {
-                ops.iter().map(|op| ptx::template(op, var).map_err(|(span, msg)| self.err(span, msg))).collect()
-            }
+            Seq::Ops(ops) => ops
+                .iter()
+                .map(|op| ptx::template(op, var).map_err(|(span, msg)| self.err(span, msg)))
+                .collect(),
         }
     }
 
     /// A memory-access class compiles to exactly one target access of its own kind (plus fences); a
     /// fence class to fences only. Returns the index of the main instruction.
-    fn check_shape(&self, kind: ClassKind, ts: &[Template], seq: &Seq, span: Span) -> diag::Result<Option<usize>> {
-        let accesses: Vec<usize> = ts.iter().enumerate().filter(|(_, t)| t.kind.is_access()).map(|(i, _)| i).collect();
+    fn check_shape(
+        &self,
+        kind: ClassKind,
+        ts: &[Template],
+        seq: &Seq,
+        span: Span,
+    ) -> diag::Result<Option<usize>> {
+        let accesses: Vec<usize> = ts
+            .iter()
+            .enumerate()
+            .filter(|(_, t)| t.kind.is_access())
+            .map(|(i, _)| i)
+            .collect();
         let expected = match kind {
             ClassKind::R => ptx::OpKind::Load,
             ClassKind::W => ptx::OpKind::Store,
@@ -324,38 +423,74 @@ impl<'a> Lowerer<'a> {
 
     fn fence_shape(&self, ts: &[Template], accesses: &[usize]) -> diag::Result<Option<usize>> {
         match accesses.first() {
-            Some(i) => Err(self.err(ts[*i].span, "a fence (F) must compile to fences only, or to `skip`")),
+            Some(i) => Err(self.err(
+                ts[*i].span,
+                "a fence (F) must compile to fences only, or to `skip`",
+            )),
             None => Ok(if ts.len() == 1 { Some(0) } else { None }),
         }
     }
 
-    fn add_rule(&mut self, c: Class, ts: &[Template], main: Option<usize>, span: Span, text: &str) -> diag::Result<()> {
+    fn add_rule(
+        &mut self,
+        c: Class,
+        ts: &[Template],
+        main: Option<usize>,
+        span: Span,
+        text: &str,
+    ) -> diag::Result<()> {
         if let Some(first) = self.ruled_at.get(&c) {
-            let note = format!("{c} is already mapped by the rule at line {}", self.line_of(*first));
-            return Err(self.err(span, format!("rules overlap: a second rule for {c}")).with_note(note));
+            let note = format!(
+                "{c} is already mapped by the rule at line {}",
+                self.line_of(*first)
+            );
+            return Err(self
+                .err(span, format!("rules overlap: a second rule for {c}"))
+                .with_note(note));
         }
         let image = c.scope.and_then(|s| self.image(s));
         let ops = ts
             .iter()
-            .map(|t| t.instantiate(image).ok_or_else(|| self.err(t.span, format!("{c} has no scope to put in `$s`"))))
+            .map(|t| {
+                t.instantiate(image)
+                    .ok_or_else(|| self.err(t.span, format!("{c} has no scope to put in `$s`")))
+            })
             .collect::<diag::Result<Vec<_>>>()?;
         let origin = format!("{}:{}", self.path, self.line_of(span));
         self.ruled_at.insert(c, span);
-        self.rules.insert(c, Rule { ops, main, origin, text: text.to_string() });
+        self.rules.insert(
+            c,
+            Rule {
+                ops,
+                main,
+                origin,
+                text: text.to_string(),
+            },
+        );
         Ok(())
     }
 
     // ---- coverage ------------------------------------------------------------------------------
 
     fn check_coverage(&self) -> diag::Result<()> {
-        let missing: Vec<&Class> = self.classes.iter().filter(|c| !self.rules.contains_key(*c)).collect();
-        let Some(first) = missing.first() else { return Ok(()) };
+        let missing: Vec<&Class> = self
+            .classes
+            .iter()
+            .filter(|c| !self.rules.contains_key(*c))
+            .collect();
+        let Some(first) = missing.first() else {
+            return Ok(());
+        };
         let names: Vec<String> = missing.iter().map(|c| c.to_string()).collect();
         let plural = if missing.len() == 1 { "" } else { "es" };
-        let msg = format!("the mapping does not cover {} source class{plural}: {}", missing.len(), names.join(", "));
-        Err(self
-            .err(self.declared_at[*first], msg)
-            .with_note("every class declared with `class` needs exactly one rule `KIND.ORDER.SCOPE -> …`"))
+        let msg = format!(
+            "the mapping does not cover {} source class{plural}: {}",
+            missing.len(),
+            names.join(", ")
+        );
+        Err(self.err(self.declared_at[*first], msg).with_note(
+            "every class declared with `class` needs exactly one rule `KIND.ORDER.SCOPE -> …`",
+        ))
     }
 }
 
@@ -384,7 +519,8 @@ impl ScopeFilter {
 mod tests {
     use crate::mapping::parse_table;
 
-    const HEADER: &str = "source \"s.cat\"\ntarget ptx \"t.cat\"\nscope CTA -> cta\nscope GPU -> gpu\n";
+    const HEADER: &str =
+        "source \"s.cat\"\ntarget ptx \"t.cat\"\nscope CTA -> cta\nscope GPU -> gpu\n";
 
     fn table(body: &str) -> Result<super::Table, String> {
         parse_table("t.map", &format!("{HEADER}{body}")).map_err(|e| e.message)
@@ -415,14 +551,23 @@ mod tests {
     fn declarations_are_checked() {
         let cases = [
             ("class R.NA\nclass R.NA\nR.NA -> ld.weak", "declared twice"),
-            ("scope CTA -> gpu\nclass R.NA\nR.NA -> ld.weak", "already has a correspondence"),
+            (
+                "scope CTA -> gpu\nclass R.NA\nR.NA -> ld.weak",
+                "already has a correspondence",
+            ),
             ("drop SC\nclass R.NA\nR.NA -> ld.weak", "cannot be dropped"),
             ("drop FOO\nclass R.NA\nR.NA -> ld.weak", "not a tag"),
             ("class X.NA\nX.NA -> ld.weak", "unknown operation kind"),
             ("class R.GPU\nR.GPU -> ld.weak", "not a memory order"),
             ("class R.ACQ.NA\nR.ACQ.NA -> ld.weak", "not a scope tag"),
-            ("class R.{ACQ, RLX}.$s\nR.{ACQ, REL}.$s -> ld.acquire.$s", "no declared class R.REL"),
-            ("class R.ACQ.CTA\nR.ACQ.{CTA, GPU} -> ld.acquire.cta", "has scope GPU"),
+            (
+                "class R.{ACQ, RLX}.$s\nR.{ACQ, REL}.$s -> ld.acquire.$s",
+                "no declared class R.REL",
+            ),
+            (
+                "class R.ACQ.CTA\nR.ACQ.{CTA, GPU} -> ld.acquire.cta",
+                "has scope GPU",
+            ),
             ("class W.NA\nW.NA -> atom.cta", "must compile to `st`"),
             ("class W.NA\nW.NA -> skip", "exactly one memory access"),
         ];

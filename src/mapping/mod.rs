@@ -88,26 +88,51 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
     let target_path = model_path(path, &src, dir, &table.target)?;
     let source = load_model(path, &source_path, "source")?;
     let target = load_model(path, &target_path, "target")?;
-    let Table { scopes, dropped, classes, rules, .. } = table;
-    Ok(Mapping { path: path.to_string(), source_path, target_path, source, target, scopes, dropped, classes, rules })
+    let Table {
+        scopes,
+        dropped,
+        classes,
+        rules,
+        ..
+    } = table;
+    Ok(Mapping {
+        path: path.to_string(),
+        source_path,
+        target_path,
+        source,
+        target,
+        scopes,
+        dropped,
+        classes,
+        rules,
+    })
 }
 
 /// A model path of the file, resolved in `dir`; it must name an existing file.
-fn model_path(path: &str, src: &Arc<str>, dir: Option<&Path>, word: &ast::Word) -> diag::Result<PathBuf> {
+fn model_path(
+    path: &str,
+    src: &Arc<str>,
+    dir: Option<&Path>,
+    word: &ast::Word,
+) -> diag::Result<PathBuf> {
     let at = |msg: String| diag::Error::at(path, src, word.span.range(), msg);
-    let dir =
-        dir.ok_or_else(|| at("this mapping was given as text, with no directory to resolve model paths in".into()))?;
+    let dir = dir.ok_or_else(|| {
+        at("this mapping was given as text, with no directory to resolve model paths in".into())
+    })?;
     let full = dir.join(&word.text);
     if !full.is_file() {
-        return Err(
-            at(format!("no model file `{}`", full.display())).with_note("model paths are relative to the mapping file")
-        );
+        return Err(at(format!("no model file `{}`", full.display()))
+            .with_note("model paths are relative to the mapping file"));
     }
     Ok(full)
 }
 
 fn load_model(mapping: &str, model: &Path, role: &str) -> diag::Result<ir::Model> {
-    ir::load(model).map_err(|e| e.with_note(format!("while loading the {role} model of mapping {mapping}")))
+    ir::load(model).map_err(|e| {
+        e.with_note(format!(
+            "while loading the {role} model of mapping {mapping}"
+        ))
+    })
 }
 
 impl Mapping {
@@ -129,6 +154,9 @@ impl Mapping {
 
     /// The target scope of a source scope.
     pub fn scope_image(&self, scope: Tag) -> Option<Tag> {
-        self.scopes.iter().find(|(s, _)| *s == scope).map(|(_, t)| *t)
+        self.scopes
+            .iter()
+            .find(|(s, _)| *s == scope)
+            .map(|(_, t)| *t)
     }
 }

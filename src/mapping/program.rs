@@ -93,7 +93,12 @@ impl ThreadOut {
             self.origins.push(Origin { source, role });
         }
         let len = self.code.len() - start;
-        self.images.push(Image { start, len, main, class: tr.class });
+        self.images.push(Image {
+            start,
+            len,
+            main,
+            class: tr.class,
+        });
     }
 }
 
@@ -105,19 +110,34 @@ impl Mapping {
         let (mut origins, mut images) = (vec![], vec![]);
         for thread in &source.threads {
             let out = self.compile_thread(source, thread)?;
-            threads.push(Thread { name: thread.name.clone(), placement: thread.placement, code: out.code });
+            threads.push(Thread {
+                name: thread.name.clone(),
+                placement: thread.placement,
+                code: out.code,
+            });
             origins.push(out.origins);
             images.push(out.images);
         }
-        let target = Litmus { arch: Arch::Ptx, threads, ..source.clone() };
-        Ok(Compiled { target, origins, images })
+        let target = Litmus {
+            arch: Arch::Ptx,
+            threads,
+            ..source.clone()
+        };
+        Ok(Compiled {
+            target,
+            origins,
+            images,
+        })
     }
 
     fn compile_thread(&self, test: &Litmus, thread: &Thread) -> diag::Result<ThreadOut> {
         let mut out = ThreadOut::default();
         for (i, instr) in thread.code.iter().enumerate() {
             let tr = self.compile_instr(instr).map_err(|msg| {
-                diag::Error::file(&test.name, format!("{}, instruction {}: {msg}", thread.name, i + 1))
+                diag::Error::file(
+                    &test.name,
+                    format!("{}, instruction {}: {msg}", thread.name, i + 1),
+                )
             })?;
             out.push(i, tr);
         }
@@ -127,7 +147,10 @@ impl Mapping {
     /// The target instructions (with roles) of one source instruction, and its class.
     fn compile_instr(&self, instr: &Instr) -> Result<Translation, String> {
         let Some((kind, tags)) = access_or_fence(instr) else {
-            return Ok(Translation { instrs: vec![(self.copy_instr(instr)?, Role::Copied)], class: None });
+            return Ok(Translation {
+                instrs: vec![(self.copy_instr(instr)?, Role::Copied)],
+                class: None,
+            });
         };
         let class = self.classify(kind, tags)?;
         let rule = self.rule(&class).ok_or_else(|| undeclared(&class, self))?;
@@ -135,16 +158,35 @@ impl Mapping {
             .ops
             .iter()
             .enumerate()
-            .map(|(k, op)| Ok((emit(instr, op)?, if rule.main == Some(k) { Role::Main } else { Role::Added })))
+            .map(|(k, op)| {
+                Ok((
+                    emit(instr, op)?,
+                    if rule.main == Some(k) {
+                        Role::Main
+                    } else {
+                        Role::Added
+                    },
+                ))
+            })
             .collect::<Result<_, String>>()?;
-        Ok(Translation { instrs, class: Some(class) })
+        Ok(Translation {
+            instrs,
+            class: Some(class),
+        })
     }
 
     /// The class of a source operation; tags other than orders and scopes must be dropped ones.
     pub fn classify(&self, kind: ClassKind, tags: &[String]) -> Result<Class, String> {
         let split = class::split_tags(tags);
-        if let Some(t) = split.others.iter().find(|t| !self.dropped.iter().any(|d| d == t)) {
-            return Err(format!("tag `{t}` is not understood by mapping {} (add `drop {t}` to discard it)", self.path));
+        if let Some(t) = split
+            .others
+            .iter()
+            .find(|t| !self.dropped.iter().any(|d| d == t))
+        {
+            return Err(format!(
+                "tag `{t}` is not understood by mapping {} (add `drop {t}` to discard it)",
+                self.path
+            ));
         }
         Class::of(kind, tags)
     }
@@ -154,7 +196,9 @@ impl Mapping {
     /// neither means a waiting barrier) then `CTA`. A source scope tag must map to `cta` (an
     /// OpenCL work-group barrier is `WG`); dropped tags (fence flags) go.
     fn copy_instr(&self, instr: &Instr) -> Result<Instr, String> {
-        let Instr::Barrier { id, count, tags } = instr else { return Ok(instr.clone()) };
+        let Instr::Barrier { id, count, tags } = instr else {
+            return Ok(instr.clone());
+        };
         let mut flavour = "SYNC";
         for t in tags {
             match t.as_str() {
@@ -162,18 +206,29 @@ impl Mapping {
                 "SYNC" => {}
                 s if class::is_scope(s) => self.check_barrier_scope(s)?,
                 s if self.dropped.contains(&s) => {}
-                s => return Err(format!("barrier tag `{s}` is not understood by mapping {}", self.path)),
+                s => {
+                    return Err(format!(
+                        "barrier tag `{s}` is not understood by mapping {}",
+                        self.path
+                    ))
+                }
             }
         }
         let tags = vec![flavour.to_string(), "CTA".to_string()];
-        Ok(Instr::Barrier { id: id.clone(), count: count.clone(), tags })
+        Ok(Instr::Barrier {
+            id: id.clone(),
+            count: count.clone(),
+            tags,
+        })
     }
 
     /// PTX barriers synchronise one CTA: a barrier's source scope must correspond to `cta`.
     fn check_barrier_scope(&self, scope: &str) -> Result<(), String> {
         match self.scopes.iter().find(|(s, _)| *s == scope) {
             Some((_, "CTA")) => Ok(()),
-            _ => Err(format!("a barrier at scope {scope} has no PTX counterpart (PTX barriers are CTA-wide)")),
+            _ => Err(format!(
+                "a barrier at scope {scope} has no PTX counterpart (PTX barriers are CTA-wide)"
+            )),
         }
     }
 }
@@ -190,7 +245,10 @@ fn access_or_fence(instr: &Instr) -> Option<(ClassKind, &[String])> {
 }
 
 fn undeclared(class: &Class, m: &Mapping) -> String {
-    format!("operation class {class} is not declared in mapping {}", m.path)
+    format!(
+        "operation class {class} is not declared in mapping {}",
+        m.path
+    )
 }
 
 /// One target instruction for `source`, whose rule says `op`. The main access keeps the source
@@ -200,14 +258,34 @@ fn emit(source: &Instr, op: &TargetOp) -> Result<Instr, String> {
     let tags = op.tag_strings();
     Ok(match (op.kind, source) {
         (OpKind::Fence, _) => Instr::Fence { tags },
-        (OpKind::Load, Instr::Load { dst, loc, .. }) => Instr::Load { dst: dst.clone(), loc: loc.clone(), tags },
-        (OpKind::Store, Instr::Store { loc, value, .. }) => {
-            Instr::Store { loc: loc.clone(), value: value.clone(), tags }
-        }
-        (OpKind::Rmw, Instr::Rmw { dst, loc, op: rmw, .. }) => {
-            Instr::Rmw { dst: dst.clone(), loc: loc.clone(), op: rmw.clone(), tags, fail_tags: None }
-        }
+        (OpKind::Load, Instr::Load { dst, loc, .. }) => Instr::Load {
+            dst: dst.clone(),
+            loc: loc.clone(),
+            tags,
+        },
+        (OpKind::Store, Instr::Store { loc, value, .. }) => Instr::Store {
+            loc: loc.clone(),
+            value: value.clone(),
+            tags,
+        },
+        (
+            OpKind::Rmw,
+            Instr::Rmw {
+                dst, loc, op: rmw, ..
+            },
+        ) => Instr::Rmw {
+            dst: dst.clone(),
+            loc: loc.clone(),
+            op: rmw.clone(),
+            tags,
+            fail_tags: None,
+        },
         // Lowering checks that a class's access has the class's kind, so this is a mapcheck bug.
-        (kind, _) => return Err(format!("internal error: a `{}` rule applied to {source:?}", kind.mnemonic())),
+        (kind, _) => {
+            return Err(format!(
+                "internal error: a `{}` rule applied to {source:?}",
+                kind.mnemonic()
+            ))
+        }
     })
 }

@@ -70,7 +70,10 @@ fn lookup(table: &[(&str, Tag)], word: &str) -> Option<Tag> {
 }
 
 fn word_of(table: &[(&'static str, Tag)], tag: Tag) -> &'static str {
-    table.iter().find(|(_, t)| *t == tag).map_or("?", |(w, _)| *w)
+    table
+        .iter()
+        .find(|(_, t)| *t == tag)
+        .map_or("?", |(w, _)| *w)
 }
 
 /// The scope tag a PTX scope word stands for.
@@ -114,9 +117,18 @@ pub fn template(op: &Op, var: Option<&str>) -> Result<Template, Problem> {
             return Err((op.mnemonic.span, msg));
         }
     };
-    let (sem, scope) = if membar { membar_quals(op)? } else { quals(op, kind, var)? };
+    let (sem, scope) = if membar {
+        membar_quals(op)?
+    } else {
+        quals(op, kind, var)?
+    };
     check_combination(op, kind, sem, scope)?;
-    Ok(Template { kind, sem, scope, span: op.span })
+    Ok(Template {
+        kind,
+        sem,
+        scope,
+        span: op.span,
+    })
 }
 
 /// `.sem` and `.scope` of an `ld` / `st` / `atom` / `fence`, each at most once, in any order.
@@ -124,11 +136,18 @@ fn quals(op: &Op, kind: OpKind, var: Option<&str>) -> Result<(Tag, ScopeRef), Pr
     let (mut sem, mut scope) = (None, ScopeRef::None);
     for q in &op.quals {
         match q {
-            Qual::Var(v) if Some(v.text.as_str()) == var => set_scope(&mut scope, ScopeRef::Param, v.span)?,
+            Qual::Var(v) if Some(v.text.as_str()) == var => {
+                set_scope(&mut scope, ScopeRef::Param, v.span)?
+            }
             Qual::Var(v) => return Err((v.span, unbound_variable(&v.text, var))),
             Qual::Word(w) => match (lookup(SEMANTICS, &w.text), lookup(SCOPE_WORDS, &w.text)) {
                 (Some(t), _) if sem.is_none() => sem = Some(t),
-                (Some(_), _) => return Err((w.span, format!("a second semantics qualifier `.{}`", w.text))),
+                (Some(_), _) => {
+                    return Err((
+                        w.span,
+                        format!("a second semantics qualifier `.{}`", w.text),
+                    ))
+                }
                 (_, Some(t)) => set_scope(&mut scope, ScopeRef::Fixed(t), w.span)?,
                 _ => return Err((w.span, unknown_qualifier(&w.text, kind))),
             },
@@ -150,9 +169,19 @@ fn membar_quals(op: &Op) -> Result<(Tag, ScopeRef), Problem> {
     match op.quals.as_slice() {
         [Qual::Word(w)] => match lookup(MEMBAR_LEVELS, &w.text) {
             Some(t) => Ok(("SC", ScopeRef::Fixed(t))),
-            None => Err((w.span, format!("unknown membar level `.{}`; expected `.cta`, `.gl` or `.sys`", w.text))),
+            None => Err((
+                w.span,
+                format!(
+                    "unknown membar level `.{}`; expected `.cta`, `.gl` or `.sys`",
+                    w.text
+                ),
+            )),
         },
-        _ => Err((op.span, "`membar` takes exactly one level: `membar.cta`, `membar.gl` or `membar.sys`".to_string())),
+        _ => Err((
+            op.span,
+            "`membar` takes exactly one level: `membar.cta`, `membar.gl` or `membar.sys`"
+                .to_string(),
+        )),
     }
 }
 
@@ -166,7 +195,12 @@ fn unbound_variable(name: &str, var: Option<&str>) -> String {
 }
 
 fn unknown_qualifier(word: &str, kind: OpKind) -> String {
-    let sems: Vec<String> = kind.semantics().0.iter().map(|t| format!("`.{}`", word_of(SEMANTICS, t))).collect();
+    let sems: Vec<String> = kind
+        .semantics()
+        .0
+        .iter()
+        .map(|t| format!("`.{}`", word_of(SEMANTICS, t)))
+        .collect();
     format!(
         "unknown qualifier `.{word}` on `{}`; expected a semantics ({}) or a scope (`.cta`, `.gpu`, `.sys`, `$s`)",
         kind.mnemonic(),
@@ -180,15 +214,22 @@ fn unknown_qualifier(word: &str, kind: OpKind) -> String {
 fn check_combination(op: &Op, kind: OpKind, sem: Tag, scope: ScopeRef) -> Result<(), Problem> {
     let sem_word = word_of(SEMANTICS, sem);
     if !kind.semantics().0.contains(&sem) {
-        return Err((op.span, format!("`{}` has no `.{sem_word}` form", kind.mnemonic())));
+        return Err((
+            op.span,
+            format!("`{}` has no `.{sem_word}` form", kind.mnemonic()),
+        ));
     }
     let scopeless = matches!(sem, "WEAK" | "V");
     match (scopeless, scope) {
         (true, ScopeRef::None) | (false, ScopeRef::Fixed(_) | ScopeRef::Param) => Ok(()),
         (true, _) => Err((op.span, format!("`.{sem_word}` accesses have no scope"))),
-        (false, ScopeRef::None) => {
-            Err((op.span, format!("`{}` needs a scope: `.cta`, `.gpu`, `.sys` or `$s`", op_text(kind, sem))))
-        }
+        (false, ScopeRef::None) => Err((
+            op.span,
+            format!(
+                "`{}` needs a scope: `.cta`, `.gpu`, `.sys` or `$s`",
+                op_text(kind, sem)
+            ),
+        )),
     }
 }
 
@@ -210,7 +251,10 @@ impl Template {
             (sem, Some(s)) => vec![sem, s],
             (sem, None) => vec![sem],
         };
-        Some(TargetOp { kind: self.kind, tags })
+        Some(TargetOp {
+            kind: self.kind,
+            tags,
+        })
     }
 }
 
@@ -246,7 +290,11 @@ impl fmt::Display for TargetOp {
 }
 
 fn lookup_word(tag: Tag) -> Option<&'static str> {
-    SEMANTICS.iter().chain(SCOPE_WORDS).find(|(_, t)| *t == tag).map(|(w, _)| *w)
+    SEMANTICS
+        .iter()
+        .chain(SCOPE_WORDS)
+        .find(|(_, t)| *t == tag)
+        .map(|(w, _)| *w)
 }
 
 #[cfg(test)]
@@ -258,9 +306,19 @@ mod tests {
         let mut parts = text.split('.');
         let mnemonic = Word::new(parts.next().unwrap(), 0, 1);
         let quals = parts
-            .map(|p| if p.starts_with('$') { Qual::Var(Word::new(p, 0, 1)) } else { Qual::Word(Word::new(p, 0, 1)) })
+            .map(|p| {
+                if p.starts_with('$') {
+                    Qual::Var(Word::new(p, 0, 1))
+                } else {
+                    Qual::Word(Word::new(p, 0, 1))
+                }
+            })
             .collect();
-        Op { mnemonic, quals, span: Span::new(0, text.len()) }
+        Op {
+            mnemonic,
+            quals,
+            span: Span::new(0, text.len()),
+        }
     }
 
     fn inst(text: &str, scope: Option<Tag>) -> Result<TargetOp, String> {
@@ -270,14 +328,26 @@ mod tests {
 
     #[test]
     fn qualifiers_become_tags() {
-        assert_eq!(inst("ld.acquire.$s", Some("GPU")).unwrap().tags, vec!["ACQ", "GPU"]);
+        assert_eq!(
+            inst("ld.acquire.$s", Some("GPU")).unwrap().tags,
+            vec!["ACQ", "GPU"]
+        );
         assert_eq!(inst("ld.weak", None).unwrap().tags, vec!["WEAK"]);
         assert_eq!(inst("ld", None).unwrap().tags, vec!["WEAK"]);
-        assert_eq!(inst("st.volatile", None).unwrap().tags, vec!["RLX", "SYS", "V"]);
+        assert_eq!(
+            inst("st.volatile", None).unwrap().tags,
+            vec!["RLX", "SYS", "V"]
+        );
         assert_eq!(inst("atom.cta", None).unwrap().tags, vec!["RLX", "CTA"]);
         assert_eq!(inst("membar.gl", None).unwrap().tags, vec!["SC", "GPU"]);
-        assert_eq!(inst("fence.sc.$s", Some("SYS")).unwrap().to_string(), "fence.sc.sys");
-        assert_eq!(inst("ld.volatile", None).unwrap().to_string(), "ld.volatile");
+        assert_eq!(
+            inst("fence.sc.$s", Some("SYS")).unwrap().to_string(),
+            "fence.sc.sys"
+        );
+        assert_eq!(
+            inst("ld.volatile", None).unwrap().to_string(),
+            "ld.volatile"
+        );
     }
 
     #[test]

@@ -11,29 +11,48 @@ use crate::diag;
 use crate::mapping::ast::File;
 
 lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types)]
+    #[allow(
+        clippy::all,
+        unused_parens,
+        unused_imports,
+        dead_code,
+        non_snake_case,
+        non_camel_case_types
+    )]
     grammar,
     "/mapping.rs"
 );
 
 /// Parse the text of a mapping file. `path` only labels errors.
 pub fn parse(path: &str, src: &Arc<str>) -> diag::Result<File> {
-    grammar::FileParser::new().parse(src).map_err(|e| syntax_error(path, src, e))
+    grammar::FileParser::new()
+        .parse(src)
+        .map_err(|e| syntax_error(path, src, e))
 }
 
 fn syntax_error(path: &str, src: &Arc<str>, e: ParseError<usize, Token<'_>, &str>) -> diag::Error {
     match e {
         ParseError::InvalidToken { location } => invalid_token(path, src, location),
         ParseError::UnrecognizedEof { location, expected } => {
-            diag::Error::at(path, src, location..location, "unexpected end of file").with_note(expected_note(&expected))
-        }
-        ParseError::UnrecognizedToken { token: (l, _, r), expected } => {
-            diag::Error::at(path, src, l..r, format!("unexpected `{}`", shown(&src[l..r])))
+            diag::Error::at(path, src, location..location, "unexpected end of file")
                 .with_note(expected_note(&expected))
         }
-        ParseError::ExtraToken { token: (l, _, r) } => {
-            diag::Error::at(path, src, l..r, format!("unexpected `{}`", shown(&src[l..r])))
-        }
+        ParseError::UnrecognizedToken {
+            token: (l, _, r),
+            expected,
+        } => diag::Error::at(
+            path,
+            src,
+            l..r,
+            format!("unexpected `{}`", shown(&src[l..r])),
+        )
+        .with_note(expected_note(&expected)),
+        ParseError::ExtraToken { token: (l, _, r) } => diag::Error::at(
+            path,
+            src,
+            l..r,
+            format!("unexpected `{}`", shown(&src[l..r])),
+        ),
         ParseError::User { error } => diag::Error::file(path, error),
     }
 }
@@ -41,10 +60,22 @@ fn syntax_error(path: &str, src: &Arc<str>, e: ParseError<usize, Token<'_>, &str
 fn invalid_token(path: &str, src: &Arc<str>, at: usize) -> diag::Error {
     let end = next_char_end(src, at);
     if &src[at..end] == "\"" {
-        return diag::Error::at(path, src, at..end, "unterminated string: expected a closing `\"` on the same line");
+        return diag::Error::at(
+            path,
+            src,
+            at..end,
+            "unterminated string: expected a closing `\"` on the same line",
+        );
     }
-    diag::Error::at(path, src, at..end, format!("unexpected character `{}`", &src[at..end]))
-        .with_note("names are letters, digits and `_`; variables are `$name`; strings are \"…\" on one line")
+    diag::Error::at(
+        path,
+        src,
+        at..end,
+        format!("unexpected character `{}`", &src[at..end]),
+    )
+    .with_note(
+        "names are letters, digits and `_`; variables are `$name`; strings are \"…\" on one line",
+    )
 }
 
 /// End of the character starting at `at` (or `at` at the end of the text).

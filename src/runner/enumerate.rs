@@ -9,7 +9,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::orders::{generations, partial_orders, permutations};
-use super::traces::{traces, Domain, Trace, ThreadContext};
+use super::traces::{traces, Domain, ThreadContext, Trace};
 use super::Options;
 use crate::diag::{Error, Result};
 use crate::eval::{evaluate, Base, Outcome as Judgement};
@@ -43,7 +43,10 @@ pub struct Finals {
 impl Finals {
     pub fn value_of(&self, t: &Target) -> Option<i64> {
         match t {
-            Target::Reg { thread, reg } => self.regs.get(*thread).and_then(|r| r.get(reg).copied().unwrap_or(Some(0))),
+            Target::Reg { thread, reg } => self
+                .regs
+                .get(*thread)
+                .and_then(|r| r.get(reg).copied().unwrap_or(Some(0))),
             Target::Mem(l) => self.mem.get(l).copied(),
         }
     }
@@ -67,7 +70,9 @@ impl Memory {
         test.init_mem.iter().for_each(|(l, _)| add(l));
         for t in &test.threads {
             for i in &t.code {
-                if let Instr::Load { loc, .. } | Instr::Store { loc, .. } | Instr::Rmw { loc, .. } = i {
+                if let Instr::Load { loc, .. } | Instr::Store { loc, .. } | Instr::Rmw { loc, .. } =
+                    i
+                {
                     add(loc)
                 }
             }
@@ -79,33 +84,68 @@ impl Memory {
         }
         let init = names
             .iter()
-            .map(|n| test.init_mem.iter().rev().find(|(l, _)| l == n).map_or(0, |(_, v)| *v))
+            .map(|n| {
+                test.init_mem
+                    .iter()
+                    .rev()
+                    .find(|(l, _)| l == n)
+                    .map_or(0, |(_, v)| *v)
+            })
             .collect();
-        let tags = names.iter().map(|n| loc_tags(test, n)).collect::<Result<_>>()?;
+        let tags = names
+            .iter()
+            .map(|n| loc_tags(test, n))
+            .collect::<Result<_>>()?;
         Ok(Memory { names, init, tags })
     }
     fn index(&self, l: &str) -> usize {
-        self.names.iter().position(|n| n == l).expect("every accessed location was collected")
+        self.names
+            .iter()
+            .position(|n| n == l)
+            .expect("every accessed location was collected")
     }
 }
 
 fn loc_tags(test: &Litmus, loc: &str) -> Result<Vec<&'static str>> {
-    let raw = test.loc_tags.iter().filter(|(l, _)| l == loc).flat_map(|(_, t)| t);
-    raw.map(|t| crate::vocab::tag(t).ok_or_else(|| Error::file(&test.name, format!("unknown location tag `{t}`"))))
-        .collect()
+    let raw = test
+        .loc_tags
+        .iter()
+        .filter(|(l, _)| l == loc)
+        .flat_map(|(_, t)| t);
+    raw.map(|t| {
+        crate::vocab::tag(t)
+            .ok_or_else(|| Error::file(&test.name, format!("unknown location tag `{t}`")))
+    })
+    .collect()
 }
 
 /// All traces of every thread under `domain`.
-fn all_traces(test: &Litmus, mem: &Memory, domain: &Domain, opts: &Options) -> Result<Vec<Vec<Trace>>> {
+fn all_traces(
+    test: &Litmus,
+    mem: &Memory,
+    domain: &Domain,
+    opts: &Options,
+) -> Result<Vec<Vec<Trace>>> {
     let index = |l: &str| mem.index(l);
     let tags = |l: usize| mem.tags[l].clone();
     test.threads
         .iter()
         .enumerate()
         .map(|(i, thread)| {
-            let init_regs =
-                test.init_regs.iter().filter(|(t, _, _)| *t == i).map(|(_, r, v)| (r.clone(), *v)).collect();
-            traces(&ThreadContext { thread, loc_index: &index, loc_tags: &tags, init_regs, unroll: opts.unroll, domain })
+            let init_regs = test
+                .init_regs
+                .iter()
+                .filter(|(t, _, _)| *t == i)
+                .map(|(_, r, v)| (r.clone(), *v))
+                .collect();
+            traces(&ThreadContext {
+                thread,
+                loc_index: &index,
+                loc_tags: &tags,
+                init_regs,
+                unroll: opts.unroll,
+                domain,
+            })
         })
         .collect()
 }
@@ -152,10 +192,21 @@ fn value_domain(test: &Litmus, mem: &Memory, opts: &Options) -> Result<Domain> {
 fn stored_constants(test: &Litmus) -> Vec<(String, i64)> {
     let code = test.threads.iter().flat_map(|t| &t.code);
     code.filter_map(|i| match i {
-        Instr::Store { loc, value: Expr::Const(v), .. } => Some((loc.clone(), *v)),
-        Instr::Rmw { loc, op: RmwOp::Exch(Expr::Const(v)) | RmwOp::Cas { desired: Expr::Const(v), .. }, .. } => {
-            Some((loc.clone(), *v))
-        }
+        Instr::Store {
+            loc,
+            value: Expr::Const(v),
+            ..
+        } => Some((loc.clone(), *v)),
+        Instr::Rmw {
+            loc,
+            op:
+                RmwOp::Exch(Expr::Const(v))
+                | RmwOp::Cas {
+                    desired: Expr::Const(v),
+                    ..
+                },
+            ..
+        } => Some((loc.clone(), *v)),
         _ => None,
     })
     .collect()
@@ -163,12 +214,25 @@ fn stored_constants(test: &Litmus) -> Vec<(String, i64)> {
 
 /// The most write events one execution can have: per thread, its trace with the most writes.
 fn write_bound(per_thread: &[Vec<Trace>]) -> usize {
-    let writes = |t: &Trace| t.events.iter().filter(|e| e.kind == EventKind::Write).count();
-    per_thread.iter().map(|ts| ts.iter().map(writes).max().unwrap_or(0)).sum()
+    let writes = |t: &Trace| {
+        t.events
+            .iter()
+            .filter(|e| e.kind == EventKind::Write)
+            .count()
+    };
+    per_thread
+        .iter()
+        .map(|ts| ts.iter().map(writes).max().unwrap_or(0))
+        .sum()
 }
 
 /// Enumerate every candidate execution of `test`, judged by `model`, calling `f` on each.
-pub fn for_each_candidate(model: &Model, test: &Litmus, opts: &Options, f: &mut dyn FnMut(&Candidate)) -> Result<()> {
+pub fn for_each_candidate(
+    model: &Model,
+    test: &Litmus,
+    opts: &Options,
+    f: &mut dyn FnMut(&Candidate),
+) -> Result<()> {
     let mem = Memory::of(test)?;
     let domain = value_domain(test, &mem, opts)?;
     let per_thread = all_traces(test, &mem, &domain, opts)?;
@@ -214,7 +278,9 @@ impl ValueIndex {
     fn of(per_thread: &[Vec<Trace>], mem: &Memory) -> ValueIndex {
         let mut pairs = BTreeMap::new();
         let events = per_thread.iter().flatten().flat_map(|t| &t.events);
-        let all = events.filter_map(|e| e.loc.map(|l| (l, e.value))).chain(mem.init.iter().copied().enumerate());
+        let all = events
+            .filter_map(|e| e.loc.map(|l| (l, e.value)))
+            .chain(mem.init.iter().copied().enumerate());
         for p in all {
             let next = pairs.len();
             pairs.entry(p).or_insert(next);
@@ -226,18 +292,30 @@ impl ValueIndex {
             }
             b
         };
-        let reads = per_thread.iter().map(|ts| ts.iter().map(|t| bits_of(t, EventKind::Read)).collect()).collect();
-        let writes: Vec<Vec<Bits>> =
-            per_thread.iter().map(|ts| ts.iter().map(|t| bits_of(t, EventKind::Write)).collect()).collect();
+        let reads = per_thread
+            .iter()
+            .map(|ts| ts.iter().map(|t| bits_of(t, EventKind::Read)).collect())
+            .collect();
+        let writes: Vec<Vec<Bits>> = per_thread
+            .iter()
+            .map(|ts| ts.iter().map(|t| bits_of(t, EventKind::Write)).collect())
+            .collect();
         let mut init = [0; 8];
-        mem.init.iter().enumerate().for_each(|(l, &v)| bits_set(&mut init, pairs[&(l, v)]));
+        mem.init
+            .iter()
+            .enumerate()
+            .for_each(|(l, &v)| bits_set(&mut init, pairs[&(l, v)]));
         let mut available_from = vec![init];
         for ws in writes.iter().rev() {
             let later = *available_from.last().expect("starts with init");
             available_from.push(ws.iter().fold(later, |acc, w| bits_union(&acc, w)));
         }
         available_from.reverse();
-        ValueIndex { reads, writes, available_from }
+        ValueIndex {
+            reads,
+            writes,
+            available_from,
+        }
     }
 }
 
@@ -315,7 +393,9 @@ fn for_each_barrier_choice(
             }
         }
         // A synchronisation after the point where a thread blocked never happens.
-        sync.retain(|((t, e), (u, f))| blocked[*t].is_none_or(|b| e <= &b) && blocked[*u].is_none_or(|b| f <= &b));
+        sync.retain(|((t, e), (u, f))| {
+            blocked[*t].is_none_or(|b| e <= &b) && blocked[*u].is_none_or(|b| f <= &b)
+        });
         if valid {
             k(&blocked, &sync)?;
         }
@@ -339,7 +419,10 @@ fn advance_pick(pick: &mut [usize], choices: &[Vec<Vec<Option<usize>>>]) -> bool
 /// Barrier instances (id, cta, gpu) with their arrivals and the thread count they wait for.
 /// Without a count, a barrier waits for every thread of the test that arrives at it (the reading
 /// under which the reference verdicts of `PTX/Manual/barrier-*-id-*` hold; see docs/decisions).
-fn barrier_instances(test: &Litmus, combo: &[&Trace]) -> BTreeMap<(i64, i64, i64), (Vec<Arrival>, usize)> {
+fn barrier_instances(
+    test: &Litmus,
+    combo: &[&Trace],
+) -> BTreeMap<(i64, i64, i64), (Vec<Arrival>, usize)> {
     let mut inst: BTreeMap<(i64, i64, i64), (Vec<Arrival>, Option<usize>)> = BTreeMap::new();
     for (t, trace) in combo.iter().enumerate() {
         let p = test.threads[t].placement;
@@ -400,10 +483,19 @@ impl Shape {
             }
         }
         if events.len() > MAX_EVENTS {
-            return Err(Error::file(&test.name, format!("more than {MAX_EVENTS} events in one execution")));
+            return Err(Error::file(
+                &test.name,
+                format!("more than {MAX_EVENTS} events in one execution"),
+            ));
         }
         let n = events.len();
-        let mut rels = [Rel::empty(n), Rel::empty(n), Rel::empty(n), Rel::empty(n), Rel::empty(n)];
+        let mut rels = [
+            Rel::empty(n),
+            Rel::empty(n),
+            Rel::empty(n),
+            Rel::empty(n),
+            Rel::empty(n),
+        ];
         let [po, rmw, data, ctrl, sync] = &mut rels;
         for (&(t, i), &g) in &global {
             let e = &combo[t].events[i];
@@ -424,7 +516,11 @@ impl Shape {
             .iter()
             .enumerate()
             .map(|(t, trace)| match blocked[t] {
-                None => trace.regs.iter().map(|(r, v)| (r.clone(), Some(*v))).collect(),
+                None => trace
+                    .regs
+                    .iter()
+                    .map(|(r, v)| (r.clone(), Some(*v)))
+                    .collect(),
                 Some(b) => blocked_regs(test, t, &trace.regs_at_barrier[&b]),
             })
             .collect();
@@ -455,15 +551,26 @@ impl Shape {
         let mut base: Base = exec.base();
         let mut pick = vec![0; sources.len()];
         loop {
-            exec.rf = Rel::from_pairs(exec.n(), sources.iter().zip(&pick).map(|((r, ws), &p)| (ws[p], *r)));
+            exec.rf = Rel::from_pairs(
+                exec.n(),
+                sources.iter().zip(&pick).map(|((r, ws), &p)| (ws[p], *r)),
+            );
             base.rels.insert("rf", exec.rf.clone());
             for_each_co(&cos, exec.n(), &mut |co| {
                 exec.co = co.clone();
                 base.rels.insert("co", exec.co.clone());
                 base.rels.insert("fr", exec.fr());
                 let judgement = evaluate(model, &base);
-                let finals = if judgement.consistent { final_states(&exec, &regs, mem) } else { vec![] };
-                f(&Candidate { execution: &exec, judgement, finals });
+                let finals = if judgement.consistent {
+                    final_states(&exec, &regs, mem)
+                } else {
+                    vec![]
+                };
+                f(&Candidate {
+                    execution: &exec,
+                    judgement,
+                    finals,
+                });
             });
             if !advance_rf(&mut pick, &sources) {
                 return;
@@ -473,8 +580,14 @@ impl Shape {
 }
 
 /// Registers of a thread blocked at a barrier: those set before it; the rest are unknown.
-fn blocked_regs(test: &Litmus, t: usize, before: &BTreeMap<String, i64>) -> BTreeMap<String, Option<i64>> {
-    let mut regs: BTreeMap<String, Option<i64>> = written_registers(&test.threads[t].code).map(|r| (r, None)).collect();
+fn blocked_regs(
+    test: &Litmus,
+    t: usize,
+    before: &BTreeMap<String, i64>,
+) -> BTreeMap<String, Option<i64>> {
+    let mut regs: BTreeMap<String, Option<i64>> = written_registers(&test.threads[t].code)
+        .map(|r| (r, None))
+        .collect();
     for (r, v) in before {
         regs.insert(r.clone(), Some(*v));
     }
@@ -496,7 +609,11 @@ fn rf_sources(exec: &Execution) -> Vec<(usize, Vec<usize>)> {
         .filter(|&r| ev[r].kind == EventKind::Read)
         .map(|r| {
             let ws = (0..ev.len())
-                .filter(|&w| ev[w].kind == EventKind::Write && ev[w].loc == ev[r].loc && ev[w].value == ev[r].value)
+                .filter(|&w| {
+                    ev[w].kind == EventKind::Write
+                        && ev[w].loc == ev[r].loc
+                        && ev[w].value == ev[r].value
+                })
                 .collect();
             (r, ws)
         })
@@ -520,17 +637,25 @@ fn co_choices(exec: &Execution, locations: usize, kind: CoKind) -> Vec<Vec<Vec<(
         .map(|l| {
             let init = l; // initial writes come first, in location order
             let ws: Vec<usize> = (locations..exec.n())
-                .filter(|&w| exec.events[w].kind == EventKind::Write && exec.events[w].loc == Some(l))
+                .filter(|&w| {
+                    exec.events[w].kind == EventKind::Write && exec.events[w].loc == Some(l)
+                })
                 .collect();
             let first: Vec<(usize, usize)> = ws.iter().map(|&w| (init, w)).collect();
             let orders: Vec<Vec<(usize, usize)>> = match kind {
-                CoKind::Total => permutations(ws.len()).iter().map(|p| chain(p, &ws)).collect(),
+                CoKind::Total => permutations(ws.len())
+                    .iter()
+                    .map(|p| chain(p, &ws))
+                    .collect(),
                 CoKind::Partial => partial_orders(ws.len())
                     .into_iter()
                     .map(|r| r.pairs().map(|(a, b)| (ws[a], ws[b])).collect())
                     .collect(),
             };
-            orders.into_iter().map(|o| first.iter().copied().chain(o).collect()).collect()
+            orders
+                .into_iter()
+                .map(|o| first.iter().copied().chain(o).collect())
+                .collect()
         })
         .collect()
 }
@@ -549,7 +674,12 @@ fn chain(p: &[usize], ws: &[usize]) -> Vec<(usize, usize)> {
 fn for_each_co(cos: &[Vec<Vec<(usize, usize)>>], n: usize, k: &mut dyn FnMut(&Rel)) {
     let mut pick = vec![0; cos.len()];
     loop {
-        let co = Rel::from_pairs(n, cos.iter().zip(&pick).flat_map(|(c, &p)| c[p].iter().copied()));
+        let co = Rel::from_pairs(
+            n,
+            cos.iter()
+                .zip(&pick)
+                .flat_map(|(c, &p)| c[p].iter().copied()),
+        );
         k(&co);
         let mut carried = true;
         for (p, c) in pick.iter_mut().zip(cos) {
@@ -567,14 +697,20 @@ fn for_each_co(cos: &[Vec<Vec<(usize, usize)>>], n: usize, k: &mut dyn FnMut(&Re
 }
 
 /// Final states: registers, and for each location the value of a co-maximal write.
-fn final_states(exec: &Execution, regs: &[BTreeMap<String, Option<i64>>], mem: &Memory) -> Vec<Finals> {
+fn final_states(
+    exec: &Execution,
+    regs: &[BTreeMap<String, Option<i64>>],
+    mem: &Memory,
+) -> Vec<Finals> {
     let mut states = vec![BTreeMap::new()];
     for (l, name) in mem.names.iter().enumerate() {
         let maxima: BTreeSet<i64> = exec
             .events
             .iter()
             .enumerate()
-            .filter(|(w, e)| e.kind == EventKind::Write && e.loc == Some(l) && exec.co.row(*w).is_empty())
+            .filter(|(w, e)| {
+                e.kind == EventKind::Write && e.loc == Some(l) && exec.co.row(*w).is_empty()
+            })
             .map(|(_, e)| e.value)
             .collect();
         states = states
@@ -588,5 +724,11 @@ fn final_states(exec: &Execution, regs: &[BTreeMap<String, Option<i64>>], mem: &
             })
             .collect();
     }
-    states.into_iter().map(|mem| Finals { regs: regs.to_vec(), mem }).collect()
+    states
+        .into_iter()
+        .map(|mem| Finals {
+            regs: regs.to_vec(),
+            mem,
+        })
+        .collect()
 }

@@ -84,7 +84,11 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
             } else {
                 out.negative += 1;
             }
-            let state: State = names.iter().cloned().zip(observed.iter().map(lookup)).collect();
+            let state: State = names
+                .iter()
+                .cloned()
+                .zip(observed.iter().map(lookup))
+                .collect();
             out.states.insert(render_state(&state), sat);
         }
     })?;
@@ -125,7 +129,9 @@ fn render_prop(test: &Litmus, p: &Prop) -> String {
     let binary = |a: &Prop, op: &str, b: &Prop| {
         let side = |q: &Prop| match (q, p) {
             (Prop::And(..), Prop::And(..)) | (Prop::Or(..), Prop::Or(..)) => render_prop(test, q),
-            (Prop::And(..) | Prop::Or(..) | Prop::Implies(..), _) => format!("({})", render_prop(test, q)),
+            (Prop::And(..) | Prop::Or(..) | Prop::Implies(..), _) => {
+                format!("({})", render_prop(test, q))
+            }
             _ => render_prop(test, q),
         };
         format!("{} {op} {}", side(a), side(b))
@@ -179,7 +185,10 @@ pub fn render_herd(o: &Outcome) -> String {
         s.push('\n');
     }
     s.push_str(if o.validated { "Ok\n" } else { "No\n" });
-    s.push_str(&format!("Witnesses\nPositive: {} Negative: {}\n", o.positive, o.negative));
+    s.push_str(&format!(
+        "Witnesses\nPositive: {} Negative: {}\n",
+        o.positive, o.negative
+    ));
     for f in &o.flags {
         s.push_str(&format!("Flag {f}\n"));
     }
@@ -189,7 +198,10 @@ pub fn render_herd(o: &Outcome) -> String {
         (_, 0) => "Always",
         _ => "Sometimes",
     };
-    s.push_str(&format!("Observation {} {obs} {} {}\n", o.test, o.positive, o.negative));
+    s.push_str(&format!(
+        "Observation {} {obs} {} {}\n",
+        o.test, o.positive, o.negative
+    ));
     s.push_str(&format!("Candidates {} {}\n", o.test, o.candidates));
     s
 }

@@ -19,7 +19,9 @@ pub fn permutations(k: usize) -> Vec<Vec<usize>> {
 
 /// Every strict partial order on `k` elements, as `Rel`s over `0..k`.
 pub fn partial_orders(k: usize) -> Vec<Rel> {
-    let pairs: Vec<(usize, usize)> = (0..k).flat_map(|a| (a + 1..k).map(move |b| (a, b))).collect();
+    let pairs: Vec<(usize, usize)> = (0..k)
+        .flat_map(|a| (a + 1..k).map(move |b| (a, b)))
+        .collect();
     let mut out = vec![];
     let choices = 3usize.pow(pairs.len() as u32);
     for mut code in 0..choices {
@@ -52,7 +54,13 @@ pub fn generations(k: usize, count: usize) -> Vec<Vec<Option<usize>>> {
     out
 }
 
-fn assign(cur: &mut Vec<Option<usize>>, g: usize, full: usize, count: usize, out: &mut Vec<Vec<Option<usize>>>) {
+fn assign(
+    cur: &mut Vec<Option<usize>>,
+    g: usize,
+    full: usize,
+    count: usize,
+    out: &mut Vec<Vec<Option<usize>>>,
+) {
     if g == full {
         out.push(cur.clone());
         return;

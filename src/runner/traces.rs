@@ -72,7 +72,19 @@ pub fn traces(ctx: &ThreadContext) -> Result<Vec<Trace>> {
     let labels = label_positions(ctx.thread)?;
     let start = Path {
         pc: 0,
-        regs: ctx.init_regs.iter().map(|(r, &v)| (r.clone(), Val { value: v, deps: BTreeSet::new() })).collect(),
+        regs: ctx
+            .init_regs
+            .iter()
+            .map(|(r, &v)| {
+                (
+                    r.clone(),
+                    Val {
+                        value: v,
+                        deps: BTreeSet::new(),
+                    },
+                )
+            })
+            .collect(),
         events: vec![],
         ctrl: BTreeSet::new(),
         visits: vec![0; ctx.thread.code.len()],
@@ -95,7 +107,11 @@ pub fn traces(ctx: &ThreadContext) -> Result<Vec<Trace>> {
 }
 
 fn finish(path: Path) -> Trace {
-    Trace { events: path.events, regs: final_regs(&path.regs), regs_at_barrier: path.regs_at_barrier }
+    Trace {
+        events: path.events,
+        regs: final_regs(&path.regs),
+        regs_at_barrier: path.regs_at_barrier,
+    }
 }
 
 fn final_regs(regs: &BTreeMap<String, Val>) -> BTreeMap<String, i64> {
@@ -112,7 +128,10 @@ fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
     for instr in &thread.code {
         if let Instr::Goto(l) | Instr::BranchIf { target: l, .. } = instr {
             if !labels.contains_key(l) {
-                return Err(Error::file(&thread.name, format!("jump to unknown label `{l}`")));
+                return Err(Error::file(
+                    &thread.name,
+                    format!("jump to unknown label `{l}`"),
+                ));
             }
         }
     }
@@ -121,7 +140,10 @@ fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
 
 fn tags(raw: &[String]) -> Result<Vec<&'static str>> {
     raw.iter()
-        .map(|t| crate::vocab::tag(t).ok_or_else(|| Error::file("<litmus>", format!("unknown instruction tag `{t}`"))))
+        .map(|t| {
+            crate::vocab::tag(t)
+                .ok_or_else(|| Error::file("<litmus>", format!("unknown instruction tag `{t}`")))
+        })
         .collect()
 }
 
@@ -136,12 +158,18 @@ fn with_loc_tags(ctx: &ThreadContext, loc: usize, mut t: Vec<&'static str>) -> V
 
 fn eval(regs: &BTreeMap<String, Val>, e: &Expr) -> Val {
     match e {
-        Expr::Const(c) => Val { value: *c, deps: BTreeSet::new() },
+        Expr::Const(c) => Val {
+            value: *c,
+            deps: BTreeSet::new(),
+        },
         Expr::Reg(r) => regs.get(r).cloned().unwrap_or_default(),
         Expr::Bin(op, a, b) => {
             let (a, b) = (eval(regs, a), eval(regs, b));
             let deps = a.deps.union(&b.deps).copied().collect();
-            Val { value: apply(*op, a.value, b.value), deps }
+            Val {
+                value: apply(*op, a.value, b.value),
+                deps,
+            }
         }
     }
 }
@@ -171,7 +199,13 @@ fn holds(regs: &BTreeMap<String, Val>, c: &Cond) -> (bool, BTreeSet<usize>) {
 }
 
 impl Path {
-    fn push(&mut self, kind: EventKind, loc: Option<usize>, value: i64, tags: Vec<&'static str>) -> usize {
+    fn push(
+        &mut self,
+        kind: EventKind,
+        loc: Option<usize>,
+        value: i64,
+        tags: Vec<&'static str>,
+    ) -> usize {
         self.events.push(TraceEvent {
             kind,
             loc,
@@ -229,10 +263,19 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             p.regs_at_barrier.insert(e, snapshot);
             Ok(vec![p.next()])
         }
-        Instr::Store { loc, value, tags: t } => {
+        Instr::Store {
+            loc,
+            value,
+            tags: t,
+        } => {
             let l = (ctx.loc_index)(loc);
             let v = eval(&p.regs, value);
-            let e = p.push(EventKind::Write, Some(l), v.value, with_loc_tags(ctx, l, tags(t)?));
+            let e = p.push(
+                EventKind::Write,
+                Some(l),
+                v.value,
+                with_loc_tags(ctx, l, tags(t)?),
+            );
             p.events[e].data = v.deps.into_iter().collect();
             Ok(vec![p.next()])
         }
@@ -241,18 +284,32 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             let t = with_loc_tags(ctx, l, tags(t)?);
             Ok(fork_read(ctx, &p, l, |mut p, value| {
                 let e = p.push(EventKind::Read, Some(l), value, t.clone());
-                p.set_reg(dst, Val { value, deps: BTreeSet::from([e]) });
+                p.set_reg(
+                    dst,
+                    Val {
+                        value,
+                        deps: BTreeSet::from([e]),
+                    },
+                );
                 Ok(vec![p.next()])
             })?)
         }
-        Instr::Rmw { dst, loc, op, tags: t, fail_tags } => {
+        Instr::Rmw {
+            dst,
+            loc,
+            op,
+            tags: t,
+            fail_tags,
+        } => {
             let l = (ctx.loc_index)(loc);
             let t = with_loc_tags(ctx, l, tags(t)?);
             let ft = match fail_tags {
                 Some(ft) => with_loc_tags(ctx, l, tags(ft)?),
                 None => t.clone(),
             };
-            fork_read(ctx, &p, l, |p, old| Ok(vec![rmw(p, l, old, dst.as_deref(), op, &t, &ft)]))
+            fork_read(ctx, &p, l, |p, old| {
+                Ok(vec![rmw(p, l, old, dst.as_deref(), op, &t, &ft)])
+            })
         }
     }
 }
@@ -272,11 +329,22 @@ fn fork_read(
 }
 
 /// The read (and, unless a CAS fails, the write) of an RMW that read `old`.
-fn rmw(mut p: Path, l: usize, old: i64, dst: Option<&str>, op: &RmwOp, t: &[&'static str], ft: &[&'static str]) -> Path {
+fn rmw(
+    mut p: Path,
+    l: usize,
+    old: i64,
+    dst: Option<&str>,
+    op: &RmwOp,
+    t: &[&'static str],
+    ft: &[&'static str],
+) -> Path {
     let new = match op {
         RmwOp::Arith(bop, e) => {
             let v = eval(&p.regs, e);
-            Some(Val { value: apply(*bop, old, v.value), deps: v.deps })
+            Some(Val {
+                value: apply(*bop, old, v.value),
+                deps: v.deps,
+            })
         }
         RmwOp::Exch(e) => Some(eval(&p.regs, e)),
         RmwOp::Cas { expected, desired } => {
@@ -284,7 +352,11 @@ fn rmw(mut p: Path, l: usize, old: i64, dst: Option<&str>, op: &RmwOp, t: &[&'st
             (exp.value == old).then(|| eval(&p.regs, desired))
         }
     };
-    let read_tags = if new.is_some() { t.to_vec() } else { ft.to_vec() };
+    let read_tags = if new.is_some() {
+        t.to_vec()
+    } else {
+        ft.to_vec()
+    };
     let r = p.push(EventKind::Read, Some(l), old, read_tags);
     if let Some(v) = new {
         let w = p.push(EventKind::Write, Some(l), v.value, t.to_vec());
@@ -292,7 +364,13 @@ fn rmw(mut p: Path, l: usize, old: i64, dst: Option<&str>, op: &RmwOp, t: &[&'st
         p.events[w].rmw_read = Some(r);
     }
     if let Some(d) = dst {
-        p.set_reg(d, Val { value: old, deps: BTreeSet::from([r]) });
+        p.set_reg(
+            d,
+            Val {
+                value: old,
+                deps: BTreeSet::from([r]),
+            },
+        );
     }
     p.next()
 }

@@ -23,21 +23,29 @@ impl<S: Solve + SolveIncremental> Rustsat<S> {
     /// Put any `rustsat` incremental solver behind the seam.
     pub fn wrap(inner: S) -> Self {
         let name = inner.signature();
-        Rustsat { inner, counters: Counters::default(), name }
+        Rustsat {
+            inner,
+            counters: Counters::default(),
+            name,
+        }
     }
 }
 
 impl<S: Solve + SolveIncremental> SatSolver for Rustsat<S> {
     fn new_var(&mut self) -> Lit {
         let var = Var::new(self.counters.var());
-        self.inner.reserve(var).expect("rustsat solver refused a variable");
+        self.inner
+            .reserve(var)
+            .expect("rustsat solver refused a variable");
         var.pos_lit()
     }
 
     fn add_clause(&mut self, lits: &[Lit]) {
         self.counters.clause(lits);
         let clause: Clause = lits.iter().copied().collect();
-        self.inner.add_clause(clause).expect("rustsat solver refused a clause");
+        self.inner
+            .add_clause(clause)
+            .expect("rustsat solver refused a clause");
     }
 
     fn solve(&mut self, assumptions: &[Lit]) -> Verdict {

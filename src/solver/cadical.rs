@@ -14,7 +14,11 @@ pub struct Cadical {
 
 impl Cadical {
     pub fn new() -> Self {
-        Cadical { inner: CaDiCal::new(), counters: Counters::default(), model: vec![] }
+        Cadical {
+            inner: CaDiCal::new(),
+            counters: Counters::default(),
+            model: vec![],
+        }
     }
 }
 
@@ -58,7 +62,9 @@ impl SatSolver for Cadical {
     }
 
     fn value(&self, lit: Lit) -> bool {
-        self.model.get(lit.vidx()).is_some_and(|&v| v == lit.is_pos())
+        self.model
+            .get(lit.vidx())
+            .is_some_and(|&v| v == lit.is_pos())
     }
 
     fn stats(&self) -> Stats {

@@ -117,7 +117,9 @@ mod tests {
 
     fn pigeonhole(s: &mut dyn SatSolver, holes: usize) -> Verdict {
         let pigeons = holes + 1;
-        let x: Vec<Vec<Lit>> = (0..pigeons).map(|_| (0..holes).map(|_| s.new_var()).collect()).collect();
+        let x: Vec<Vec<Lit>> = (0..pigeons)
+            .map(|_| (0..holes).map(|_| s.new_var()).collect())
+            .collect();
         for row in &x {
             s.add_clause(row);
         }
@@ -141,7 +143,11 @@ mod tests {
             assert_eq!(s.solve(&[!x]), Verdict::Sat, "{}", s.name());
             assert!(s.value(y) && !s.value(x));
             assert_eq!(s.solve(&[!x, !y]), Verdict::Unsat);
-            assert_eq!(s.solve(&[]), Verdict::Sat, "assumptions are dropped after one call");
+            assert_eq!(
+                s.solve(&[]),
+                Verdict::Sat,
+                "assumptions are dropped after one call"
+            );
             s.add_clause(&[]);
             assert_eq!(s.solve(&[]), Verdict::Unsat);
             let st = s.stats();

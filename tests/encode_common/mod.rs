@@ -9,13 +9,18 @@ use mapcheck::exec::Execution;
 /// Every `.litmus` file under `tests/data/oracle/dat3m/litmus/<suite>`, sorted.
 pub fn litmus_files(suite: &str) -> Vec<PathBuf> {
     let mut out = vec![];
-    walk(&Path::new("tests/data/oracle/dat3m/litmus").join(suite), &mut out);
+    walk(
+        &Path::new("tests/data/oracle/dat3m/litmus").join(suite),
+        &mut out,
+    );
     out.sort();
     out
 }
 
 fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-    let Ok(entries) = std::fs::read_dir(dir) else { return };
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
     for e in entries.flatten() {
         let p = e.path();
         if p.is_dir() {
@@ -87,14 +92,19 @@ pub fn free_upper(x: &Execution, name: &str) -> mapcheck::rel::Rel {
         _ => (r, w),
     };
     let loc = &base.rels["loc"];
-    Rel::from_pairs(x.n(), loc.pairs().filter(|&(a, b)| a != b && from.contains(a) && to.contains(b)))
+    Rel::from_pairs(
+        x.n(),
+        loc.pairs()
+            .filter(|&(a, b)| a != b && from.contains(a) && to.contains(b)),
+    )
 }
 
 /// Exact bounds on `x` except the `FREE` relations, which range from empty to `free_upper`.
 pub fn open_bounds(x: &Execution) -> Bounds {
     let mut b = exact_bounds(x);
     for name in FREE {
-        b.bound_rel(name, mapcheck::rel::Rel::empty(x.n()), free_upper(x, name)).unwrap();
+        b.bound_rel(name, mapcheck::rel::Rel::empty(x.n()), free_upper(x, name))
+            .unwrap();
     }
     b
 }
@@ -116,7 +126,10 @@ pub struct Lcg(pub u64);
 
 impl Lcg {
     pub fn next(&mut self, bound: usize) -> usize {
-        self.0 = self.0.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+        self.0 = self
+            .0
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
         ((self.0 >> 33) % bound as u64) as usize
     }
 }

@@ -7,11 +7,19 @@ pub fn tags(ts: &[&str]) -> Vec<String> {
 }
 
 pub fn ld(dst: &str, loc: &str, t: &[&str]) -> Instr {
-    Instr::Load { dst: dst.into(), loc: loc.into(), tags: tags(t) }
+    Instr::Load {
+        dst: dst.into(),
+        loc: loc.into(),
+        tags: tags(t),
+    }
 }
 
 pub fn st(loc: &str, v: i64, t: &[&str]) -> Instr {
-    Instr::Store { loc: loc.into(), value: Expr::Const(v), tags: tags(t) }
+    Instr::Store {
+        loc: loc.into(),
+        value: Expr::Const(v),
+        tags: tags(t),
+    }
 }
 
 pub fn fence(t: &[&str]) -> Instr {
