@@ -1,6 +1,8 @@
 //! The command line as a user meets it: the README's main command, JSON output, exit statuses.
 use std::process::Command;
 
+const ORACLE: &str = "tests/data/oracle/dat3m";
+
 fn mapcheck(args: &[&str]) -> (i32, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_mapcheck"))
         .args(args)
@@ -109,4 +111,41 @@ fn unknown_oracle_suite_is_an_error() {
         err.contains("no suite `ARMv8`") && err.contains("PTXv6_0"),
         "{err}"
     );
+}
+
+#[test]
+fn cli_compile_then_run() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-compile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("mp.litmus");
+    let source = format!("{ORACLE}/litmus/OPENCL/herd/MP.litmus");
+    let (code, stdout, err) = mapcheck(&[
+        "compile",
+        "mappings/opencl-ptx.map",
+        &source,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.is_empty());
+    let (code, stdout, err) = mapcheck(&["run", "models/ptx-v6.cat", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.starts_with("Test ") && stdout.contains("Observation"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = mapcheck(&["compile", "mappings/opencl-ptx.map", &source]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, std::fs::read_to_string(&out).unwrap());
+}
+
+#[test]
+fn cli_compile_bad_input_exits_2() {
+    let (code, out, err) = mapcheck(&[
+        "compile",
+        "mappings/opencl-ptx.map",
+        "tests/data/no-such.litmus",
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty() && err.contains("no-such.litmus"), "{err}");
 }

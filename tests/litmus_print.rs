@@ -3,7 +3,6 @@
 //! verdict and final states; compiled OpenCL tests print, re-parse and run; what PTX cannot say is
 //! an error; and `mapcheck compile` end to end.
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mapcheck::litmus::{self, Expr, Instr, Litmus, RmwOp};
 use mapcheck::{ir, mapping, runner};
@@ -248,55 +247,6 @@ fn nested_expressions_are_flattened_into_temporaries() {
         "{text}"
     );
     assert_eq!(again.threads[0].code.len(), 3);
-}
-
-fn mapcheck(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
-
-#[test]
-fn cli_compile_then_run() {
-    let dir = std::env::temp_dir().join(format!("mapcheck-compile-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
-    let out = dir.join("mp.litmus");
-    let source = format!("{ORACLE}/litmus/OPENCL/herd/MP.litmus");
-    let (code, stdout, err) = mapcheck(&[
-        "compile",
-        "mappings/opencl-ptx.map",
-        &source,
-        "-o",
-        out.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 0, "{err}");
-    assert!(stdout.is_empty());
-    let (code, stdout, err) = mapcheck(&["run", "models/ptx-v6.cat", out.to_str().unwrap()]);
-    assert_eq!(code, 0, "{err}");
-    assert!(
-        stdout.starts_with("Test ") && stdout.contains("Observation"),
-        "{stdout}"
-    );
-    let (code, stdout, _) = mapcheck(&["compile", "mappings/opencl-ptx.map", &source]);
-    assert_eq!(code, 0);
-    assert_eq!(stdout, std::fs::read_to_string(&out).unwrap());
-}
-
-#[test]
-fn cli_compile_bad_input_exits_2() {
-    let (code, out, err) = mapcheck(&[
-        "compile",
-        "mappings/opencl-ptx.map",
-        "tests/data/no-such.litmus",
-    ]);
-    assert_eq!(code, 2);
-    assert!(out.is_empty() && err.contains("no-such.litmus"), "{err}");
 }
 
 #[test]
