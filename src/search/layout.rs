@@ -1,0 +1,243 @@
+//! The part of a query fixed outside the solver: how many events each thread has (thread shapes,
+//! sorted to break thread symmetry), the event slots of the universe both models are translated
+//! over, and the menu of operations an event may be (a class of the mapping, or one half of an
+//! RMW class) with what the mapping compiles each to.
+//!
+//! Owns: `Counting`, `Op`, `Part`, `menu`, `Slot`, `Role`, `Layout`, `thread_shapes`.
+//! Uses: `mapping` (classes and rules), `exec` (event kinds).
+use super::validate::{Key, LOCATIONS};
+use crate::exec::{scope_level, EventKind};
+use crate::mapping::{Class, ClassKind, Mapping, OpKind, Tag, TargetOp};
+
+/// How the bound is counted.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+pub enum Counting {
+    /// At most N source events (an RMW is two), any number of target events.
+    Natural,
+    /// The Alloy artifact's counting (ASPLOS'19 Fig. 17): at most N source events, N target
+    /// events and N scopes (threads + CTAs + GPUs + the system); one target event per source
+    /// event, so classes whose rule adds fences (SC loads, stores and RMWs) are left out.
+    Alloy,
+}
+
+/// Which half of an RMW an event is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Part {
+    Whole,
+    RmwRead,
+    RmwWrite,
+}
+
+/// One thing a source event may be, with its compilation.
+#[derive(Clone, Debug)]
+pub struct Op {
+    pub class: Class,
+    pub part: Part,
+    /// The source event's kind and tags.
+    pub kind: EventKind,
+    pub tags: Vec<Tag>,
+    /// The target event standing for it (`None`: the rule has no main instruction, a fence
+    /// compiled to `skip` or to several fences).
+    pub main: Option<(EventKind, Vec<Tag>)>,
+    /// Target fences the rule puts before and after the main event, as their tags.
+    pub pre: Vec<Vec<Tag>>,
+    pub post: Vec<Vec<Tag>>,
+}
+
+/// The operations a source event may be under `mapping`, in the mapping's class order.
+pub fn menu(mapping: &Mapping, counting: Counting) -> Result<Vec<Op>, String> {
+    let mut ops = vec![];
+    for class in mapping.classes() {
+        let rule = mapping.rule(class).expect("loading checks coverage");
+        if counting == Counting::Alloy && !(rule.ops.len() == 1 && rule.main == Some(0)) {
+            continue;
+        }
+        let fences = |range: &[TargetOp]| -> Vec<Vec<Tag>> {
+            range.iter().map(|op| op.tags.clone()).collect()
+        };
+        let (pre, main, post) = match rule.main {
+            Some(m) => (
+                fences(&rule.ops[..m]),
+                Some(&rule.ops[m]),
+                fences(&rule.ops[m + 1..]),
+            ),
+            None => (fences(&rule.ops), None, vec![]),
+        };
+        for op in rule.ops.iter().filter(|op| op.kind != OpKind::Fence) {
+            if main != Some(op) {
+                return Err(format!("{class}: only fences may surround the main access"));
+            }
+        }
+        for tags in pre.iter().chain(&post).chain(main.map(|m| &m.tags)) {
+            if tags.iter().filter(|t| scope_level(t).is_some()).count() > 1 {
+                return Err(format!("{class}: a target instruction with two scopes"));
+            }
+        }
+        let tags = class.tags();
+        let main_as = |kind: EventKind| main.map(|m| (kind, m.tags.clone()));
+        let whole = |kind: EventKind| Op {
+            class: *class,
+            part: Part::Whole,
+            kind,
+            tags: tags.clone(),
+            main: main_as(kind),
+            pre: pre.clone(),
+            post: post.clone(),
+        };
+        match class.kind {
+            ClassKind::R => ops.push(whole(EventKind::Read)),
+            ClassKind::W => ops.push(whole(EventKind::Write)),
+            ClassKind::F => ops.push(whole(EventKind::Fence)),
+            ClassKind::Rmw => {
+                ops.push(Op {
+                    part: Part::RmwRead,
+                    post: vec![],
+                    ..whole(EventKind::Read)
+                });
+                ops.push(Op {
+                    part: Part::RmwWrite,
+                    pre: vec![],
+                    ..whole(EventKind::Write)
+                });
+            }
+        }
+    }
+    Ok(ops)
+}
+
+/// What a slot of the universe holds.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Role {
+    /// The initial write of location `l`.
+    Init(usize),
+    /// The `i`-th fence position before an event's main target event.
+    Pre(usize),
+    /// The source event itself, and the target event standing for it.
+    Main,
+    /// The `i`-th fence position after it.
+    Post(usize),
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Slot {
+    /// `None` for initial writes.
+    pub thread: Option<usize>,
+    /// Index of the source event the slot belongs to (into `Layout::events`).
+    pub event: Option<usize>,
+    pub role: Role,
+}
+
+/// The universe of one query.
+#[derive(Clone, Debug)]
+pub struct Layout {
+    /// Events per thread.
+    pub sizes: Vec<usize>,
+    pub locations: usize,
+    /// Source events as (thread, position in thread), threads in order.
+    pub events: Vec<(usize, usize)>,
+    /// The main slot of each source event.
+    pub main: Vec<usize>,
+    pub slots: Vec<Slot>,
+}
+
+impl Layout {
+    /// Initial writes first, then per thread and event: `pre` fence slots, the main slot,
+    /// `post` fence slots — so slot order within a thread is program order.
+    pub fn new(sizes: &[usize], locations: usize, pre: usize, post: usize) -> Layout {
+        let mut slots: Vec<Slot> = (0..locations)
+            .map(|l| Slot {
+                thread: None,
+                event: None,
+                role: Role::Init(l),
+            })
+            .collect();
+        let (mut events, mut main) = (vec![], vec![]);
+        for (t, &k) in sizes.iter().enumerate() {
+            for pos in 0..k {
+                let e = events.len();
+                events.push((t, pos));
+                let slot = |role| Slot {
+                    thread: Some(t),
+                    event: Some(e),
+                    role,
+                };
+                slots.extend((0..pre).map(|i| slot(Role::Pre(i))));
+                main.push(slots.len());
+                slots.push(slot(Role::Main));
+                slots.extend((0..post).map(|i| slot(Role::Post(i))));
+            }
+        }
+        Layout {
+            sizes: sizes.to_vec(),
+            locations,
+            events,
+            main,
+            slots,
+        }
+    }
+
+    pub fn n(&self) -> usize {
+        self.slots.len()
+    }
+
+    pub fn threads(&self) -> usize {
+        self.sizes.len()
+    }
+
+    /// The slot of an event named by its key (an initial write by location name; the `k`-th
+    /// event of a thread, which is its `k`-th position since guards only cut a thread short).
+    pub fn slot_of(&self, key: &Key) -> usize {
+        match key {
+            Key::Init(name) => LOCATIONS.iter().position(|l| l == name).expect("a location of the layout"),
+            Key::Event(t, k) => {
+                let e = self.events.iter().position(|ev| ev == &(*t, *k)).expect("an event of the layout");
+                self.main[e]
+            }
+        }
+    }
+}
+
+/// Every way to give `threads_max` or fewer threads `total` events in all, each thread at least
+/// one, listed with threads in non-increasing size (threads are interchangeable: the scope tree
+/// placement is chosen by the solver).
+pub fn thread_shapes(total: usize, threads_max: usize) -> Vec<Vec<usize>> {
+    fn go(left: usize, cap: usize, threads: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+        if left == 0 {
+            out.push(cur.clone());
+            return;
+        }
+        if threads == 0 {
+            return;
+        }
+        for k in (1..=cap.min(left)).rev() {
+            cur.push(k);
+            go(left - k, k, threads - 1, cur, out);
+            cur.pop();
+        }
+    }
+    let mut out = vec![];
+    go(total, total, threads_max, &mut vec![], &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn shapes_are_partitions() {
+        assert_eq!(thread_shapes(3, 3), vec![vec![3], vec![2, 1], vec![1, 1, 1]]);
+        assert_eq!(thread_shapes(4, 2), vec![vec![4], vec![3, 1], vec![2, 2]]);
+        // The number of partitions of 7 is 15.
+        assert_eq!(thread_shapes(7, 7).len(), 15);
+    }
+
+    #[test]
+    fn layout_is_in_program_order() {
+        let l = Layout::new(&[2, 1], 2, 1, 0);
+        assert_eq!(l.n(), 2 + 3 * 2);
+        assert_eq!(l.main, vec![3, 5, 7]);
+        assert_eq!(l.slots[2].role, Role::Pre(0));
+        assert_eq!(l.events, vec![(0, 0), (0, 1), (1, 0)]);
+    }
+}

@@ -1,0 +1,344 @@
+//! The runner's word on what the solver found: a solution becomes a concrete source test (and,
+//! through the mapping, its target test), and the runner — not the encoder — decides whether it
+//! is a counterexample: the program is race-free (no consistent source execution raises a flag),
+//! the target model allows the compiled execution, and every source execution with the lifted
+//! `rf` and a coherence order extending the lifted `co` is inconsistent.
+//!
+//! Owns: `Key` (events named independently of slot numbers), `source_test`, `Found` (one
+//! solution as tests and key relations), `validate` and its `Verdict`.
+//! Uses: `runner`, `mapping` (compile_program), `litmus`, `exec`, `layout`, `symbolic`.
+use std::collections::BTreeSet;
+
+use super::layout::{Layout, Part, Role};
+use super::symbolic::Choice;
+use super::layout::Op;
+use crate::exec::{EventKind, Execution};
+use crate::ir::Model;
+use crate::litmus::{Arch, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target, Thread};
+use crate::mapping::Mapping;
+use crate::rel::Rel;
+use crate::runner::{self, Candidate};
+
+/// Location names, in label order.
+pub const LOCATIONS: [&str; 8] = ["x", "y", "z", "w", "u", "v", "s", "t"];
+
+/// An event named by its place in the test: an initial write by location, or the `k`-th event
+/// of a thread in program order (an RMW is two events).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Key {
+    Init(String),
+    Event(usize, usize),
+}
+
+pub type KeyRel = BTreeSet<(Key, Key)>;
+
+/// A solution as two tests with the execution in keys.
+#[derive(Clone, Debug)]
+pub struct Found {
+    pub source: Litmus,
+    pub target: Litmus,
+    /// Target `rf` / `co` in target keys; the same in source keys; the source's coherence.
+    pub target_rf: KeyRel,
+    pub target_co: KeyRel,
+    pub source_rf: KeyRel,
+    pub source_co: KeyRel,
+    pub source_mo: KeyRel,
+    /// Source key of each slot (`None` for target-only fences), target key of each slot.
+    pub source_keys: Vec<Option<Key>>,
+    pub target_keys: Vec<Option<Key>>,
+}
+
+/// What the runner says of a solution.
+#[derive(Clone, Debug)]
+pub enum Verdict {
+    /// A counterexample: the named axiom fails on the lifted execution, and so does some axiom
+    /// for every other coherence order extending the lifted one.
+    Confirmed { failed: Vec<String> },
+    /// The source program is racy: a consistent execution (its events, rf and co in source
+    /// keys) raises a flag.
+    Racy { events: BTreeSet<Key>, rf: KeyRel, co: KeyRel },
+    /// Another coherence order extending the lifted one makes the source execution consistent.
+    Explained,
+    /// The runner contradicts the encoder: a bug, reported loudly.
+    Disagree(String),
+}
+
+/// The source test a solution describes: threads of loads, stores, RMWs and fences, each store
+/// and RMW writing a value of its own, a guard `if (r == v) { … rest of the thread }` after a read where the
+/// solution has one, and a final condition that pins the reads and final memory.
+pub fn source_test(layout: &Layout, menu: &[Op], choice: &Choice, region: Option<&'static str>, name: &str) -> Litmus {
+    let mut threads: Vec<Thread> = layout
+        .sizes
+        .iter()
+        .enumerate()
+        .map(|(t, _)| Thread {
+            name: format!("P{t}"),
+            placement: Placement {
+                cta: choice.place[t].0 as i64,
+                gpu: choice.place[t].1 as i64,
+            },
+            code: vec![],
+        })
+        .collect();
+    let value = write_values(layout, menu, choice);
+    // Each guard opens an `if` that closes at the end of the thread (the C front end's
+    // lowering of `if (r == v) { … }`, with its label names).
+    let mut open: Vec<Vec<String>> = vec![vec![]; layout.threads()];
+    for (e, &(t, pos)) in layout.events.iter().enumerate() {
+        let o = &menu[choice.op[e]];
+        let loc = LOCATIONS[choice.loc[e]].to_string();
+        let tags: Vec<String> = o.tags.iter().map(|t| t.to_string()).collect();
+        let reg = format!("r{pos}");
+        let instr = match (o.part, o.kind) {
+            (Part::RmwWrite, _) => continue,
+            (Part::RmwRead, _) => Instr::Rmw {
+                dst: Some(reg),
+                loc,
+                op: RmwOp::Exch(Expr::Const(value[e + 1])),
+                tags,
+                fail_tags: None,
+            },
+            (_, EventKind::Read) => Instr::Load { dst: reg, loc, tags },
+            (_, EventKind::Write) => Instr::Store {
+                loc,
+                value: Expr::Const(value[e]),
+                tags,
+            },
+            _ => Instr::Fence {
+                tags: tags.into_iter().chain(region.map(String::from)).collect(),
+            },
+        };
+        threads[t].code.push(instr);
+        if let Some(w) = choice.guard[e] {
+            let expected = layout.slots[w].event.map_or(0, |d| value[d]);
+            let label = format!("%L{}", open[t].len());
+            threads[t].code.push(Instr::BranchIf {
+                cond: Cond {
+                    op: CmpOp::Ne,
+                    lhs: Expr::Reg(format!("r{pos}")),
+                    rhs: Expr::Const(expected),
+                },
+                target: label.clone(),
+            });
+            open[t].push(label);
+        }
+    }
+    for (th, labels) in threads.iter_mut().zip(open) {
+        th.code.extend(labels.into_iter().rev().map(Instr::Label));
+    }
+    let used: BTreeSet<usize> = (0..layout.events.len())
+        .filter(|&e| menu[choice.op[e]].kind != EventKind::Fence)
+        .map(|e| choice.loc[e])
+        .collect();
+    Litmus {
+        arch: if region.is_some() { Arch::OpenCl } else { Arch::C11 },
+        name: name.to_string(),
+        init_mem: used.iter().map(|&l| (LOCATIONS[l].to_string(), 0)).collect(),
+        init_regs: vec![],
+        loc_tags: match region {
+            Some(r) => used.iter().map(|&l| (LOCATIONS[l].to_string(), vec![r.to_string()])).collect(),
+            None => vec![],
+        },
+        threads,
+        condition: Condition {
+            quantifier: Quantifier::Exists,
+            prop: observation(layout, menu, choice, &value),
+        },
+    }
+}
+
+/// The value each write event stores: 1, 2, 3, … in event order (0 for other events).
+fn write_values(layout: &Layout, menu: &[Op], choice: &Choice) -> Vec<i64> {
+    let mut next = 0;
+    (0..layout.events.len())
+        .map(|e| match menu[choice.op[e]].kind {
+            EventKind::Write => {
+                next += 1;
+                next
+            }
+            _ => 0,
+        })
+        .collect()
+}
+
+/// "Each read returned what its `rf` source wrote, and each location ends with the value of its
+/// last write in the source coherence order."
+fn observation(layout: &Layout, menu: &[Op], choice: &Choice, value: &[i64]) -> Prop {
+    let slot_value = |s: usize| layout.slots[s].event.map_or(0, |e| value[e]);
+    let mut atoms = vec![];
+    for (e, &(t, pos)) in layout.events.iter().enumerate() {
+        if menu[choice.op[e]].kind != EventKind::Read || !choice.alive[e] {
+            continue;
+        }
+        let m = layout.main[e];
+        if let Some(w) = (0..layout.n()).find(|&w| choice.rf.contains(w, m)) {
+            atoms.push(Prop::Eq(Target::Reg { thread: t, reg: format!("r{pos}") }, slot_value(w)));
+        }
+    }
+    for l in 0..layout.locations {
+        let writes: Vec<usize> = (0..layout.n())
+            .filter(|&s| choice.mo.contains(l, s) || s == l)
+            .collect();
+        let last: Vec<usize> = writes
+            .iter()
+            .copied()
+            .filter(|&a| writes.iter().all(|&b| !choice.mo.contains(a, b)))
+            .collect();
+        if let ([w], true) = (last.as_slice(), writes.len() > 1) {
+            atoms.push(Prop::Eq(Target::Mem(LOCATIONS[l].to_string()), slot_value(*w)));
+        }
+    }
+    atoms
+        .into_iter()
+        .reduce(|a, b| Prop::And(Box::new(a), Box::new(b)))
+        .unwrap_or(Prop::True)
+}
+
+/// The key of each slot on the source side and on the target side.
+fn slot_keys(layout: &Layout, menu: &[Op], choice: &Choice) -> (Vec<Option<Key>>, Vec<Option<Key>>) {
+    let mut source = vec![None; layout.n()];
+    let mut target = vec![None; layout.n()];
+    let mut next = vec![0; layout.threads()];
+    for (s, slot) in layout.slots.iter().enumerate() {
+        let (role, Some(e)) = (slot.role, slot.event) else {
+            if let Role::Init(l) = slot.role {
+                source[s] = Some(Key::Init(LOCATIONS[l].to_string()));
+                target[s] = source[s].clone();
+            }
+            continue;
+        };
+        let (t, pos) = layout.events[e];
+        let o = &menu[choice.op[e]];
+        let pre_slots = layout.slots.iter().filter(|x| x.event == Some(e) && matches!(x.role, Role::Pre(_))).count();
+        if !choice.alive[e] {
+            continue;
+        }
+        let present = match role {
+            Role::Main => {
+                source[s] = Some(Key::Event(t, pos));
+                o.main.is_some()
+            }
+            Role::Pre(i) => i + o.pre.len() >= pre_slots,
+            Role::Post(i) => i < o.post.len(),
+            Role::Init(_) => false,
+        };
+        if present {
+            target[s] = Some(Key::Event(t, next[t]));
+            next[t] += 1;
+        }
+    }
+    (source, target)
+}
+
+fn key_rel(r: &Rel, keys: &[Option<Key>]) -> KeyRel {
+    r.pairs()
+        .filter_map(|(a, b)| Some((keys[a].clone()?, keys[b].clone()?)))
+        .collect()
+}
+
+/// A solution as tests and key relations.
+pub fn found(mapping: &Mapping, layout: &Layout, menu: &[Op], choice: &Choice, region: Option<&'static str>, name: &str) -> Result<Found, String> {
+    let source = source_test(layout, menu, choice, region, name);
+    let compiled = mapping
+        .compile_program(&source)
+        .map_err(|e| format!("compiling the solution: {}", e.message))?;
+    let (source_keys, target_keys) = slot_keys(layout, menu, choice);
+    Ok(Found {
+        target_rf: key_rel(&choice.rf, &target_keys),
+        target_co: key_rel(&choice.co, &target_keys),
+        source_rf: key_rel(&choice.rf, &source_keys),
+        source_co: key_rel(&choice.co, &source_keys),
+        source_mo: key_rel(&choice.mo, &source_keys),
+        source,
+        target: compiled.target,
+        source_keys,
+        target_keys,
+    })
+}
+
+/// The keys of a runner execution's events.
+pub fn execution_keys(x: &Execution) -> Vec<Key> {
+    (0..x.n())
+        .map(|i| match x.events[i].thread {
+            None => Key::Init(x.locations[x.events[i].loc.expect("initial writes have a location")].clone()),
+            Some(t) => {
+                let k = (0..x.n()).filter(|&j| x.po.contains(j, i)).count();
+                Key::Event(t, k)
+            }
+        })
+        .collect()
+}
+
+fn keyed(r: &Rel, keys: &[Key]) -> KeyRel {
+    r.pairs().map(|(a, b)| (keys[a].clone(), keys[b].clone())).collect()
+}
+
+/// The runner's verdict on a solution for source axiom `axiom`.
+pub fn validate(mapping: &Mapping, f: &Found, axiom: &str) -> Verdict {
+    let opts = runner::Options::default();
+    if let Some(v) = race(&mapping.source, &f.source, &opts) {
+        return v;
+    }
+    let mut target_ok = None;
+    let r = runner::for_each_candidate(&mapping.target, &f.target, &opts, &mut |cand: &Candidate| {
+        let keys = execution_keys(cand.execution);
+        if keyed(&cand.execution.rf, &keys) == f.target_rf && keyed(&cand.execution.co, &keys) == f.target_co {
+            target_ok = Some(cand.is_consistent());
+        }
+    });
+    if let Err(e) = r {
+        return Verdict::Disagree(format!("the runner rejects the target test: {}", e.message));
+    }
+    match target_ok {
+        None => return Verdict::Disagree("the runner has no candidate execution of the target test with the solver's rf and co".into()),
+        Some(false) => return Verdict::Disagree("the target model rejects the execution the solver found consistent".into()),
+        Some(true) => {}
+    }
+    let (mut explained, mut failed, mut seen) = (false, None, false);
+    let r = runner::for_each_candidate(&mapping.source, &f.source, &opts, &mut |cand: &Candidate| {
+        let keys = execution_keys(cand.execution);
+        if keyed(&cand.execution.rf, &keys) != f.source_rf {
+            return;
+        }
+        let co = keyed(&cand.execution.co, &keys);
+        if !f.source_co.is_subset(&co) {
+            return;
+        }
+        explained |= cand.is_consistent();
+        if co == f.source_mo {
+            seen = true;
+            failed = Some(cand.judgement.failed.clone());
+        }
+    });
+    if let Err(e) = r {
+        return Verdict::Disagree(format!("the runner rejects the source test: {}", e.message));
+    }
+    match failed {
+        _ if !seen => Verdict::Disagree("the runner has no source execution with the lifted rf and co".into()),
+        Some(ref fs) if !fs.iter().any(|n| n == axiom) => Verdict::Disagree(format!(
+            "the solver says {axiom} fails on the lifted execution; the runner says it holds (failed: {fs:?})"
+        )),
+        _ if explained => Verdict::Explained,
+        Some(fs) => Verdict::Confirmed { failed: fs },
+        None => unreachable!(),
+    }
+}
+
+/// A consistent source execution that raises a flag, if any.
+fn race(model: &Model, test: &Litmus, opts: &runner::Options) -> Option<Verdict> {
+    let mut racy = None;
+    let r = runner::for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
+        if racy.is_none() && cand.is_consistent() && !cand.judgement.flags.is_empty() {
+            let keys = execution_keys(cand.execution);
+            racy = Some(Verdict::Racy {
+                events: keys.iter().cloned().collect(),
+                rf: keyed(&cand.execution.rf, &keys),
+                co: keyed(&cand.execution.co, &keys),
+            });
+        }
+    });
+    match r {
+        Err(e) => Some(Verdict::Disagree(format!("the runner rejects the source test: {}", e.message))),
+        Ok(()) => racy,
+    }
+}
