@@ -58,16 +58,16 @@ pub struct Execution {
     pub syncbar: Rel,
 }
 
-/// The scope level a scope tag denotes.
+/// The scope level a scope tag denotes (a thread, a CTA / work-group, a GPU / device, the system).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Level {
+pub enum Level {
     Thread,
     Cta,
     Gpu,
     System,
 }
 
-fn scope_level(tag: &str) -> Option<Level> {
+pub fn scope_level(tag: &str) -> Option<Level> {
     match tag {
         "WI" => Some(Level::Thread),
         "CTA" | "WG" | "SG" => Some(Level::Cta),

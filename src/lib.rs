@@ -5,7 +5,10 @@
 //! - front ends: `cat` (model syntax) → `ir` (typed models); `litmus` (tests); `mapping` (tables);
 //! - consumers: `exec` + `eval` (one execution), `runner` (every execution of a test: the ground
 //!   truth), `solver` + `encode` (models as SAT constraints);
-//! - reports: `oracle` (agreement with external verdicts).
+//! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
+//!   the runner);
+//! - reports: `oracle` (agreement with external verdicts), `report` (the mapping check's
+//!   summaries and counterexample files).
 
 // Foundations.
 pub mod diag;
@@ -25,5 +28,9 @@ pub mod exec;
 pub mod runner;
 pub mod solver;
 
+// The mapping check.
+pub mod search;
+
 // Reports.
 pub mod oracle;
+pub mod report;

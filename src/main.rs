@@ -1,12 +1,14 @@
 //! The `mapcheck` command line: parses arguments, calls one library entry point, prints, exits.
 //!
-//! Exit status: 0 success, 2 bad input (rendered diagnostic on stderr).
+//! Exit status: 0 success (for `check`: no counterexample), 1 a counterexample found, 2 bad
+//! input (rendered diagnostic on stderr).
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use mapcheck::diag::Error;
-use mapcheck::{ir, litmus, mapping, oracle, runner};
+use mapcheck::encode::Backend;
+use mapcheck::{ir, litmus, mapping, oracle, report, runner, search};
 
 #[derive(Parser)]
 #[command(
@@ -49,6 +51,35 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Search for a counterexample to a mapping (also: `mapcheck FILE.map …`).
+    Check {
+        /// The mapping, a `.map` file.
+        mapping: PathBuf,
+        /// Largest program size, in source events (an RMW counts two).
+        #[arg(long, default_value_t = 4)]
+        bound: usize,
+        /// Count the bound as the Alloy artifact of ASPLOS'19 did (N source and N target events,
+        /// N scopes, no SC accesses) instead of N source events.
+        #[arg(long)]
+        alloy_bounds: bool,
+        /// Check only this source axiom (repeatable).
+        #[arg(long)]
+        axiom: Vec<String>,
+        /// At most this many threads.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// At most this many locations.
+        #[arg(long)]
+        locations: Option<usize>,
+        /// SAT solver.
+        #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
+        solver: SolverArg,
+        /// Write counterexamples (litmus tests, DOT graphs) into this directory.
+        #[arg(short, long, default_value = "counterexamples")]
+        output: PathBuf,
+        #[arg(long)]
+        json: bool,
+    },
     /// Compile a litmus test with a mapping; print the target test as a PTX litmus file.
     Compile {
         /// The mapping, a `.map` file.
@@ -61,8 +92,34 @@ enum Command {
     },
 }
 
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum SolverArg {
+    /// BatSat (pure Rust).
+    Batsat,
+    /// CaDiCaL.
+    Cadical,
+}
+
+impl From<SolverArg> for Backend {
+    fn from(s: SolverArg) -> Backend {
+        match s {
+            SolverArg::Batsat => Backend::BatSat,
+            SolverArg::Cadical => Backend::Cadical,
+        }
+    }
+}
+
+/// The arguments, with `mapcheck FILE.map …` read as `mapcheck check FILE.map …`.
+fn arguments() -> Vec<std::ffi::OsString> {
+    let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+    if args.get(1).is_some_and(|a| Path::new(a).extension().is_some_and(|e| e == "map")) {
+        args.insert(1, "check".into());
+    }
+    args
+}
+
 fn main() -> ExitCode {
-    let cli = Cli::parse();
+    let cli = Cli::parse_from(arguments());
     let result = match cli.command {
         Command::Run {
             model,
@@ -81,6 +138,27 @@ fn main() -> ExitCode {
             source,
             output,
         } => compile(&mapping, &source, output.as_ref()),
+        Command::Check {
+            mapping,
+            bound,
+            alloy_bounds,
+            axiom,
+            threads,
+            locations,
+            solver,
+            output,
+            json,
+        } => {
+            let opts = search::Options {
+                bound,
+                counting: if alloy_bounds { search::Counting::Alloy } else { search::Counting::Natural },
+                axioms: axiom,
+                threads,
+                locations,
+                backend: solver.into(),
+            };
+            return check(&mapping, &opts, &output, json);
+        }
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -148,6 +226,30 @@ fn compile(map: &Path, source: &Path, output: Option<&PathBuf>) -> Result<(), Er
         None => {
             print!("{text}");
             Ok(())
+        }
+    }
+}
+
+fn check(map: &Path, opts: &search::Options, out: &Path, json: bool) -> ExitCode {
+    let result = mapping::load(map).and_then(|m| {
+        let progress = report::Progress::new(opts.bound);
+        let r = search::check(&m, opts, &|b, d, t| progress.update(b, d, t));
+        progress.finish();
+        let r = r?;
+        let files = report::write_counterexamples(&r, out)?;
+        if json {
+            println!("{}", report::json(&r, &files));
+        } else {
+            print!("{}", report::render(&r, &files));
+        }
+        Ok(r)
+    });
+    match result {
+        Ok(r) if r.axioms.iter().any(|a| a.counterexample.is_some()) => ExitCode::from(1),
+        Ok(_) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprint!("{}", e.render());
+            ExitCode::from(2)
         }
     }
 }

@@ -584,6 +584,63 @@ fn c11_loops_else_short_circuit_and_reads_in_expressions() {
     assert_eq!(t.condition.quantifier, Quantifier::Forall);
 }
 
+#[test]
+fn c11_thread_scopes_placement_and_volatile_accesses() {
+    let t = parse(
+        "C scoped\n{ [x] = 0; [y] = 0; }\n\
+         P0@cta 0, gpu 1 (int* x, atomic_int* y) {\n\
+           volatile_store(x, 1);\n\
+           atomic_thread_fence(memory_order_release, thread_scope_device);\n\
+           atomic_store_explicit(y, 1, memory_order_relaxed, thread_scope_system);\n\
+         }\n\
+         P1@gpu 1, cta 2 (int* x, atomic_int* y) {\n\
+           int r0 = atomic_fetch_add_explicit(y, 1, memory_order_acquire, thread_scope_block);\n\
+           int r1 = volatile_load(x);\n\
+           int r2 = atomic_load_explicit(x, memory_order_relaxed, thread_scope_thread);\n\
+           int r3 = atomic_load_explicit(y, memory_order_acquire);\n\
+           atomic_thread_fence(memory_order_seq_cst);\n\
+         }\n\
+         exists (1:r0=1)",
+    );
+    assert_eq!(t.threads[0].placement, Placement { cta: 0, gpu: 1 });
+    assert_eq!(t.threads[1].placement, Placement { cta: 2, gpu: 1 });
+    let all_tags: Vec<Vec<String>> = t
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .map(|i| match i {
+            Instr::Load { tags, .. }
+            | Instr::Store { tags, .. }
+            | Instr::Rmw { tags, .. }
+            | Instr::Fence { tags } => tags.clone(),
+            other => panic!("{other:?}"),
+        })
+        .collect();
+    assert_eq!(
+        all_tags,
+        vec![
+            tags(&["RLX", "SYS", "V"]),
+            tags(&["REL", "GPU"]),
+            tags(&["RLX", "SYS"]),
+            tags(&["ACQ", "CTA"]),
+            tags(&["RLX", "SYS", "V"]),
+            tags(&["RLX", "WI"]),
+            tags(&["ACQ"]),
+            tags(&["SC"]),
+        ]
+    );
+    // A `volatile int*` parameter alone changes nothing: `*x` stays a plain access.
+    let plain = parse("C v\n{ }\nP0 (volatile int* x) { *x = 1; }\nexists (x=1)");
+    assert_eq!(
+        plain.threads[0].code,
+        vec![Instr::Store {
+            loc: "x".into(),
+            value: Expr::Const(1),
+            tags: tags(&["NA"])
+        }]
+    );
+}
+
 // ------------------------------------------------------------------------------------ OpenCL
 
 #[test]

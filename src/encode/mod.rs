@@ -1,7 +1,8 @@
 //! The relational encoder: a cat model over a bounded universe of `n` event slots, as a boolean
 //! circuit, as CNF in a SAT solver (Kodkod's layering: relations → circuit → CNF → `solver`).
 //!
-//! Owns: `Encoding` (the one door), `Bounds` (what is known of each vocabulary name), and the
+//! Owns: `Encoding` (one model, the usual door), `Encoded` + `Sat` (several models over one
+//! circuit and solver), `Bounds` (what is known of each vocabulary name), and the
 //! layers below it: `circuit` (hash-consed AND/NOT gates, folded as built), `cnf` (polarity-aware
 //! Tseitin), `matrix` (sets and relations as vectors and matrices of nodes), `translate` (the
 //! model's steps), `checks` (acyclicity, irreflexivity, emptiness and witness orders).
@@ -33,14 +34,15 @@ mod checks;
 mod circuit;
 mod cnf;
 mod matrix;
+mod sat;
 mod translate;
 
 pub use self::bounds::{Bounds, BoundsError};
 pub use self::circuit::{Circuit, Node};
 pub use self::matrix::{Matrix, Value, Vector};
+pub use self::sat::Sat;
 pub use crate::solver::{Backend, Lit, Verdict};
 
-use self::cnf::{Polarity, Tseitin};
 use self::translate::Translation;
 use crate::ir::{CheckKind, Model};
 use crate::rel::{Rel, Set};
@@ -59,40 +61,47 @@ pub struct Stats {
     pub solver: solver::Stats,
 }
 
-/// A model encoded over bounds, with its solver.
-pub struct Encoding {
+/// A model translated into a circuit over given base values: the nodes of its definitions and
+/// of each check holding or failing. Several can share one `Sat` (the mapping check translates
+/// the source and the target model over one universe).
+pub struct Encoded {
     model: Model,
-    circuit: Circuit,
-    cnf: Tseitin,
-    solver: Box<dyn SatSolver>,
     tr: Translation,
     holds: Vec<Option<Node>>,
     fails: Vec<Option<Node>>,
 }
 
-impl Encoding {
-    /// Encode `model` over `bounds` with the default solver.
-    pub fn new(model: &Model, bounds: &Bounds) -> Encoding {
-        Encoding::with_solver(model, bounds, solver::new_default())
+impl Encoded {
+    /// Translate `model` with universe `all` and `base(c, name)` the value of each vocabulary
+    /// name it uses (`E` is `all`).
+    pub fn new(
+        c: &mut Circuit,
+        model: &Model,
+        all: Vector,
+        base: &mut dyn FnMut(&mut Circuit, &'static str) -> Value,
+    ) -> Encoded {
+        let bases = model
+            .bases
+            .iter()
+            .map(|name| match *name {
+                "E" => Value::Set(all.clone()),
+                _ => base(c, name),
+            })
+            .collect();
+        Encoded::from_parts(c, model, all, bases)
     }
 
-    /// Encode with a chosen backend.
-    pub fn with_backend(model: &Model, bounds: &Bounds, backend: Backend) -> Encoding {
-        Encoding::with_solver(model, bounds, solver::new(backend))
+    /// Translate `model` over the values `bounds` give its names.
+    pub fn from_bounds(c: &mut Circuit, model: &Model, bounds: &Bounds) -> Encoded {
+        let (all, bases) = translate::instantiate(c, model, bounds);
+        Encoded::from_parts(c, model, all, bases)
     }
 
-    /// Encode into a given (fresh) solver.
-    pub fn with_solver(model: &Model, bounds: &Bounds, solver: Box<dyn SatSolver>) -> Encoding {
-        let mut circuit = Circuit::new();
-        let cnf = Tseitin::default();
-        let (all, bases) = translate::instantiate(&mut circuit, model, bounds);
-        let tr = Translation::new(&mut circuit, model, all, bases);
+    fn from_parts(c: &mut Circuit, model: &Model, all: Vector, bases: Vec<Value>) -> Encoded {
+        let tr = Translation::new(c, model, all, bases);
         let checks = model.checks.len();
-        Encoding {
+        Encoded {
             model: model.clone(),
-            circuit,
-            cnf,
-            solver,
             tr,
             holds: vec![None; checks],
             fails: vec![None; checks],
@@ -109,52 +118,33 @@ impl Encoding {
     }
 
     /// "Every non-flag check holds and every witness has a value": the model's consistency.
-    pub fn consistent(&mut self) -> Lit {
-        let node = self.consistent_node();
-        self.lit(node)
-    }
-
-    /// Check `i` (index into `model.checks`) holds, for some choice of the witnesses it reads.
-    pub fn check_holds(&mut self, i: usize) -> Lit {
-        let node = self.holds_node(i);
-        self.lit(node)
-    }
-
-    /// Check `i` fails: exact for a check that reads no witness; for one that does, "fails for
-    /// some legal choice of the witnesses" (a search for a violated axiom of a model with
-    /// witnesses must quantify over them itself).
-    pub fn check_fails(&mut self, i: usize) -> Lit {
-        let node = self.fails_node(i);
-        self.lit(node)
-    }
-
-    /// The node of `consistent`.
-    pub fn consistent_node(&mut self) -> Node {
+    pub fn consistent_node(&mut self, c: &mut Circuit) -> Node {
         let mut parts = self.tr.legal.clone();
         for i in 0..self.model.checks.len() {
             if !self.model.checks[i].flag {
-                parts.push(self.holds_node(i));
+                parts.push(self.holds_node(c, i));
             }
         }
-        self.circuit.and(parts)
+        c.and(parts)
     }
 
-    /// The node of `check_holds`.
-    pub fn holds_node(&mut self, i: usize) -> Node {
+    /// Check `i` (index into `model.checks`) holds, for some choice of the witnesses it reads.
+    pub fn holds_node(&mut self, c: &mut Circuit, i: usize) -> Node {
         if let Some(n) = self.holds[i] {
             return n;
         }
-        let n = self.test_node(i, !self.model.checks[i].negated);
+        let n = self.test_node(c, i, !self.model.checks[i].negated);
         self.holds[i] = Some(n);
         n
     }
 
-    /// The node of `check_fails`.
-    pub fn fails_node(&mut self, i: usize) -> Node {
+    /// Check `i` fails: exact for a check that reads no witness; for one that does, "fails for
+    /// some legal choice of the witnesses".
+    pub fn fails_node(&mut self, c: &mut Circuit, i: usize) -> Node {
         if let Some(n) = self.fails[i] {
             return n;
         }
-        let n = self.test_node(i, self.model.checks[i].negated);
+        let n = self.test_node(c, i, self.model.checks[i].negated);
         self.fails[i] = Some(n);
         n
     }
@@ -170,8 +160,7 @@ impl Encoding {
     }
 
     /// The check's test (`positive`) or its negation, with its witnesses' legality.
-    fn test_node(&mut self, i: usize, positive: bool) -> Node {
-        let c = &mut self.circuit;
+    fn test_node(&mut self, c: &mut Circuit, i: usize, positive: bool) -> Node {
         let test = match (self.model.checks[i].kind, &self.tr.checks[i]) {
             (CheckKind::Acyclic, Value::Rel(r)) if positive => checks::acyclic(c, r),
             (CheckKind::Acyclic, Value::Rel(r)) => checks::cyclic(c, r),
@@ -184,37 +173,7 @@ impl Encoding {
             .iter()
             .map(|&w| self.tr.legal[w])
             .collect();
-        self.circuit.and(legal.into_iter().chain([test]))
-    }
-
-    /// A literal that implies `node` (emitting the clauses needed): assume it, or use it
-    /// positively in clauses.
-    pub fn lit(&mut self, node: Node) -> Lit {
-        self.cnf
-            .lit(&self.circuit, self.solver.as_mut(), node, Polarity::Pos)
-    }
-
-    /// A literal equivalent to `node` (both directions of its gates' clauses). Only meaningful
-    /// for nodes without existential choices below them (see the module header).
-    pub fn lit_exact(&mut self, node: Node) -> Lit {
-        self.cnf
-            .lit_exact(&self.circuit, self.solver.as_mut(), node)
-    }
-
-    /// Add `node` as a hard constraint.
-    pub fn assert(&mut self, node: Node) {
-        let l = self.lit(node);
-        self.solver.add_clause(&[l]);
-    }
-
-    /// Solve under assumptions.
-    pub fn solve(&mut self, assumptions: &[Lit]) -> Verdict {
-        self.solver.solve(assumptions)
-    }
-
-    /// The circuit, to build further constraints over the encoding's nodes.
-    pub fn circuit_mut(&mut self) -> &mut Circuit {
-        &mut self.circuit
+        c.and(legal.into_iter().chain([test]))
     }
 
     /// The value of a name: a definition of the model (the last one so named) or a vocabulary
@@ -243,56 +202,170 @@ impl Encoding {
         }
     }
 
-    /// A relation's value in the last model (after `solve` answered `Sat`).
-    pub fn rel_value(&self, name: &str) -> Option<Rel> {
-        self.rel(name).map(|m| self.read_rel(m))
-    }
-
-    /// A set's value in the last model (after `solve` answered `Sat`).
-    pub fn set_value(&self, name: &str) -> Option<Set> {
-        self.set(name).map(|v| self.read_set(v))
-    }
-
-    /// A matrix's value in the last model. Inputs the CNF never mentioned read as false.
-    pub fn read_rel(&self, m: &Matrix) -> Rel {
-        let bits = self.read(m.cells());
-        let n = m.n();
-        Rel::from_pairs(n, (0..n * n).filter(|&k| bits[k]).map(|k| (k / n, k % n)))
-    }
-
-    /// A vector's value in the last model.
-    pub fn read_set(&self, v: &Vector) -> Set {
-        Set::from_iter(
-            self.read(&v.0)
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| **b)
-                .map(|(i, _)| i),
-        )
-    }
-
-    /// Nodes' values in the last model, by evaluating the circuit on the solver's inputs.
-    pub fn read(&self, nodes: &[Node]) -> Vec<bool> {
-        let input = |g: usize| self.cnf.existing(g).is_some_and(|l| self.solver.value(l));
-        self.circuit.eval_many(nodes, &input)
-    }
-
     /// Rounds each `let rec` group of the model took.
     pub fn fixpoint_rounds(&self) -> &[usize] {
         &self.tr.fixpoint_rounds
     }
+}
+
+/// One model encoded over bounds, with its own `Sat`.
+pub struct Encoding {
+    sat: Sat,
+    enc: Encoded,
+}
+
+impl Encoding {
+    /// Encode `model` over `bounds` with the default solver.
+    pub fn new(model: &Model, bounds: &Bounds) -> Encoding {
+        Encoding::with_solver(model, bounds, solver::new_default())
+    }
+
+    /// Encode with a chosen backend.
+    pub fn with_backend(model: &Model, bounds: &Bounds, backend: Backend) -> Encoding {
+        Encoding::with_solver(model, bounds, solver::new(backend))
+    }
+
+    /// Encode into a given (fresh) solver.
+    pub fn with_solver(model: &Model, bounds: &Bounds, solver: Box<dyn SatSolver>) -> Encoding {
+        let mut sat = Sat::with_solver(solver);
+        let enc = Encoded::from_bounds(&mut sat.circuit, model, bounds);
+        Encoding { sat, enc }
+    }
+
+    pub fn model(&self) -> &Model {
+        self.enc.model()
+    }
+
+    /// The number of event slots.
+    pub fn n(&self) -> usize {
+        self.enc.n()
+    }
+
+    /// "Every non-flag check holds and every witness has a value": the model's consistency.
+    pub fn consistent(&mut self) -> Lit {
+        let node = self.consistent_node();
+        self.lit(node)
+    }
+
+    /// Check `i` (index into `model.checks`) holds, for some choice of the witnesses it reads.
+    pub fn check_holds(&mut self, i: usize) -> Lit {
+        let node = self.holds_node(i);
+        self.lit(node)
+    }
+
+    /// Check `i` fails (see `Encoded::fails_node`).
+    pub fn check_fails(&mut self, i: usize) -> Lit {
+        let node = self.fails_node(i);
+        self.lit(node)
+    }
+
+    /// The node of `consistent`.
+    pub fn consistent_node(&mut self) -> Node {
+        self.enc.consistent_node(&mut self.sat.circuit)
+    }
+
+    /// The node of `check_holds`.
+    pub fn holds_node(&mut self, i: usize) -> Node {
+        self.enc.holds_node(&mut self.sat.circuit, i)
+    }
+
+    /// The node of `check_fails`.
+    pub fn fails_node(&mut self, i: usize) -> Node {
+        self.enc.fails_node(&mut self.sat.circuit, i)
+    }
+
+    /// The value of check `i`'s expression.
+    pub fn check_value(&self, i: usize) -> &Value {
+        self.enc.check_value(i)
+    }
+
+    /// Does check `i` read a witness (`with … from linearisations`)?
+    pub fn check_reads_witness(&self, i: usize) -> bool {
+        self.enc.check_reads_witness(i)
+    }
+
+    /// A literal that implies `node`: assume it, or use it positively in clauses.
+    pub fn lit(&mut self, node: Node) -> Lit {
+        self.sat.lit(node)
+    }
+
+    /// A literal equivalent to `node` (see `Sat::lit_exact`).
+    pub fn lit_exact(&mut self, node: Node) -> Lit {
+        self.sat.lit_exact(node)
+    }
+
+    /// Add `node` as a hard constraint.
+    pub fn assert(&mut self, node: Node) {
+        self.sat.assert(node)
+    }
+
+    /// Solve under assumptions.
+    pub fn solve(&mut self, assumptions: &[Lit]) -> Verdict {
+        self.sat.solve(assumptions)
+    }
+
+    /// The circuit, to build further constraints over the encoding's nodes.
+    pub fn circuit_mut(&mut self) -> &mut Circuit {
+        &mut self.sat.circuit
+    }
+
+    /// The value of a name (see `Encoded::value`).
+    pub fn value(&self, name: &str) -> Option<&Value> {
+        self.enc.value(name)
+    }
+
+    /// The matrix of a relation name.
+    pub fn rel(&self, name: &str) -> Option<&Matrix> {
+        self.enc.rel(name)
+    }
+
+    /// The vector of a set name.
+    pub fn set(&self, name: &str) -> Option<&Vector> {
+        self.enc.set(name)
+    }
+
+    /// A relation's value in the last model (after `solve` answered `Sat`).
+    pub fn rel_value(&self, name: &str) -> Option<Rel> {
+        self.rel(name).map(|m| self.sat.read_rel(m))
+    }
+
+    /// A set's value in the last model (after `solve` answered `Sat`).
+    pub fn set_value(&self, name: &str) -> Option<Set> {
+        self.set(name).map(|v| self.sat.read_set(v))
+    }
+
+    /// A matrix's value in the last model.
+    pub fn read_rel(&self, m: &Matrix) -> Rel {
+        self.sat.read_rel(m)
+    }
+
+    /// A vector's value in the last model.
+    pub fn read_set(&self, v: &Vector) -> Set {
+        self.sat.read_set(v)
+    }
+
+    /// Nodes' values in the last model.
+    pub fn read(&self, nodes: &[Node]) -> Vec<bool> {
+        self.sat.read(nodes)
+    }
+
+    /// Rounds each `let rec` group of the model took.
+    pub fn fixpoint_rounds(&self) -> &[usize] {
+        self.enc.fixpoint_rounds()
+    }
 
     pub fn stats(&self) -> Stats {
+        let (gates, inputs, solver) = self.sat.stats();
         Stats {
-            slots: self.tr.n,
-            gates: self.circuit.len(),
-            inputs: self.circuit.inputs(),
-            solver: self.solver.stats(),
+            slots: self.enc.n(),
+            gates,
+            inputs,
+            solver,
         }
     }
 
     /// The backend's name.
     pub fn solver_name(&self) -> &'static str {
-        self.solver.name()
+        self.sat.solver_name()
     }
 }

@@ -2,9 +2,11 @@
 //! thread headers and parameters, derives OpenCL location regions, lowers each thread body
 //! (`c_lower`), and assembles the `Litmus`.
 //!
-//! Thread headers: C11 `P0 (atomic_int* x, int* y)`; OpenCL `P0@wg 0, dev 0 (global atomic_int*
-//! x, local int* y)`, where `wg` is the work-group (`Placement::cta`) and `dev` the device
-//! (`Placement::gpu`); C11 threads get `Placement::default()`. An OpenCL parameter marked `global`
+//! Thread headers: C11 `P0 (atomic_int* x, int* y)`, optionally placed in the scope tree with
+//! PTX's words, `P0@cta 1, gpu 0 (…)` (for the scoped C++ models: `thread_scope_block` is the CTA,
+//! `thread_scope_device` the GPU); OpenCL `P0@wg 0, dev 0 (global atomic_int* x, local int* y)`,
+//! where `wg` is the work-group (`Placement::cta`) and `dev` the device (`Placement::gpu`). Either
+//! key may be left out (it is then 0), as may the whole placement. An OpenCL parameter marked `global`
 //! or `local` (or `__global`, `__local`) puts its location in `loc_tags` with [GLOBAL] or [LOCAL];
 //! an unmarked one adds nothing. The elements of an array share the array's region. Parameter
 //! types are otherwise informational: whether an access is atomic is decided by the access
@@ -112,26 +114,24 @@ fn thread(
     })
 }
 
-/// `@wg W, dev D` for OpenCL (either order; a missing one is 0); nothing for C11.
+/// `@wg W, dev D` for OpenCL, `@cta C, gpu G` for C11 (either order; a missing one is 0).
 fn placement(src: &Source, arch: Arch, t: &CThread) -> Result<Placement> {
     let mut placement = Placement::default();
-    if let (Arch::C11, Some(span)) = (arch, t.placement_span) {
-        return Err(src.error(
-            span,
-            "C11 threads have no placement (`@wg 0, dev 0` is OpenCL syntax)",
-        ));
-    }
+    let (keys, dialect, other) = match arch {
+        Arch::OpenCl => (["wg", "dev"], "an OpenCL", "`cta`, `gpu` are the C11 words"),
+        _ => (["cta", "gpu"], "a C11", "`wg`, `dev` are the OpenCL words"),
+    };
     let mut seen = HashSet::new();
     for (key, value) in &t.placement {
         let slot = match key.node.as_str() {
-            "wg" => &mut placement.cta,
-            "dev" => &mut placement.gpu,
+            k if k == keys[0] => &mut placement.cta,
+            k if k == keys[1] => &mut placement.gpu,
             _ => {
                 return Err(src.error(
                     key.span,
                     format!(
-                        "unexpected `{}` in an OpenCL placement; expected `wg` or `dev`",
-                        key.node
+                        "unexpected `{}` in {dialect} placement; expected `{}` or `{}` ({other})",
+                        key.node, keys[0], keys[1]
                     ),
                 ))
             }

@@ -9,9 +9,8 @@ use crate::litmus::ast::{Deep, GrammarError, Span, Spanned};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CThread {
     pub name: Spanned<String>,
-    /// `(key, value)` pairs after `@` (`wg 0`, `dev 0`); empty when absent.
+    /// `(key, value)` pairs after `@` (`wg 0`, `dev 0`, `cta 1`); empty when absent.
     pub placement: Vec<(Spanned<String>, Spanned<i64>)>,
-    pub placement_span: Option<Span>,
     pub params: Vec<Param>,
     pub body: Vec<Stmt>,
 }

@@ -2,21 +2,37 @@
 //!
 //! | call | instruction, tags |
 //! |---|---|
-//! | `atomic_load[_explicit](a[, mo[, scope]])` | `Load` [mo] |
-//! | `atomic_store[_explicit](a, v[, mo[, scope]])` | `Store` [mo] |
+//! | `atomic_load[_explicit](a[, mo[, scope]])` | `Load` [mo(, scope)] |
+//! | `atomic_store[_explicit](a, v[, mo[, scope]])` | `Store` [mo(, scope)] |
 //! | `atomic_fetch_OP[_explicit](a, v[, mo[, scope]])`, OP = add sub and or xor | `Rmw` `Arith` |
-//! | `atomic_exchange[_explicit](a, v[, mo[, scope]])` | `Rmw` `Exch` [mo] |
+//! | `atomic_exchange[_explicit](a, v[, mo[, scope]])` | `Rmw` `Exch` [mo(, scope)] |
 //! | `atomic_compare_exchange_{strong,weak}[_explicit](a, e, v[, s, f[, scope]])` | see below |
-//! | `atomic_thread_fence(mo)` | `Fence` [mo] (OpenCL: [mo, DEV, GLOBAL, LOCAL]) |
+//! | `atomic_thread_fence(mo[, scope])` | `Fence` [mo(, scope)] (OpenCL: [mo, DEV, GLOBAL, LOCAL]) |
 //! | `atomic_work_item_fence(flags, mo, scope)` (OpenCL) | `Fence` [mo, scope, regions] |
 //! | `barrier(flags)`, `work_group_barrier(flags[, scope])` (OpenCL) | `Barrier` [SYNC, WG, …] |
+//! | `volatile_load(a)` (C11) | `Load` [RLX, SYS, V] |
+//! | `volatile_store(a, v)` (C11) | `Store` [RLX, SYS, V] |
 //!
 //! Orders: relaxed → RLX, consume → CON, acquire → ACQ, release → REL, acq_rel → ACQ_REL,
-//! seq_cst → SC (the default of the non-`_explicit` forms). OpenCL atomics also carry a scope tag:
-//! work_item → WI, sub_group → SG, work_group → WG, device → DEV (the default),
-//! all_svm_devices / all_devices → ALL. Regions: CLK_GLOBAL_MEM_FENCE → GLOBAL,
-//! CLK_LOCAL_MEM_FENCE → LOCAL. Orders C forbids for an operation (a release load, an acquire
-//! store, a release failure order) are errors.
+//! seq_cst → SC (the default of the non-`_explicit` forms). Orders C forbids for an operation (a
+//! release load, an acquire store, a release failure order) are errors.
+//!
+//! Scopes: only the `_explicit` forms (and `atomic_thread_fence` in C11) take one, as a last
+//! argument after the orders; elsewhere a scope argument is an error that says so.
+//! - OpenCL atomics always carry a scope tag: memory_scope_work_item → WI, _sub_group → SG,
+//!   _work_group → WG, _device → DEV (the default), _all_svm_devices / _all_devices → ALL.
+//! - C11 atomics carry one only when it is written, spelled after CUDA's `cuda::thread_scope_*`
+//!   (the scoped C++ models `rc11-scoped.cat`, `cuda.cat`): thread_scope_thread → WI,
+//!   thread_scope_block → CTA, thread_scope_device → GPU, thread_scope_system → SYS. Unscoped C11
+//!   atomics have no scope tag (plain RC11). The threads' CTA and GPU are their `@cta N, gpu M`
+//!   placement (`c.rs`).
+//!
+//! Regions (OpenCL fence flags): CLK_GLOBAL_MEM_FENCE → GLOBAL, CLK_LOCAL_MEM_FENCE → LOCAL.
+//!
+//! Volatile (C11): `volatile_load` / `volatile_store` are CUDA's volatile accesses as
+//! `models/cuda.cat` writes them — a relaxed access at system scope, tags [RLX, SYS, V]; they take
+//! no order and no scope. A `volatile int*` parameter changes nothing: `*x` stays a plain (NA)
+//! access, as herd's C tests use it.
 //!
 //! Compare-exchange follows C: `expected` points to the expected value — a location (`one`) or a
 //! register (`&r`). It is read (a plain NA load for a location), the RMW compares and swaps with
@@ -43,6 +59,8 @@ enum Builtin {
     Exchange,
     Cas,
     ThreadFence,
+    /// `volatile_load` (false) or `volatile_store` (true).
+    Volatile(bool),
     WorkItemFence,
     Barrier,
 }
@@ -66,6 +84,8 @@ fn lookup(name: &str) -> Option<(Builtin, bool)> {
         "atomic_thread_fence" if !explicit => Builtin::ThreadFence,
         "atomic_work_item_fence" if !explicit => Builtin::WorkItemFence,
         "barrier" | "work_group_barrier" if !explicit => Builtin::Barrier,
+        "volatile_load" if !explicit => Builtin::Volatile(false),
+        "volatile_store" if !explicit => Builtin::Volatile(true),
         _ => return None,
     };
     Some((builtin, explicit))
@@ -121,9 +141,18 @@ impl Lowerer<'_> {
                 .src
                 .error(name.span, format!("`{}` is OpenCL only", name.node)));
         }
+        if matches!(builtin, Builtin::Volatile(_)) && self.arch != Arch::C11 {
+            return Err(self
+                .src
+                .error(name.span, format!("`{}` is C11 only", name.node)));
+        }
         let void = matches!(
             builtin,
-            Builtin::Store | Builtin::ThreadFence | Builtin::WorkItemFence | Builtin::Barrier
+            Builtin::Store
+                | Builtin::ThreadFence
+                | Builtin::WorkItemFence
+                | Builtin::Barrier
+                | Builtin::Volatile(true)
         );
         if void && !matches!(want, Want::Discard) {
             return Err(self
@@ -139,11 +168,46 @@ impl Lowerer<'_> {
             Builtin::ThreadFence => self.thread_fence(name, args, span).map(|_| None),
             Builtin::WorkItemFence => self.work_item_fence(name, args, span).map(|_| None),
             Builtin::Barrier => self.barrier(name, args, span).map(|_| None),
+            Builtin::Volatile(store) => self.volatile(name, args, want, span, store),
+        }
+    }
+
+    /// `volatile_load(a)` / `volatile_store(a, v)`: a relaxed system-scope access tagged V.
+    fn volatile(
+        &mut self,
+        name: &Spanned<String>,
+        args: &[CExpr],
+        want: Want,
+        span: Span,
+        store: bool,
+    ) -> Result<Option<Expr>> {
+        let operands = if store { 2 } else { 1 };
+        if let Some(scope) = args.get(operands).filter(|a| is_scope_word(a)) {
+            let msg = format!(
+                "`{}` takes no scope: a volatile access is always a relaxed access at system scope (`thread_scope_system`)",
+                name.node
+            );
+            return Err(self.src.error(scope.span, msg));
+        }
+        if args.len() != operands {
+            let what = if store {
+                "2 arguments (a location and a value)"
+            } else {
+                "1 argument (a location)"
+            };
+            let msg = format!("`{}` takes {what}, found {}", name.node, args.len());
+            return Err(self.src.error(span, msg));
+        }
+        let tags: Vec<String> = ["RLX", "SYS", "V"].map(String::from).to_vec();
+        if store {
+            self.store_to(&args[0], &args[1], tags).map(|_| None)
+        } else {
+            self.load_into(&args[0], tags, want)
         }
     }
 
     /// Split `args` into `operands` value operands and `uses.len()` orders (plus an optional
-    /// OpenCL scope), decoding the orders and scope into tag lists.
+    /// scope), decoding the orders and scope into tag lists.
     fn atomic_args<'e>(
         &self,
         name: &Spanned<String>,
@@ -155,10 +219,17 @@ impl Lowerer<'_> {
     ) -> Result<Atomic<'e>> {
         let opencl = self.arch == Arch::OpenCl;
         let fixed = operands + if explicit { uses.len() } else { 0 };
-        let scoped = explicit && opencl && args.len() == fixed + 1;
+        let scoped = explicit && args.len() == fixed + 1;
+        if let Some(scope) = args.get(fixed).filter(|a| !explicit && is_scope_word(a)) {
+            let msg = format!(
+                "`{0}` takes no scope; a scope follows the memory order in `{0}_explicit`",
+                name.node
+            );
+            return Err(self.src.error(scope.span, msg));
+        }
         if args.len() != fixed && !scoped {
-            let scope_note = if explicit && opencl {
-                format!(" (or {} with a memory scope)", fixed + 1)
+            let scope_note = if explicit {
+                format!(" (or {} with a scope)", fixed + 1)
             } else {
                 String::new()
             };
@@ -170,9 +241,9 @@ impl Lowerer<'_> {
             return Err(self.src.error(span, msg));
         }
         let scope = match (opencl, scoped) {
-            (true, true) => Some(self.scope(&args[fixed])?),
+            (_, true) => Some(self.scope(&args[fixed])?),
             (true, false) => Some("DEV"),
-            (false, _) => None,
+            (false, false) => None,
         };
         let mut tags = Vec::with_capacity(uses.len());
         for (i, u) in uses.iter().enumerate() {
@@ -204,9 +275,18 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Result<Option<Expr>> {
         let a = self.atomic_args(name, args, explicit, 1, &[Use::Load], span)?;
-        let addr = self.address(&a.operands[0])?;
+        self.load_into(&a.operands[0], a.tags[0].clone(), want)
+    }
+
+    /// A load of `*address` with `tags`; its value goes where `want` says.
+    fn load_into(
+        &mut self,
+        address: &CExpr,
+        tags: Vec<String>,
+        want: Want,
+    ) -> Result<Option<Expr>> {
+        let addr = self.address(address)?;
         let dst = self.result_reg(&want);
-        let tags = a.tags[0].clone();
         self.access(&addr, &|loc| Instr::Load {
             dst: dst.clone(),
             loc,
@@ -223,9 +303,13 @@ impl Lowerer<'_> {
         span: Span,
     ) -> Result<()> {
         let a = self.atomic_args(name, args, explicit, 2, &[Use::Store], span)?;
-        let addr = self.address(&a.operands[0])?;
-        let value = self.value(&a.operands[1])?;
-        let tags = a.tags[0].clone();
+        self.store_to(&a.operands[0], &a.operands[1], a.tags[0].clone())
+    }
+
+    /// A store of `value` to `*address` with `tags`.
+    fn store_to(&mut self, address: &CExpr, value: &CExpr, tags: Vec<String>) -> Result<()> {
+        let addr = self.address(address)?;
+        let value = self.value(value)?;
         self.access(&addr, &|loc| Instr::Store {
             loc,
             value: value.clone(),
@@ -370,19 +454,31 @@ impl Lowerer<'_> {
         }
     }
 
+    /// `atomic_thread_fence(mo)`; in C11 also `atomic_thread_fence(mo, scope)`.
     fn thread_fence(&mut self, name: &Spanned<String>, args: &[CExpr], span: Span) -> Result<()> {
-        let [mo] = args else {
-            return Err(self.src.error(
-                span,
-                format!(
-                    "`{}` takes 1 argument (a memory order), found {}",
-                    name.node,
-                    args.len()
-                ),
-            ));
+        let opencl = self.arch == Arch::OpenCl;
+        let (mo, scope) = match args {
+            [mo] => (mo, None),
+            [_, scope] if opencl && is_scope_word(scope) => {
+                let msg = format!("OpenCL's `{}` takes no scope; a scoped fence is `atomic_work_item_fence(flags, order, scope)`", name.node);
+                return Err(self.src.error(scope.span, msg));
+            }
+            [mo, scope] if !opencl => (mo, Some(scope)),
+            _ => {
+                let what = if opencl {
+                    "1 argument (a memory order)"
+                } else {
+                    "a memory order and an optional scope"
+                };
+                let msg = format!("`{}` takes {what}, found {}", name.node, args.len());
+                return Err(self.src.error(span, msg));
+            }
         };
         let mut tags = vec![self.order(mo, Use::Fence)?.to_string()];
-        if self.arch == Arch::OpenCl {
+        if let Some(scope) = scope {
+            tags.push(self.scope(scope)?.to_string());
+        }
+        if opencl {
             tags.extend(["DEV", "GLOBAL", "LOCAL"].map(String::from));
         }
         self.emit(Instr::Fence { tags });
@@ -483,20 +579,43 @@ impl Lowerer<'_> {
         Ok(tag)
     }
 
-    /// The tag of a `memory_scope_*` argument.
+    /// The tag of a scope argument: `memory_scope_*` in OpenCL, `thread_scope_*` in C11.
     fn scope(&self, e: &CExpr) -> Result<&'static str> {
         let name = match &e.kind {
             ExprKind::Name(n) => n.as_str(),
             _ => "",
         };
-        Ok(match name {
-            "memory_scope_work_item" => "WI",
-            "memory_scope_sub_group" => "SG",
-            "memory_scope_work_group" => "WG",
-            "memory_scope_device" => "DEV",
-            "memory_scope_all_svm_devices" | "memory_scope_all_devices" => "ALL",
-            _ => return Err(self.src.error(e.span, "expected a memory scope (`memory_scope_work_item`, `_sub_group`, `_work_group`, `_device` or `_all_svm_devices`)")),
-        })
+        let tag = match (self.arch, name) {
+            (Arch::OpenCl, "memory_scope_work_item") => "WI",
+            (Arch::OpenCl, "memory_scope_sub_group") => "SG",
+            (Arch::OpenCl, "memory_scope_work_group") => "WG",
+            (Arch::OpenCl, "memory_scope_device") => "DEV",
+            (Arch::OpenCl, "memory_scope_all_svm_devices" | "memory_scope_all_devices") => "ALL",
+            (Arch::C11, "thread_scope_thread") => "WI",
+            (Arch::C11, "thread_scope_block") => "CTA",
+            (Arch::C11, "thread_scope_device") => "GPU",
+            (Arch::C11, "thread_scope_system") => "SYS",
+            _ => {
+                let msg = match self.arch {
+                    Arch::OpenCl => {
+                        let mut m = "expected a memory scope (`memory_scope_work_item`, `_sub_group`, `_work_group`, `_device` or `_all_svm_devices`)".to_string();
+                        if name.starts_with("thread_scope_") {
+                            m.push_str(&format!("; `{name}` is C11's spelling"));
+                        }
+                        m
+                    }
+                    _ => {
+                        let mut m = "expected a thread scope (`thread_scope_thread`, `_block`, `_device` or `_system`)".to_string();
+                        if name.starts_with("memory_scope_") {
+                            m.push_str(&format!("; `{name}` is OpenCL's spelling"));
+                        }
+                        m
+                    }
+                };
+                return Err(self.src.error(e.span, msg));
+            }
+        };
+        Ok(tag)
     }
 
     /// Region tags of OpenCL fence flags (`CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE`, or 0).
@@ -517,4 +636,10 @@ impl Lowerer<'_> {
             _ => Err(self.src.error(e.span, "expected fence flags: `CLK_GLOBAL_MEM_FENCE`, `CLK_LOCAL_MEM_FENCE` or both joined by `|`")),
         }
     }
+}
+
+/// Is `e` a scope word (`thread_scope_…`, `memory_scope_…`)? Used to say "takes no scope" where a
+/// scope argument is written in a place that has none.
+fn is_scope_word(e: &CExpr) -> bool {
+    matches!(&e.kind, ExprKind::Name(n) if n.starts_with("thread_scope_") || n.starts_with("memory_scope_"))
 }

@@ -9,7 +9,8 @@
 //! Module map: `source` (title, comments, regions, parser errors) → `cond` (initial state and
 //! final condition, grammar `litmus_common`) → `ptx` + `ptx_instr` (grammar `litmus_ptx`) or
 //! `c` + `c_lower` + `c_calls` (grammar `litmus_c`); `labels` checks jumps; `ast`, `ptx_ast`,
-//! `c_ast` are the syntax trees the grammars build.
+//! `c_ast` are the syntax trees the grammars build. `print` (`print_ptx`) and `print_c` write a
+//! `Litmus` back as a PTX or C / OpenCL file that parses into the same `Litmus`.
 pub mod program;
 
 mod ast;
@@ -21,11 +22,13 @@ mod cond;
 mod grammars;
 mod labels;
 mod print;
+mod print_c;
 mod ptx;
 mod ptx_ast;
 mod ptx_instr;
 mod source;
 pub use print::print_ptx;
+pub use print_c::print_c;
 
 use std::path::Path;
 use std::sync::Arc;

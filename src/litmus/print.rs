@@ -56,17 +56,14 @@ pub fn print_ptx(test: &Litmus) -> Result<String> {
         .collect::<Msg<Vec<_>>>()
         .map_err(fail)?;
     table(&columns, &mut out);
-    writeln!(
-        out,
-        "{}",
-        condition(test, &names, &test.condition).map_err(fail)?
-    )
-    .ok();
+    let clause = condition_text(&test.condition, &|t| target(test, &names, t)).map_err(fail)?;
+    writeln!(out, "{clause}").ok();
     Ok(out)
 }
 
-/// Internal results: a message, which `print_ptx` turns into a `diag::Error` on the test.
-type Msg<T> = std::result::Result<T, String>;
+/// Internal results: a message, which `print_ptx` (`print_c`) turns into a `diag::Error` on the
+/// test.
+pub(super) type Msg<T> = std::result::Result<T, String>;
 
 fn init(test: &Litmus, names: &[Names], out: &mut String) -> Msg<()> {
     out.push_str("{\n");
@@ -477,7 +474,7 @@ fn bin_word(op: BinOp) -> Option<&'static str> {
     }
 }
 
-fn is_ident(s: &str) -> bool {
+pub(super) fn is_ident(s: &str) -> bool {
     let mut chars = s.chars();
     chars
         .next()
@@ -486,7 +483,7 @@ fn is_ident(s: &str) -> bool {
 }
 
 /// Words the litmus grammars reserve, which cannot name a location or label.
-const RESERVED: &[&str] = &["exists", "forall", "true", "false", "locations"];
+pub(super) const RESERVED: &[&str] = &["exists", "forall", "true", "false", "locations"];
 
 fn location(loc: &str) -> Msg<String> {
     if is_ident(loc) && !RESERVED.contains(&loc) && !is_plain_register(loc) {
@@ -518,37 +515,34 @@ fn thread_reg(test: &Litmus, names: &[Names], thread: usize, reg: &str) -> Msg<S
     Ok(format!("{name}:{printed}"))
 }
 
-fn condition(test: &Litmus, names: &[Names], c: &Condition) -> Msg<String> {
+/// The final clause in the syntax every dialect shares (`cond`): `exists (P0:r0 == 1 /\ x == 2)`;
+/// `target` writes a register or location as the dialect names it.
+pub(super) fn condition_text(
+    c: &Condition,
+    target: &dyn Fn(&Target) -> Msg<String>,
+) -> Msg<String> {
     let q = match c.quantifier {
         Quantifier::Exists => "exists",
         Quantifier::NotExists => "~exists",
         Quantifier::Forall => "forall",
     };
-    let body = prop(test, names, &c.prop)?;
+    let body = prop(&c.prop, target)?;
     match c.prop {
         Prop::And(..) | Prop::Or(..) | Prop::Implies(..) => Ok(format!("{q} {body}")),
         _ => Ok(format!("{q} ({body})")),
     }
 }
 
-fn prop(test: &Litmus, names: &[Names], p: &Prop) -> Msg<String> {
+fn prop(p: &Prop, target: &dyn Fn(&Target) -> Msg<String>) -> Msg<String> {
     let two = |a: &Prop, op: &str, b: &Prop| {
-        Ok::<_, String>(format!(
-            "({} {op} {})",
-            prop(test, names, a)?,
-            prop(test, names, b)?
-        ))
+        Ok::<_, String>(format!("({} {op} {})", prop(a, target)?, prop(b, target)?))
     };
     match p {
         Prop::True => Ok("true".into()),
         Prop::False => Ok("false".into()),
-        Prop::Eq(t, v) => Ok(format!("{} == {v}", target(test, names, t)?)),
-        Prop::EqTargets(a, b) => Ok(format!(
-            "{} == {}",
-            target(test, names, a)?,
-            target(test, names, b)?
-        )),
-        Prop::Not(a) => Ok(format!("~({})", prop(test, names, a)?)),
+        Prop::Eq(t, v) => Ok(format!("{} == {v}", target(t)?)),
+        Prop::EqTargets(a, b) => Ok(format!("{} == {}", target(a)?, target(b)?)),
+        Prop::Not(a) => Ok(format!("~({})", prop(a, target)?)),
         Prop::And(a, b) => two(a, "/\\", b),
         Prop::Or(a, b) => two(a, "\\/", b),
         Prop::Implies(a, b) => two(a, "=>", b),

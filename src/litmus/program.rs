@@ -16,9 +16,9 @@ pub type Reg = String;
 /// Where a thread sits in the scope tree: its CTA (work-group) and GPU (device).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
 pub struct Placement {
-    /// CTA id (PTX `@cta N`) or work-group id (OpenCL `@wg N`); unique only within its GPU.
+    /// CTA id (PTX and C11 `@cta N`) or work-group id (OpenCL `@wg N`); unique only within its GPU.
     pub cta: i64,
-    /// GPU id (PTX `gpu N`) or device id (OpenCL `dev N`).
+    /// GPU id (PTX and C11 `gpu N`) or device id (OpenCL `dev N`).
     pub gpu: i64,
 }
 

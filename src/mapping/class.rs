@@ -131,6 +131,17 @@ impl Class {
         Ok(Class { kind, order, scope })
     }
 
+    /// The tags a source instruction of this class carries: the inverse of `Class::of`
+    /// (`NA` for a non-atomic access, `RLX, V` for a volatile one, then the scope).
+    pub fn tags(&self) -> Vec<Tag> {
+        let mut tags = match self.order {
+            "V" => vec!["RLX", "V"],
+            o => vec![o],
+        };
+        tags.extend(self.scope);
+        tags
+    }
+
     fn order_of(kind: ClassKind, orders: &[Tag]) -> Result<Tag, String> {
         if orders.contains(&"V") {
             return Ok("V");
@@ -172,6 +183,15 @@ mod tests {
         assert!(Class::of(ClassKind::F, &tags(&["GPU"])).is_err());
         assert!(Class::of(ClassKind::R, &tags(&["ACQ", "SC"])).is_err());
         assert!(Class::of(ClassKind::R, &tags(&["ACQ", "GPU", "CTA"])).is_err());
+    }
+
+    #[test]
+    fn tags_invert_of() {
+        for ts in [&["ACQ", "GPU"][..], &["NA"], &["RLX", "V", "SYS"], &["SC", "WG"]] {
+            let c = Class::of(ClassKind::R, &tags(ts)).unwrap();
+            assert_eq!(Class::of(ClassKind::R, &tags(&c.tags())).unwrap(), c);
+            assert_eq!(c.tags(), ts.to_vec(), "{c}");
+        }
     }
 
     #[test]

@@ -483,6 +483,62 @@ impl<'a> Program<'a> {
             .collect()
     }
 
+    /// The sequential execution that runs whole threads one after another in `order`: each
+    /// read reads the last earlier write to its location, coherence is execution order. It is
+    /// exact (no free choice), so a model can be asked about it in both polarities.
+    pub fn sequential(&self, c: &mut Circuit, order: &[usize]) -> (Matrix, Matrix) {
+        let (n, l) = (self.layout.n(), &self.layout);
+        let side = &self.source;
+        let events: Vec<usize> = order
+            .iter()
+            .flat_map(|&t| (0..l.events.len()).filter(move |&e| l.events[e].0 == t))
+            .collect();
+        // Slots that may write, in execution order.
+        let mut seq: Vec<usize> = (0..l.locations).collect();
+        let mut alive = vec![Node::FALSE; l.events.len()];
+        let mut go_on = vec![Node::FALSE; l.events.len()];
+        let mut rf = vec![Node::FALSE; n * n];
+        let writes = |c: &mut Circuit, s: usize, alive: &[Node]| match l.slots[s].event {
+            Some(e) => c.and2(side.writes.0[s], alive[e]),
+            None => Node::TRUE,
+        };
+        for &e in &events {
+            let needs: Vec<Node> = (0..e)
+                .map(|d| {
+                    let a = self.affects(d, e);
+                    c.implies(a, go_on[d])
+                })
+                .collect();
+            alive[e] = c.and(needs);
+            let m = l.main[e];
+            let reads = c.and2(side.reads.0[m], alive[e]);
+            for (k, &w) in seq.iter().enumerate() {
+                let mut last = vec![reads, self.loc_rel.get(w, m)];
+                last.push(writes(c, w, &alive));
+                for &v in &seq[k + 1..] {
+                    let wv = writes(c, v, &alive);
+                    let shadows = c.and2(wv, self.loc_rel.get(v, m));
+                    last.push(!shadows);
+                }
+                rf[w * n + m] = c.and(last);
+            }
+            let mut ok = vec![self.guard[e][0]];
+            for (k, &w) in self.guard_slots.iter().enumerate() {
+                ok.push(c.and2(self.guard[e][1 + k], rf[w * n + m]));
+            }
+            go_on[e] = c.or(ok);
+            seq.push(m);
+        }
+        let mut co = vec![Node::FALSE; n * n];
+        for (i, &a) in seq.iter().enumerate() {
+            for &b in &seq[i + 1..] {
+                let (wa, wb) = (writes(c, a, &alive), writes(c, b, &alive));
+                co[a * n + b] = c.and([wa, wb, self.loc_rel.get(a, b)]);
+            }
+        }
+        (matrix(n, rf), matrix(n, co))
+    }
+
     /// A slot's vector restricted to the slots of executing events (initial writes always).
     fn mask(&self, c: &mut Circuit, v: &Vector) -> Vector {
         self.mask_with(c, v, &self.alive)
