@@ -120,10 +120,12 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
         let outcomes: Vec<diag::Result<Vec<ShapeAxiom>>> = shapes
             .par_iter()
             .map(|shape| {
+                let t0 = Instant::now();
                 let q = Query::new(mapping, &menu, shape, bound, opts);
+                let t1 = t0.elapsed();
                 let out = q.and_then(|mut q| {
                     open.iter()
-                        .map(|&a| q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err))
+                        .map(|&a| { let t = Instant::now(); let r = q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err); if std::env::var("MAPCHECK_DEBUG").is_ok() { eprintln!("{shape:?} {} {:?} build {:?}", axioms[a].1, t.elapsed(), t1); } r })
                         .collect()
                 });
                 progress(bound, done.fetch_add(1, Ordering::Relaxed) + 1, shapes.len());
@@ -172,8 +174,8 @@ fn shapes_at(bound: usize, opts: &Options) -> Vec<Vec<usize>> {
     match opts.counting {
         Counting::Natural => thread_shapes(bound, threads),
         Counting::Alloy if bound == opts.bound => {
-            // Threads + at least one CTA, one GPU and the system.
-            let threads = threads.min(bound.saturating_sub(3));
+            // The threads and at least the system node of the scope tree.
+            let threads = threads.min(bound.saturating_sub(1));
             (1..=bound).flat_map(|k| thread_shapes(k, threads)).collect()
         }
         Counting::Alloy => vec![],

@@ -162,6 +162,7 @@ impl<'a> Program<'a> {
             .collect();
         p.rmw_pairs(c);
         p.canonical_labels(c);
+        p.sorted_threads(c);
         if let Some(budget) = setup.scope_budget {
             p.scope_count(c, budget);
         }
@@ -274,26 +275,41 @@ impl<'a> Program<'a> {
         }
     }
 
-    /// At most `budget` scopes: threads + CTAs + GPUs + the system.
-    fn scope_count(&mut self, c: &mut Circuit, budget: usize) {
-        let t = self.layout.threads();
-        let used = |c: &mut Circuit, labels: &[Vec<Node>], k: usize| {
-            let uses: Vec<Node> = labels
-                .iter()
-                .filter(|l| l.len() > k)
-                .map(|l| l[k])
-                .collect();
-            c.or(uses)
-        };
-        for a in 1..=t {
-            for b in 1..=t {
-                if t + a + b + 1 > budget {
-                    let (ua, ub) = (used(c, &self.cta, a - 1), used(c, &self.gpu, b - 1));
-                    let both = c.and2(ua, ub);
-                    self.structure.push(!both);
-                }
+    /// Threads of one size are interchangeable: their first events' operations are in menu
+    /// order.
+    fn sorted_threads(&mut self, c: &mut Circuit) {
+        let l = &self.layout;
+        let first = |t: usize| l.events.iter().position(|&(u, k)| u == t && k == 0);
+        for t in 1..l.threads() {
+            if l.sizes[t] != l.sizes[t - 1] {
+                continue;
+            }
+            let (Some(a), Some(b)) = (first(t - 1), first(t)) else { continue };
+            for i in 0..self.menu.len() {
+                let later = c.or(self.op[b][i..].iter().copied());
+                let ok = c.implies(self.op[a][i], later);
+                self.structure.push(ok);
             }
         }
+    }
+
+    /// At most `budget` scopes, counted as the Alloy artifact's scope tree does: the threads
+    /// plus one node per distinct set of threads among the CTAs, the GPUs and the system (a CTA
+    /// alone in its GPU is the same node as the GPU). Placements are few: the allowed ones are
+    /// listed and one of them asserted.
+    fn scope_count(&mut self, c: &mut Circuit, budget: usize) {
+        let mut allowed = vec![];
+        for (cta, gpu) in placements(self.layout.threads()) {
+            if self.layout.threads() + scope_nodes(&cta, &gpu) > budget {
+                continue;
+            }
+            let fixed: Vec<Node> = (0..cta.len())
+                .flat_map(|t| [self.cta[t][cta[t]], self.gpu[t][gpu[t]]])
+                .collect();
+            allowed.push(c.and(fixed));
+        }
+        let one = c.or(allowed);
+        self.structure.push(one);
     }
 
     /// The source (`source == true`) or the target view of the slots.
@@ -872,6 +888,51 @@ pub fn exactly_one(c: &mut Circuit, xs: &[Node]) -> Node {
     c.and(parts)
 }
 
+/// Every canonical placement of `threads` threads: (CTA label, GPU label) per thread, labels
+/// numbered in order of first use, threads of one CTA in one GPU.
+pub fn placements(threads: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let mut out = vec![(vec![], vec![])];
+    for _ in 0..threads {
+        let mut next = vec![];
+        for (cta, gpu) in out {
+            let fresh_cta = cta.iter().max().map_or(0, |m| m + 1);
+            let fresh_gpu = gpu.iter().max().map_or(0, |m| m + 1);
+            for k in 0..=fresh_cta {
+                let gpus: Vec<usize> = match cta.iter().position(|&x| x == k) {
+                    Some(u) => vec![gpu[u]],
+                    None => (0..=fresh_gpu).collect(),
+                };
+                for g in gpus {
+                    let (mut c2, mut g2) = (cta.clone(), gpu.clone());
+                    c2.push(k);
+                    g2.push(g);
+                    next.push((c2, g2));
+                }
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The non-thread nodes of the scope tree a placement needs: distinct thread sets among the
+/// CTAs, the GPUs and the whole system.
+pub fn scope_nodes(cta: &[usize], gpu: &[usize]) -> usize {
+    let group = |labels: &[usize], k: usize| -> Vec<usize> {
+        (0..labels.len()).filter(|&t| labels[t] == k).collect()
+    };
+    let mut sets: Vec<Vec<usize>> = vec![(0..cta.len()).collect()];
+    for labels in [cta, gpu] {
+        for k in 0..=labels.iter().copied().max().unwrap_or(0) {
+            let g = group(labels, k);
+            if !g.is_empty() && !sets.contains(&g) {
+                sets.push(g);
+            }
+        }
+    }
+    sets.len()
+}
+
 /// One-hot label variables per thread: thread `t` may take labels `0..=t`.
 fn labels(c: &mut Circuit, threads: usize) -> Vec<Vec<Node>> {
     (0..threads)
@@ -901,4 +962,19 @@ fn same_label(c: &mut Circuit, labels: &[Vec<Node>]) -> Vec<Vec<Node>> {
 /// The matrix of row-major cells.
 fn matrix(n: usize, cells: Vec<Node>) -> Matrix {
     Matrix::from_fn(n, |i, j| cells[i * n + j])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_are_nested_partitions() {
+        // Two threads: same CTA; two CTAs of one GPU; two GPUs.
+        assert_eq!(placements(2).len(), 3);
+        // Scope trees of 2 threads: {01} → 1 node; CTAs {0},{1} in GPU {01} → 3; GPUs → 3.
+        let nodes: Vec<usize> = placements(2).iter().map(|(c, g)| scope_nodes(c, g)).collect();
+        assert_eq!(nodes, vec![1, 3, 3]);
+        assert_eq!(scope_nodes(&[0, 0, 1], &[0, 0, 0]), 3);
+    }
 }
