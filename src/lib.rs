@@ -8,7 +8,7 @@
 //! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
 //!   the runner);
 //! - reports: `oracle` (agreement with external verdicts), `report` (the mapping check's
-//!   summaries and counterexample files).
+//!   summaries and counterexample files), `bench` (the check's timings beside Alloy's).
 
 // Foundations.
 pub mod diag;
@@ -32,5 +32,6 @@ pub mod solver;
 pub mod search;
 
 // Reports.
+pub mod bench;
 pub mod oracle;
 pub mod report;

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 use clap::{Parser, Subcommand};
 use mapcheck::diag::Error;
 use mapcheck::encode::Backend;
-use mapcheck::{ir, litmus, mapping, oracle, report, runner, search};
+use mapcheck::{bench, ir, litmus, mapping, oracle, report, runner, search};
 
 #[derive(Parser)]
 #[command(
@@ -80,6 +80,19 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Time the mapping check against the published Alloy times (ASPLOS'19 Fig. 17) and B1.
+    Bench {
+        /// Bounds of the Fig. 17 table (Alloy counting).
+        #[arg(long, value_delimiter = ',', default_value = "4,5,6")]
+        bounds: Vec<usize>,
+        /// Search B1 up to this bound (natural counting).
+        #[arg(long, default_value_t = 7)]
+        b1_bound: usize,
+        #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
+        solver: SolverArg,
+        #[arg(long)]
+        json: bool,
+    },
     /// Compile a litmus test with a mapping; print the target test as a PTX litmus file.
     Compile {
         /// The mapping, a `.map` file.
@@ -138,6 +151,12 @@ fn main() -> ExitCode {
             source,
             output,
         } => compile(&mapping, &source, output.as_ref()),
+        Command::Bench {
+            bounds,
+            b1_bound,
+            solver,
+            json,
+        } => bench(&bounds, b1_bound, solver.into(), json),
         Command::Check {
             mapping,
             bound,
@@ -252,4 +271,16 @@ fn check(map: &Path, opts: &search::Options, out: &Path, json: bool) -> ExitCode
             ExitCode::from(2)
         }
     }
+}
+
+fn bench(bounds: &[usize], b1_bound: usize, backend: Backend, json: bool) -> Result<(), Error> {
+    let rows = bench::run(bounds, b1_bound, backend, &|r| {
+        eprintln!("{} bound {}: {:.2} s, {}", r.check, r.bound, r.seconds, r.result)
+    })?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialise"));
+    } else {
+        print!("{}", bench::render(&rows, backend));
+    }
+    Ok(())
 }

@@ -39,6 +39,8 @@ pub enum Item {
     Scope { from: Word, to: Word, span: Span },
     /// `drop GLOBAL, LOCAL`
     Drop(Vec<Word>),
+    /// `locations typed` / `locations mixed`
+    Locations(Word),
     /// `class R.{RLX, ACQ}.$s`
     Class(Pattern),
     /// `R.SC.$s -> fence.sc.$s; ld.acquire.$s`

@@ -36,6 +36,10 @@ pub struct Table {
     pub scopes: Vec<(Tag, Tag)>,
     /// Source tags the mapping discards.
     pub dropped: Vec<Tag>,
+    /// `locations typed`: in the source language a location is atomic or not, so no location
+    /// takes both atomic and non-atomic (`NA`) accesses (OpenCL C's `atomic_*` types). The
+    /// default, `locations mixed`, allows both (C++'s `atomic_ref`, CUDA's `cuda::atomic_ref`).
+    pub typed_locations: bool,
     /// Declared classes, in declaration order.
     pub classes: Vec<Class>,
     pub rules: HashMap<Class, Rule>,
@@ -49,6 +53,7 @@ pub fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result<Table>
         match item {
             Item::Scope { from, to, .. } => lw.scope(from, to)?,
             Item::Drop(words) => lw.drop_tags(words)?,
+            Item::Locations(w) => lw.locations(w)?,
             _ => {}
         }
     }
@@ -66,6 +71,7 @@ pub fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result<Table>
     let Lowerer {
         scopes,
         dropped,
+        typed_locations,
         classes,
         rules,
         ..
@@ -75,6 +81,7 @@ pub fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result<Table>
         target: file.target,
         scopes,
         dropped,
+        typed_locations,
         classes,
         rules,
     })
@@ -85,6 +92,7 @@ struct Lowerer<'a> {
     src: &'a Arc<str>,
     scopes: Vec<(Tag, Tag)>,
     dropped: Vec<Tag>,
+    typed_locations: bool,
     classes: Vec<Class>,
     declared_at: HashMap<Class, Span>,
     rules: HashMap<Class, Rule>,
@@ -98,6 +106,7 @@ impl<'a> Lowerer<'a> {
             src,
             scopes: vec![],
             dropped: vec![],
+            typed_locations: false,
             classes: vec![],
             declared_at: HashMap::new(),
             rules: HashMap::new(),
@@ -127,6 +136,20 @@ impl<'a> Lowerer<'a> {
     }
 
     // ---- scope lines and dropped tags ------------------------------------------------------
+
+    fn locations(&mut self, w: &Word) -> diag::Result<()> {
+        self.typed_locations = match w.text.as_str() {
+            "typed" => true,
+            "mixed" => false,
+            other => {
+                return Err(self.err(
+                    w.span,
+                    format!("expected `typed` or `mixed` after `locations`, found `{other}`"),
+                ))
+            }
+        };
+        Ok(())
+    }
 
     fn scope(&mut self, from: &Word, to: &Word) -> diag::Result<()> {
         let source = self.scope_tag(from)?;

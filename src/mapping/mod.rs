@@ -54,6 +54,8 @@ pub struct Mapping {
     pub scopes: Vec<(Tag, Tag)>,
     /// Source tags the mapping discards (e.g. OpenCL fence flags).
     pub dropped: Vec<Tag>,
+    /// No location takes both atomic and non-atomic accesses (see `Table::typed_locations`).
+    pub typed_locations: bool,
     classes: Vec<Class>,
     rules: HashMap<Class, Rule>,
 }
@@ -91,6 +93,7 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
     let Table {
         scopes,
         dropped,
+        typed_locations,
         classes,
         rules,
         ..
@@ -103,6 +106,7 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
         target,
         scopes,
         dropped,
+        typed_locations,
         classes,
         rules,
     })

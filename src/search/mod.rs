@@ -120,12 +120,10 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
         let outcomes: Vec<diag::Result<Vec<ShapeAxiom>>> = shapes
             .par_iter()
             .map(|shape| {
-                let t0 = Instant::now();
                 let q = Query::new(mapping, &menu, shape, bound, opts);
-                let t1 = t0.elapsed();
                 let out = q.and_then(|mut q| {
                     open.iter()
-                        .map(|&a| { let t = Instant::now(); let r = q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err); if std::env::var("MAPCHECK_DEBUG").is_ok() { eprintln!("{shape:?} {} {:?} build {:?}", axioms[a].1, t.elapsed(), t1); } r })
+                        .map(|&a| q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err))
                         .collect()
                 });
                 progress(bound, done.fetch_add(1, Ordering::Relaxed) + 1, shapes.len());
@@ -232,6 +230,7 @@ impl<'a> Query<'a> {
             source_co: mapping.source.coherence,
             region,
             scope_budget: (opts.counting == Counting::Alloy).then_some(bound),
+            typed_locations: mapping.typed_locations,
         };
         let mut sat = Sat::new(opts.backend);
         let c = &mut sat.circuit;

@@ -93,6 +93,8 @@ pub struct Setup {
     pub region: Option<&'static str>,
     /// Alloy counting: at most this many scopes (threads + CTAs + GPUs + the system).
     pub scope_budget: Option<usize>,
+    /// No location takes both atomic and non-atomic accesses (`Mapping::typed_locations`).
+    pub typed_locations: bool,
 }
 
 /// One execution of the program read by one model: the side's vectors restricted to the
@@ -169,6 +171,9 @@ impl<'a> Program<'a> {
         p.source = p.side(c, true);
         p.target = p.side(c, false);
         p.loc_rel = p.location_relation(c);
+        if setup.typed_locations {
+            p.typed_locations(c);
+        }
         p.guards(c);
         p.rf = p.rf_inputs(c);
         let rf = p.rf.clone();
@@ -437,6 +442,25 @@ impl<'a> Program<'a> {
             }
         }
         matrix(n, m)
+    }
+
+    /// Two accesses to one location are both non-atomic or both atomic.
+    fn typed_locations(&mut self, c: &mut Circuit) {
+        let events = self.layout.events.len();
+        let na: Vec<Node> = (0..events)
+            .map(|e| {
+                let plain = self.is(e, |o| o.class.order == "NA");
+                c.or(plain)
+            })
+            .collect();
+        for a in 0..events {
+            for b in a + 1..events {
+                let same = self.loc_rel.get(self.layout.main[a], self.layout.main[b]);
+                let agree = c.iff(na[a], na[b]);
+                let ok = c.implies(same, agree);
+                self.structure.push(ok);
+            }
+        }
     }
 
     /// A guard follows a read and names a write to its location; the last instruction of a

@@ -1,0 +1,113 @@
+//! The benchmark of the mapping check against the published Alloy times (ASPLOS'19 Fig. 17):
+//! scoped RC11 → PTX, each axiom at bounds 4, 5, 6 in the Alloy counting, then the time to find
+//! bug B1. Outside the test suite (`mapcheck bench`): timings are measurements, never assertions.
+//!
+//! Owns: `Row`, `run`, `render`. Uses: `search`, `mapping`.
+use std::path::Path;
+use std::time::Instant;
+
+use crate::diag::Result;
+use crate::encode::Backend;
+use crate::mapping;
+use crate::search::{self, Counting, Options};
+
+/// The mapping whose check Fig. 17 times: Figure 11 over the artifact's operations.
+pub const FIG17_MAPPING: &str = "mappings/rc11-ptx-artifact.map";
+/// The B1 mapping.
+pub const B1_MAPPING: &str = "mappings/known-bugs/b1-rmw-sc-release-dropped.map";
+
+/// Published Alloy + SAT4J times (ASPLOS'19 Fig. 17, "an Intel Xeon server CPU"), with scopes.
+fn alloy_time(axiom: &str, bound: usize) -> &'static str {
+    match (axiom, bound) {
+        ("Coherence", 4) => "41 s",
+        ("Coherence", 5) => "6.4 h",
+        ("Atomicity", 4) => "4 s",
+        ("Atomicity", 5) => "5 s",
+        ("SC", 4) => "10 s",
+        ("SC", 5) => "15 min",
+        (_, 6) => "> 48 h (did not finish)",
+        _ => "-",
+    }
+}
+
+/// One measurement.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct Row {
+    pub check: String,
+    pub bound: usize,
+    pub counting: Counting,
+    pub seconds: f64,
+    /// "none" or "counterexample at bound N".
+    pub result: String,
+    pub alloy: &'static str,
+}
+
+/// Run the table for `bounds`, then B1 up to `b1_bound` (natural counting).
+pub fn run(bounds: &[usize], b1_bound: usize, backend: Backend, progress: &dyn Fn(&Row)) -> Result<Vec<Row>> {
+    let fig17 = mapping::load(Path::new(FIG17_MAPPING))?;
+    let mut rows = vec![];
+    for axiom in ["Coherence", "Atomicity", "SC"] {
+        for &bound in bounds {
+            let opts = options(bound, Counting::Alloy, axiom, backend);
+            let row = measure(&fig17, &opts, axiom, alloy_time(axiom, bound))?;
+            progress(&row);
+            rows.push(row);
+        }
+    }
+    let b1 = mapping::load(Path::new(B1_MAPPING))?;
+    let mut opts = options(b1_bound, Counting::Natural, "", backend);
+    opts.axioms.clear();
+    let row = measure(&b1, &opts, "B1 (all axioms)", "never found")?;
+    progress(&row);
+    rows.push(row);
+    Ok(rows)
+}
+
+fn options(bound: usize, counting: Counting, axiom: &str, backend: Backend) -> Options {
+    Options {
+        bound,
+        counting,
+        axioms: vec![axiom.to_string()],
+        threads: None,
+        locations: None,
+        backend,
+    }
+}
+
+fn measure(m: &mapping::Mapping, opts: &Options, check: &str, alloy: &'static str) -> Result<Row> {
+    let start = Instant::now();
+    let report = search::check(m, opts, &|_, _, _| {})?;
+    let found: Vec<String> = report
+        .axioms
+        .iter()
+        .filter_map(|a| a.counterexample.as_ref().map(|c| format!("{} at bound {}", a.axiom, c.bound)))
+        .collect();
+    Ok(Row {
+        check: check.to_string(),
+        bound: opts.bound,
+        counting: opts.counting,
+        seconds: start.elapsed().as_secs_f64(),
+        result: if found.is_empty() { "none".into() } else { format!("counterexample: {}", found.join(", ")) },
+        alloy,
+    })
+}
+
+/// The table as text.
+pub fn render(rows: &[Row], backend: Backend) -> String {
+    let mut s = format!(
+        "mapcheck bench — {} (Fig. 17), then {}; solver {:?}, {} cores\n\n",
+        FIG17_MAPPING,
+        B1_MAPPING,
+        backend,
+        std::thread::available_parallelism().map_or(1, |n| n.get())
+    );
+    s.push_str(&format!("{:<18} {:>5}  {:<8} {:>10}  {:<28} {}\n", "check", "bound", "counting", "mapcheck", "result", "Alloy (published)"));
+    for r in rows {
+        let counting = match r.counting {
+            Counting::Alloy => "Alloy",
+            Counting::Natural => "natural",
+        };
+        s.push_str(&format!("{:<18} {:>5}  {:<8} {:>9.2}s  {:<28} {}\n", r.check, r.bound, counting, r.seconds, r.result, r.alloy));
+    }
+    s
+}

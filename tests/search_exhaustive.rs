@@ -1,0 +1,852 @@
+//! The SAT search against brute force. On small bounds, an exhaustive enumeration of every
+//! program in the search space (judged by the runner alone) and `search::check` must find
+//! counterexamples to the same source axioms at the same minimal bound, and every program the
+//! search reports must be one the enumeration also finds, up to renaming.
+//!
+//! The search space, as `search::check` explores it with natural counting, `threads` T and
+//! `locations` L: 1..=T threads, each a non-empty sequence of instructions of the mapping's
+//! classes (an RMW is two events: read then write), N events in all at bound N; each access at
+//! one of L locations; after a load or RMW that is not the last instruction of its thread, maybe
+//! a guard `if (r != v) goto END` where `v` is the value of a chosen write to the same location
+//! (0: the initial write); stores and RMWs write 1, 2, 3, … in event order; any nesting of the
+//! threads into CTAs and GPUs.
+//!
+//! The enumeration does no symmetry reduction on threads (every order) or locations (every
+//! assignment). Placements are enumerated as nestings (which threads share a CTA, which CTAs a
+//! GPU), with CTA and GPU ids numbered in order of first use: the runner reads placements only
+//! through `scta` / `sgpu` / `sr` / `incl`, i.e. through which threads share a CTA and a GPU, so
+//! two placements with the same nesting give every program the same executions and verdicts.
+//!
+//! A program P is a counterexample to source axiom A when: no consistent source execution of P
+//! raises a flag (race freedom); some consistent target execution X' of the compiled P has the
+//! property that every source execution of P whose `rf` is X''s `rf` read back through the
+//! mapping and whose `co` contains X''s `co` read back is inconsistent, there is at least one,
+//! and A fails on one of them.
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+use std::time::Instant;
+
+use rayon::prelude::*;
+
+use mapcheck::encode::Backend;
+use mapcheck::litmus::{
+    Arch, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Thread,
+};
+use mapcheck::mapping::{self, ClassKind, Mapping, Role};
+use mapcheck::runner::{self, Candidate};
+use mapcheck::search::{self, execution_keys, Counting, Key, LOCATIONS};
+
+const THREADS: usize = 2;
+const LOCS: usize = 2;
+
+fn data(name: &str) -> String {
+    format!("{}/tests/data/search/{name}", env!("CARGO_MANIFEST_DIR"))
+}
+
+fn load(name: &str) -> Mapping {
+    let path = data(name);
+    mapping::load(Path::new(&path)).unwrap_or_else(|e| panic!("{path}: {}", e.message))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Programs
+
+/// The write a guard names: the initial write of the read's location, or the store / RMW that is
+/// instruction `i` of thread `t`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+enum Guard {
+    Init,
+    Write(usize, usize),
+}
+
+/// One source instruction: a class (index into `Mapping::classes()`), a location (0 for
+/// fences), and the guard after it.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Ins {
+    class: usize,
+    loc: usize,
+    guard: Option<Guard>,
+}
+
+/// A program: threads of instructions, and each thread's (CTA, GPU) label.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+struct Prog {
+    threads: Vec<Vec<Ins>>,
+    place: Vec<(usize, usize)>,
+}
+
+fn kind(m: &Mapping, ins: &Ins) -> ClassKind {
+    m.classes()[ins.class].kind
+}
+
+fn events_of(k: ClassKind) -> usize {
+    if k == ClassKind::Rmw {
+        2
+    } else {
+        1
+    }
+}
+
+fn writes(k: ClassKind) -> bool {
+    matches!(k, ClassKind::W | ClassKind::Rmw)
+}
+
+fn reads(k: ClassKind) -> bool {
+    matches!(k, ClassKind::R | ClassKind::Rmw)
+}
+
+/// The value each store / RMW writes: 1, 2, 3, … in event order (threads in order).
+fn values(m: &Mapping, p: &Prog) -> BTreeMap<(usize, usize), i64> {
+    let mut out = BTreeMap::new();
+    for (t, th) in p.threads.iter().enumerate() {
+        for (i, ins) in th.iter().enumerate() {
+            if writes(kind(m, ins)) {
+                let v = out.len() as i64 + 1;
+                out.insert((t, i), v);
+            }
+        }
+    }
+    out
+}
+
+/// The program as a source litmus test, in the form `search::validate::source_test` writes.
+fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
+    let value = values(m, p);
+    let mut used = BTreeSet::new();
+    let threads = p
+        .threads
+        .iter()
+        .enumerate()
+        .map(|(t, th)| {
+            let mut code = vec![];
+            let mut open = 0;
+            for (i, ins) in th.iter().enumerate() {
+                let class = m.classes()[ins.class];
+                let tags: Vec<String> = class.tags().iter().map(|t| t.to_string()).collect();
+                let loc = LOCATIONS[ins.loc].to_string();
+                let reg = format!("r{i}");
+                if class.kind != ClassKind::F {
+                    used.insert(ins.loc);
+                }
+                code.push(match class.kind {
+                    ClassKind::R => Instr::Load {
+                        dst: reg.clone(),
+                        loc,
+                        tags,
+                    },
+                    ClassKind::W => Instr::Store {
+                        loc,
+                        value: Expr::Const(value[&(t, i)]),
+                        tags,
+                    },
+                    ClassKind::Rmw => Instr::Rmw {
+                        dst: Some(reg.clone()),
+                        loc,
+                        op: RmwOp::Exch(Expr::Const(value[&(t, i)])),
+                        tags,
+                        fail_tags: None,
+                    },
+                    ClassKind::F => Instr::Fence { tags },
+                });
+                if let Some(g) = ins.guard {
+                    let v = match g {
+                        Guard::Init => 0,
+                        Guard::Write(u, j) => value[&(u, j)],
+                    };
+                    code.push(Instr::BranchIf {
+                        cond: Cond {
+                            op: CmpOp::Ne,
+                            lhs: Expr::Reg(reg),
+                            rhs: Expr::Const(v),
+                        },
+                        target: format!("%L{open}"),
+                    });
+                    open += 1;
+                }
+            }
+            code.extend((0..open).rev().map(|k| Instr::Label(format!("%L{k}"))));
+            Thread {
+                name: format!("P{t}"),
+                placement: Placement {
+                    cta: p.place[t].0 as i64,
+                    gpu: p.place[t].1 as i64,
+                },
+                code,
+            }
+        })
+        .collect();
+    Litmus {
+        arch: Arch::C11,
+        name: "exhaustive".into(),
+        init_mem: used
+            .iter()
+            .map(|&l| (LOCATIONS[l].to_string(), 0))
+            .collect(),
+        init_regs: vec![],
+        loc_tags: vec![],
+        threads,
+        condition: Condition {
+            quantifier: Quantifier::Exists,
+            prop: Prop::True,
+        },
+    }
+}
+
+/// A source litmus test written by the search, read back as a `Prog` (guards by the write they
+/// name). A guard after a thread's last instruction guards nothing and is dropped.
+fn from_litmus(m: &Mapping, test: &Litmus) -> Prog {
+    let loc = |l: &str| {
+        LOCATIONS
+            .iter()
+            .position(|x| *x == l)
+            .expect("a search location")
+    };
+    let mut by_value: BTreeMap<i64, (usize, usize)> = BTreeMap::new();
+    let mut threads: Vec<Vec<Ins>> = vec![];
+    let mut guards: Vec<(usize, usize, i64)> = vec![];
+    for (t, th) in test.threads.iter().enumerate() {
+        let mut code: Vec<Ins> = vec![];
+        for instr in &th.code {
+            let (k, tags, l, v) = match instr {
+                Instr::Load { loc: l, tags, .. } => (ClassKind::R, tags, loc(l), None),
+                Instr::Store {
+                    loc: l,
+                    value: Expr::Const(v),
+                    tags,
+                } => (ClassKind::W, tags, loc(l), Some(*v)),
+                Instr::Rmw {
+                    loc: l,
+                    op: RmwOp::Exch(Expr::Const(v)),
+                    tags,
+                    ..
+                } => (ClassKind::Rmw, tags, loc(l), Some(*v)),
+                Instr::Fence { tags } => (ClassKind::F, tags, 0, None),
+                Instr::BranchIf {
+                    cond:
+                        Cond {
+                            op: CmpOp::Ne,
+                            rhs: Expr::Const(v),
+                            ..
+                        },
+                    ..
+                } => {
+                    guards.push((t, code.len() - 1, *v));
+                    continue;
+                }
+                Instr::Label(_) => continue,
+                other => panic!("not an instruction of the search space: {other:?}"),
+            };
+            let class = m.classify(k, tags).expect("a class of the mapping");
+            let class = m.classes().iter().position(|c| *c == class).unwrap();
+            if let Some(v) = v {
+                by_value.insert(v, (t, code.len()));
+            }
+            code.push(Ins {
+                class,
+                loc: l,
+                guard: None,
+            });
+        }
+        threads.push(code);
+    }
+    for (t, i, v) in guards {
+        if i + 1 < threads[t].len() {
+            threads[t][i].guard = Some(if v == 0 {
+                Guard::Init
+            } else {
+                Guard::Write(by_value[&v].0, by_value[&v].1)
+            });
+        }
+    }
+    let place = test
+        .threads
+        .iter()
+        .map(|th| (th.placement.cta as usize, th.placement.gpu as usize))
+        .collect();
+    Prog { threads, place }
+}
+
+/// Labels renumbered in order of first use.
+fn first_use(labels: impl Iterator<Item = usize>) -> Vec<usize> {
+    let mut seen: Vec<usize> = vec![];
+    labels
+        .map(|l| match seen.iter().position(|&x| x == l) {
+            Some(k) => k,
+            None => {
+                seen.push(l);
+                seen.len() - 1
+            }
+        })
+        .collect()
+}
+
+/// The least program, over thread orders and location renamings, equal to `p` up to renaming
+/// (CTA and GPU ids numbered in order of first use; CTA ids global: the same CTA id in two GPUs
+/// is two CTAs).
+fn canonical(m: &Mapping, p: &Prog) -> Prog {
+    let t = p.threads.len();
+    let mut best: Option<Prog> = None;
+    for perm in permutations(t) {
+        // perm[new] = old
+        let mut new_of = vec![0; t];
+        for (new, &old) in perm.iter().enumerate() {
+            new_of[old] = new;
+        }
+        for lperm in permutations(LOCS) {
+            let threads: Vec<Vec<Ins>> = perm
+                .iter()
+                .map(|&old| {
+                    p.threads[old]
+                        .iter()
+                        .map(|ins| Ins {
+                            class: ins.class,
+                            loc: if kind(m, ins) == ClassKind::F {
+                                0
+                            } else {
+                                lperm[ins.loc]
+                            },
+                            guard: ins.guard.map(|g| match g {
+                                Guard::Init => Guard::Init,
+                                Guard::Write(u, j) => Guard::Write(new_of[u], j),
+                            }),
+                        })
+                        .collect()
+                })
+                .collect();
+            let places: Vec<(usize, usize)> = perm.iter().map(|&old| p.place[old]).collect();
+            let cta = first_use(places.iter().map(|&(c, g)| c * 64 + g));
+            let gpu = first_use(places.iter().map(|&(_, g)| g));
+            let q = Prog {
+                threads,
+                place: cta.into_iter().zip(gpu).collect(),
+            };
+            if best.as_ref().map_or(true, |b| q < *b) {
+                best = Some(q);
+            }
+        }
+    }
+    best.unwrap()
+}
+
+fn permutations(k: usize) -> Vec<Vec<usize>> {
+    if k == 0 {
+        return vec![vec![]];
+    }
+    let mut out = vec![];
+    for p in permutations(k - 1) {
+        for i in 0..k {
+            let mut q = p.clone();
+            q.insert(i, k - 1);
+            out.push(q);
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Enumeration
+
+/// Ordered thread sizes: 1..=threads parts, each ≥ 1, summing to `total`.
+fn compositions(total: usize, threads: usize) -> Vec<Vec<usize>> {
+    if total == 0 {
+        return vec![vec![]];
+    }
+    if threads == 0 {
+        return vec![];
+    }
+    let mut out = vec![];
+    for k in 1..=total {
+        for rest in compositions(total - k, threads - 1) {
+            let mut v = vec![k];
+            v.extend(rest);
+            out.push(v);
+        }
+    }
+    out
+}
+
+/// Class sequences of exactly `events` events (an RMW counts two).
+fn class_sequences(m: &Mapping, events: usize) -> Vec<Vec<usize>> {
+    if events == 0 {
+        return vec![vec![]];
+    }
+    let mut out = vec![];
+    for (c, class) in m.classes().iter().enumerate() {
+        let e = events_of(class.kind);
+        if e <= events {
+            for rest in class_sequences(m, events - e) {
+                let mut v = vec![c];
+                v.extend(rest);
+                out.push(v);
+            }
+        }
+    }
+    out
+}
+
+/// Every nesting of `t` threads into CTAs and GPUs, as (CTA, GPU) labels numbered in order of
+/// first use (threads of one CTA share its GPU).
+fn nestings(t: usize) -> Vec<Vec<(usize, usize)>> {
+    let mut out: Vec<Vec<(usize, usize)>> = vec![vec![]];
+    for _ in 0..t {
+        let mut next = vec![];
+        for p in out {
+            let ctas = p.iter().map(|x| x.0 + 1).max().unwrap_or(0);
+            let gpus = p.iter().map(|x| x.1 + 1).max().unwrap_or(0);
+            for c in 0..=ctas {
+                let options: Vec<usize> = match p.iter().find(|x| x.0 == c) {
+                    Some(x) => vec![x.1],
+                    None => (0..=gpus).collect(),
+                };
+                for g in options {
+                    let mut q = p.clone();
+                    q.push((c, g));
+                    next.push(q);
+                }
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// Cartesian product of option lists.
+fn product<T: Clone>(lists: &[Vec<T>]) -> Vec<Vec<T>> {
+    let mut out = vec![vec![]];
+    for l in lists {
+        out = out
+            .into_iter()
+            .flat_map(|p: Vec<T>| {
+                l.iter().map(move |x| {
+                    let mut q = p.clone();
+                    q.push(x.clone());
+                    q
+                })
+            })
+            .collect();
+    }
+    out
+}
+
+/// Every program of exactly `n` events.
+fn programs(m: &Mapping, n: usize) -> Vec<Prog> {
+    let mut out = vec![];
+    for sizes in compositions(n, THREADS) {
+        let per_thread: Vec<Vec<Vec<usize>>> =
+            sizes.iter().map(|&k| class_sequences(m, k)).collect();
+        for classes in product(&per_thread) {
+            // Instructions in program order, with their (thread, index).
+            let slots: Vec<(usize, usize)> = classes
+                .iter()
+                .enumerate()
+                .flat_map(|(t, th)| (0..th.len()).map(move |i| (t, i)))
+                .collect();
+            let kind_at = |t: usize, i: usize| m.classes()[classes[t][i]].kind;
+            let loc_options: Vec<Vec<usize>> = slots
+                .iter()
+                .map(|&(t, i)| {
+                    if kind_at(t, i) == ClassKind::F {
+                        vec![0]
+                    } else {
+                        (0..LOCS).collect()
+                    }
+                })
+                .collect();
+            for locs in product(&loc_options) {
+                let loc_of =
+                    |t: usize, i: usize| locs[slots.iter().position(|&s| s == (t, i)).unwrap()];
+                let guard_options: Vec<Vec<Option<Guard>>> = slots
+                    .iter()
+                    .map(|&(t, i)| {
+                        let mut g = vec![None];
+                        if reads(kind_at(t, i)) && i + 1 < classes[t].len() {
+                            g.push(Some(Guard::Init));
+                            for &(u, j) in &slots {
+                                if writes(kind_at(u, j)) && loc_of(u, j) == loc_of(t, i) {
+                                    g.push(Some(Guard::Write(u, j)));
+                                }
+                            }
+                        }
+                        g
+                    })
+                    .collect();
+                for guards in product(&guard_options) {
+                    let mut threads: Vec<Vec<Ins>> = classes.iter().map(|_| vec![]).collect();
+                    for (k, &(t, i)) in slots.iter().enumerate() {
+                        threads[t].push(Ins {
+                            class: classes[t][i],
+                            loc: locs[k],
+                            guard: guards[k],
+                        });
+                    }
+                    for place in nestings(sizes.len()) {
+                        out.push(Prog {
+                            threads: threads.clone(),
+                            place,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+// ---------------------------------------------------------------------------------------------
+// Judging one program with the runner
+
+type KeyRel = BTreeSet<(Key, Key)>;
+
+fn keyed(r: &mapcheck::rel::Rel, keys: &[Key]) -> KeyRel {
+    r.pairs()
+        .map(|(a, b)| (keys[a].clone(), keys[b].clone()))
+        .collect()
+}
+
+/// How many events an instruction produces.
+fn instr_events(i: &Instr) -> usize {
+    match i {
+        Instr::Load { .. } | Instr::Store { .. } | Instr::Fence { .. } | Instr::Barrier { .. } => 1,
+        Instr::Rmw { .. } => 2,
+        _ => 0,
+    }
+}
+
+/// Target key → source key (`None`: an added fence), through `Compiled::origins`. Guards only
+/// cut a thread short, so the k-th event of an execution is the k-th event of the thread's code.
+fn key_map(source: &Litmus, compiled: &mapping::Compiled) -> BTreeMap<Key, Option<Key>> {
+    let mut out = BTreeMap::new();
+    for l in &source.init_mem {
+        out.insert(Key::Init(l.0.clone()), Some(Key::Init(l.0.clone())));
+    }
+    for (t, th) in source.threads.iter().enumerate() {
+        let mut first = vec![];
+        let mut k = 0;
+        for i in &th.code {
+            first.push(k);
+            k += instr_events(i);
+        }
+        let mut k = 0;
+        for (j, instr) in compiled.target.threads[t].code.iter().enumerate() {
+            let o = compiled.origins[t][j];
+            for s in 0..instr_events(instr) {
+                let src = match o.role {
+                    Role::Main => Some(Key::Event(t, first[o.source] + s)),
+                    _ => None,
+                };
+                out.insert(Key::Event(t, k + s), src);
+            }
+            k += instr_events(instr);
+        }
+    }
+    out
+}
+
+/// What the runner says of a program: racy, or the axioms it is a counterexample to.
+enum Judged {
+    Racy,
+    RaceFree(BTreeSet<String>),
+}
+
+struct SourceCand {
+    rf: KeyRel,
+    co: KeyRel,
+    consistent: bool,
+    failed: Vec<String>,
+}
+
+fn judge(m: &Mapping, axioms: &[String], p: &Prog) -> Judged {
+    let opts = runner::Options::default();
+    let src = to_litmus(m, p);
+    let mut racy = false;
+    let mut cands: Vec<SourceCand> = vec![];
+    runner::for_each_candidate(&m.source, &src, &opts, &mut |c: &Candidate| {
+        if racy {
+            return;
+        }
+        if c.is_consistent() && !c.judgement.flags.is_empty() {
+            racy = true;
+            return;
+        }
+        let keys = execution_keys(c.execution);
+        cands.push(SourceCand {
+            rf: keyed(&c.execution.rf, &keys),
+            co: keyed(&c.execution.co, &keys),
+            consistent: c.is_consistent(),
+            failed: c.judgement.failed.clone(),
+        });
+    })
+    .expect("the runner accepts the source test");
+    if racy {
+        return Judged::Racy;
+    }
+    // A counterexample needs an inconsistent source execution: skip the target when none is.
+    if cands.iter().all(|s| s.consistent) {
+        return Judged::RaceFree(BTreeSet::new());
+    }
+    let compiled = m
+        .compile_program(&src)
+        .expect("the mapping compiles the source test");
+    let map = key_map(&src, &compiled);
+    let lift = |r: &KeyRel| -> KeyRel {
+        r.iter()
+            .map(|(a, b)| {
+                let a = map[a].clone().expect("rf / co edges join accesses");
+                let b = map[b].clone().expect("rf / co edges join accesses");
+                (a, b)
+            })
+            .collect()
+    };
+    let mut found = BTreeSet::new();
+    runner::for_each_candidate(&m.target, &compiled.target, &opts, &mut |c: &Candidate| {
+        if !c.is_consistent() || found.len() == axioms.len() {
+            return;
+        }
+        let keys = execution_keys(c.execution);
+        let rf = lift(&keyed(&c.execution.rf, &keys));
+        let co = lift(&keyed(&c.execution.co, &keys));
+        let matching: Vec<&SourceCand> = cands
+            .iter()
+            .filter(|s| s.rf == rf && co.is_subset(&s.co))
+            .collect();
+        if !matching.is_empty() && matching.iter().all(|s| !s.consistent) {
+            for s in matching {
+                found.extend(s.failed.iter().filter(|f| axioms.contains(f)).cloned());
+            }
+        }
+    })
+    .expect("the runner accepts the target test");
+    Judged::RaceFree(found)
+}
+
+// ---------------------------------------------------------------------------------------------
+// The cross-check
+
+struct Exhaustive {
+    /// Per bound: programs, race-free programs.
+    programs: Vec<usize>,
+    race_free: Vec<usize>,
+    /// Per axiom, per bound: counterexample programs, and their canonical forms.
+    counterexamples: BTreeMap<String, Vec<usize>>,
+    canonical: BTreeMap<String, Vec<BTreeSet<Prog>>>,
+    /// Per axiom: the first bound with a counterexample, and one such program.
+    minimal: BTreeMap<String, Option<(usize, Prog)>>,
+}
+
+fn exhaustive(m: &Mapping, axioms: &[String], bound: usize) -> Exhaustive {
+    let mut ex = Exhaustive {
+        programs: vec![],
+        race_free: vec![],
+        counterexamples: axioms.iter().map(|a| (a.clone(), vec![])).collect(),
+        canonical: axioms.iter().map(|a| (a.clone(), vec![])).collect(),
+        minimal: axioms.iter().map(|a| (a.clone(), None)).collect(),
+    };
+    for n in 1..=bound {
+        let progs = programs(m, n);
+        let judged: Vec<Judged> = progs.par_iter().map(|p| judge(m, axioms, p)).collect();
+        ex.programs.push(progs.len());
+        ex.race_free.push(
+            judged
+                .iter()
+                .filter(|j| matches!(j, Judged::RaceFree(_)))
+                .count(),
+        );
+        for a in axioms {
+            let hits: Vec<&Prog> = progs
+                .iter()
+                .zip(&judged)
+                .filter(|(_, j)| matches!(j, Judged::RaceFree(f) if f.contains(a)))
+                .map(|(p, _)| p)
+                .collect();
+            ex.counterexamples.get_mut(a).unwrap().push(hits.len());
+            ex.canonical
+                .get_mut(a)
+                .unwrap()
+                .push(hits.iter().map(|p| canonical(m, p)).collect());
+            let min = ex.minimal.get_mut(a).unwrap();
+            if min.is_none() {
+                *min = hits.first().map(|p| (n, (*p).clone()));
+            }
+        }
+    }
+    ex
+}
+
+/// A one-line description of a program.
+fn describe(m: &Mapping, p: &Prog) -> String {
+    let value = values(m, p);
+    p.threads
+        .iter()
+        .enumerate()
+        .map(|(t, th)| {
+            let body: Vec<String> = th
+                .iter()
+                .enumerate()
+                .map(|(i, ins)| {
+                    let class = m.classes()[ins.class];
+                    let mut s = match class.kind {
+                        ClassKind::F => format!("{class}"),
+                        ClassKind::R => format!("{class} {}", LOCATIONS[ins.loc]),
+                        _ => format!("{class} {}={}", LOCATIONS[ins.loc], value[&(t, i)]),
+                    };
+                    if let Some(g) = ins.guard {
+                        let v = match g {
+                            Guard::Init => 0,
+                            Guard::Write(u, j) => value[&(u, j)],
+                        };
+                        s += &format!(" [if ={v}]");
+                    }
+                    s
+                })
+                .collect();
+            format!(
+                "P{t}@(cta {}, gpu {}): {}",
+                p.place[t].0,
+                p.place[t].1,
+                body.join("; ")
+            )
+        })
+        .collect::<Vec<_>>()
+        .join(" || ")
+}
+
+/// Run both sides on `file` up to `bound` and compare; returns whether the enumeration found
+/// any counterexample.
+fn cross_check(file: &str, bound: usize) -> bool {
+    let m = load(file);
+    let axioms: Vec<String> = m
+        .source
+        .checks
+        .iter()
+        .filter(|c| !c.flag)
+        .map(|c| c.name.clone())
+        .collect();
+    let t0 = Instant::now();
+    let ex = exhaustive(&m, &axioms, bound);
+    let t_ex = t0.elapsed();
+    let t1 = Instant::now();
+    let opts = search::Options {
+        bound,
+        counting: Counting::Natural,
+        axioms: vec![],
+        threads: Some(THREADS),
+        locations: Some(LOCS),
+        backend: Backend::BatSat,
+    };
+    let report =
+        search::check(&m, &opts, &|_, _, _| {}).unwrap_or_else(|e| panic!("{file}: {}", e.message));
+    let t_search = t1.elapsed();
+
+    eprintln!("== {file}, bounds 1..={bound}, {THREADS} threads, {LOCS} locations");
+    eprintln!("   exhaustive: {:.2?}; search: {:.2?}", t_ex, t_search);
+    for n in 1..=bound {
+        let per: Vec<String> = axioms
+            .iter()
+            .map(|a| format!("{a} {}", ex.counterexamples[a][n - 1]))
+            .collect();
+        eprintln!(
+            "   bound {n}: {} programs, {} race-free; counterexample programs: {}",
+            ex.programs[n - 1],
+            ex.race_free[n - 1],
+            per.join(", ")
+        );
+    }
+    let mut problems = vec![];
+    for a in &axioms {
+        let r = report
+            .axioms
+            .iter()
+            .find(|r| &r.axiom == a)
+            .expect("the search reports every axiom");
+        let ours = ex.minimal[a].as_ref().map(|(n, _)| *n);
+        let theirs = r.counterexample.as_ref().map(|c| c.bound);
+        eprintln!(
+            "   {a}: exhaustive minimal bound {ours:?}, search {theirs:?}{}",
+            ex.minimal[a]
+                .as_ref()
+                .map_or(String::new(), |(_, p)| format!(
+                    " (e.g. {})",
+                    describe(&m, p)
+                ))
+        );
+        if ours != theirs {
+            problems.push(format!(
+                "{a}: the enumeration finds a counterexample first at bound {ours:?}, the search at {theirs:?}{}{}",
+                ex.minimal[a].as_ref().map_or(String::new(), |(_, p)| format!("\n  enumeration: {}", describe(&m, p))),
+                r.counterexample.as_ref().map_or(String::new(), |c| format!(
+                    "\n  search: {}",
+                    describe(&m, &from_litmus(&m, &c.found.source))
+                )),
+            ));
+        }
+        if let Some(c) = &r.counterexample {
+            let p = from_litmus(&m, &c.found.source);
+            let events: usize = p
+                .threads
+                .iter()
+                .flatten()
+                .map(|i| events_of(kind(&m, i)))
+                .sum();
+            let canon = canonical(&m, &p);
+            eprintln!("      search's program: {}", describe(&m, &p));
+            if events != c.bound {
+                problems.push(format!(
+                    "{a}: the search's program has {events} events, reported at bound {}",
+                    c.bound
+                ));
+            } else if !ex.canonical[a]
+                .get(events - 1)
+                .is_some_and(|s| s.contains(&canon))
+            {
+                problems.push(format!(
+                    "{a}: the search's counterexample is not among the enumeration's counterexamples of {events} events: {}",
+                    describe(&m, &p)
+                ));
+            }
+        }
+    }
+    assert!(
+        problems.is_empty(),
+        "{file}: the search and the enumeration disagree:\n{}",
+        problems.join("\n")
+    );
+    ex.minimal.values().any(|x| x.is_some())
+}
+
+/// The bound both sides run to (override with `SEARCH_EXHAUSTIVE_BOUND`).
+fn bound() -> usize {
+    std::env::var("SEARCH_EXHAUSTIVE_BOUND").map_or(BOUND, |b| b.parse().expect("a bound"))
+}
+
+const BOUND: usize = 3;
+
+#[test]
+fn buggy_mapping_same_minimal_counterexamples() {
+    let found = cross_check("buggy-relaxed-gpu-store-narrowed.map", bound());
+    assert!(
+        found,
+        "the enumeration must find a counterexample to the buggy mapping"
+    );
+}
+
+#[test]
+fn correct_mapping_no_counterexample_on_either_side() {
+    cross_check("correct-fig11-subset.map", bound());
+}
+
+/// The enumeration's own sanity: program counts of the smallest bounds, counted by hand.
+#[test]
+fn enumeration_counts() {
+    let m = load("buggy-relaxed-gpu-store-narrowed.map");
+    // Nestings: S(2,1)·B(1) + S(2,2)·B(2) = 3; S(3,1)·B(1) + S(3,2)·B(2) + S(3,3)·B(3) = 12.
+    assert_eq!(nestings(2).len(), 3);
+    assert_eq!(nestings(3).len(), 12);
+    // Bound 1: one thread, one of 4 single-event classes (R/W × CTA/GPU) at one of 2 locations.
+    assert_eq!(programs(&m, 1).len(), 4 * 2);
+    // Bound 2, one thread: a load then a load (2·2 classes, 4 location pairs, guard none or
+    // init: 32); a load then a store (2·2 classes; same location: guard none, init or the
+    // store, 2·3; other location: 2·2; 40); a store first (2·4 classes, 4 location pairs = 32, no guard: the last
+    // instruction has none); the RMW (2). Two threads of one event: 4·4 classes, 4 location
+    // pairs, 3 nestings (192).
+    assert_eq!(programs(&m, 2).len(), 32 + 40 + 32 + 2 + 192);
+}

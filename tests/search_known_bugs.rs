@@ -1,0 +1,131 @@
+//! The mapping check on the known buggy mappings (FACTS.md §2): each bug is found, at its minimal
+//! size, and what the search shows is what the runner says of the printed tests — the source
+//! model forbids the behaviour, the target model allows the compiled test to show it.
+use std::path::Path;
+
+use mapcheck::encode::Backend;
+use mapcheck::search::{self, Counterexample, Counting, Options};
+use mapcheck::{ir, litmus, mapping, runner};
+
+fn options(bound: usize, axioms: &[&str]) -> Options {
+    Options {
+        bound,
+        counting: Counting::Natural,
+        axioms: axioms.iter().map(|a| a.to_string()).collect(),
+        threads: None,
+        locations: None,
+        backend: Backend::BatSat,
+    }
+}
+
+/// Search `map` up to `bound`; return the counterexamples found, with the bound each was found at.
+fn search(map: &str, opts: &Options) -> Vec<Counterexample> {
+    let m = mapping::load(Path::new(map)).expect("mapping loads");
+    let report = search::check(&m, opts, &|_, _, _| {}).expect("search runs");
+    report.axioms.into_iter().filter_map(|a| a.counterexample).collect()
+}
+
+/// The printed source test is forbidden by the source model and the printed target test is
+/// allowed by the target model: the runner, from the files a user gets.
+fn confirmed_by_printed_tests(map: &str, cx: &Counterexample) {
+    let m = mapping::load(Path::new(map)).unwrap();
+    let source_text = litmus::print_c(&cx.found.source).expect("source prints");
+    let target_text = litmus::print_ptx(&cx.found.target).expect("target prints");
+    let source = litmus::parse_str("source.litmus", &source_text).expect("source re-parses");
+    let target = litmus::parse_str("target.litmus", &target_text).expect("target re-parses");
+    let opts = runner::Options::default();
+    let s = runner::run(&m.source, &source, &opts).unwrap();
+    let t = runner::run(&m.target, &target, &opts).unwrap();
+    assert!(!s.validated, "{map}: the source model allows\n{source_text}");
+    assert!(s.flags.is_empty(), "{map}: the source test is racy\n{source_text}");
+    assert!(t.validated, "{map}: the target model forbids\n{target_text}");
+}
+
+/// `map` has a counterexample at `bound` (for some of `axioms`) and none below it.
+fn found_at(map: &str, bound: usize, axioms: &[&str]) -> Vec<Counterexample> {
+    let found = search(map, &options(bound, axioms));
+    assert!(!found.is_empty(), "{map}: nothing found up to bound {bound}");
+    assert!(
+        found.iter().all(|cx| cx.bound == bound),
+        "{map}: found below bound {bound}: {:?}",
+        found.iter().map(|c| (&c.axiom, c.bound)).collect::<Vec<_>>()
+    );
+    for cx in &found {
+        confirmed_by_printed_tests(map, cx);
+    }
+    found
+}
+
+fn axioms(found: &[Counterexample]) -> Vec<&str> {
+    found.iter().map(|c| c.axiom.as_str()).collect()
+}
+
+#[test]
+fn m1_sc_load_without_its_fence_breaks_store_buffering() {
+    let found = found_at("mappings/known-bugs/m1-sc-load-fence-dropped.map", 4, &[]);
+    assert_eq!(axioms(&found), ["SC"]);
+}
+
+#[test]
+fn m2_relaxed_release_store_breaks_message_passing() {
+    let found = found_at("mappings/known-bugs/m2-release-store-relaxed.map", 4, &[]);
+    assert!(axioms(&found).contains(&"Coherence"));
+}
+
+#[test]
+fn m3_relaxed_acquire_load_breaks_message_passing() {
+    let found = found_at("mappings/known-bugs/m3-acquire-load-relaxed.map", 4, &[]);
+    assert_eq!(axioms(&found), ["Coherence"]);
+}
+
+#[test]
+fn m4_narrowed_scope_breaks_coherence_across_ctas() {
+    let found = found_at("mappings/known-bugs/m4-release-acquire-gpu-narrowed.map", 3, &[]);
+    let cx = &found[0];
+    let ctas: Vec<i64> = cx.found.source.threads.iter().map(|t| t.placement.cta).collect();
+    assert!(ctas.windows(2).any(|w| w[0] != w[1]), "two CTAs are needed: {ctas:?}");
+}
+
+#[test]
+fn m5_acq_rel_fence_for_sc_fence_breaks_sc() {
+    found_at("mappings/known-bugs/m5-sc-fence-weakened.map", 5, &["SC"]);
+}
+
+#[test]
+fn b1_rmw_sc_without_release_is_found() {
+    let found = found_at("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, &[]);
+    let uses_sc_rmw = found.iter().all(|cx| {
+        cx.found.source.threads.iter().flat_map(|t| &t.code).any(|i| {
+            matches!(i, litmus::Instr::Rmw { tags, .. } if tags.iter().any(|t| t == "SC"))
+        })
+    });
+    assert!(uses_sc_rmw, "the B1 counterexamples need an SC RMW");
+}
+
+#[test]
+fn the_correct_mappings_are_clean_at_small_bounds() {
+    for (map, bound) in [
+        ("mappings/rc11-ptx.map", 4),
+        ("mappings/opencl-ptx.map", 3),
+        ("mappings/cuda-ptx.map", 3),
+    ] {
+        let found = search(map, &options(bound, &[]));
+        assert!(found.is_empty(), "{map}: {:?}", axioms(&found));
+    }
+}
+
+#[test]
+fn an_unknown_axiom_is_an_error() {
+    let m = mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap();
+    let err = search::check(&m, &options(2, &["Coherense"]), &|_, _, _| {}).unwrap_err();
+    assert!(err.message.contains("Coherence, Atomicity, SC"), "{}", err.message);
+}
+
+/// The source model the search reads is the file the mapping names.
+#[test]
+fn the_models_are_the_mapping_files() {
+    let m = mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap();
+    let src = ir::load(Path::new("models/rc11-scoped.cat")).unwrap();
+    let names = |m: &ir::Model| m.checks.iter().map(|c| c.name.clone()).collect::<Vec<_>>();
+    assert_eq!(names(&m.source), names(&src));
+}
