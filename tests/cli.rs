@@ -149,3 +149,62 @@ fn cli_compile_bad_input_exits_2() {
     assert_eq!(code, 2);
     assert!(out.is_empty() && err.contains("no-such.litmus"), "{err}");
 }
+
+/// `mapcheck FILE.map` is `mapcheck check FILE.map`; a counterexample exits 1 and is written out
+/// as tests the `run` command accepts, with the verdicts the check claims.
+#[test]
+fn check_finds_m4_and_writes_runnable_tests() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-m4-{}", std::process::id()));
+    let dir_s = dir.to_str().unwrap();
+    let map = "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map";
+    let (code, out, err) = mapcheck(&[map, "--bound", "3", "--axiom", "Coherence", "-o", dir_s]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("Coherence: COUNTEREXAMPLE at bound 3"), "{out}");
+    let case = dir.join("m4-release-acquire-gpu-narrowed-Coherence");
+    for f in ["source.litmus", "target.litmus", "graph.dot"] {
+        assert!(case.join(f).is_file(), "{f} missing");
+    }
+    let run = |model: &str, test: &str| {
+        let (code, out, _) = mapcheck(&["run", model, case.join(test).to_str().unwrap()]);
+        assert_eq!(code, 0);
+        out
+    };
+    let source = run("models/rc11-scoped.cat", "source.litmus");
+    let target = run("models/ptx-v6.cat", "target.litmus");
+    assert!(source.lines().any(|l| l == "No"), "{source}");
+    assert!(target.lines().any(|l| l == "Ok"), "{target}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_clean_mapping_exits_0_with_json() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-ok-{}", std::process::id()));
+    let (code, out, err) = mapcheck(&[
+        "check",
+        "mappings/rc11-ptx.map",
+        "--bound",
+        "3",
+        "--json",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let axioms = v["axioms"].as_array().unwrap();
+    assert_eq!(axioms.len(), 3);
+    for a in axioms {
+        assert_eq!(a["clean_to"], 3, "{a}");
+        assert!(a["counterexample"].is_null());
+    }
+    assert!(!dir.exists(), "nothing to write when nothing is found");
+}
+
+#[test]
+fn check_bad_input_exits_2() {
+    let (code, _, err) = mapcheck(&["check", "mappings/rc11-ptx.map", "--axiom", "Nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no axiom `Nope`"), "{err}");
+    let (code, _, err) = mapcheck(&["missing.map"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.map"), "{err}");
+}
