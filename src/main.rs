@@ -74,6 +74,9 @@ enum Command {
         /// SAT solver.
         #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
         solver: SolverArg,
+        /// Stop at the first bound where some axiom has a counterexample.
+        #[arg(long)]
+        first: bool,
         /// Write counterexamples (litmus tests, DOT graphs) into this directory.
         #[arg(short, long, default_value = "counterexamples")]
         output: PathBuf,
@@ -125,7 +128,10 @@ impl From<SolverArg> for Backend {
 /// The arguments, with `mapcheck FILE.map …` read as `mapcheck check FILE.map …`.
 fn arguments() -> Vec<std::ffi::OsString> {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
-    if args.get(1).is_some_and(|a| Path::new(a).extension().is_some_and(|e| e == "map")) {
+    if args
+        .get(1)
+        .is_some_and(|a| Path::new(a).extension().is_some_and(|e| e == "map"))
+    {
         args.insert(1, "check".into());
     }
     args
@@ -165,16 +171,22 @@ fn main() -> ExitCode {
             threads,
             locations,
             solver,
+            first,
             output,
             json,
         } => {
             let opts = search::Options {
                 bound,
-                counting: if alloy_bounds { search::Counting::Alloy } else { search::Counting::Natural },
+                counting: if alloy_bounds {
+                    search::Counting::Alloy
+                } else {
+                    search::Counting::Natural
+                },
                 axioms: axiom,
                 threads,
                 locations,
                 backend: solver.into(),
+                first,
             };
             return check(&mapping, &opts, &output, json);
         }
@@ -275,10 +287,16 @@ fn check(map: &Path, opts: &search::Options, out: &Path, json: bool) -> ExitCode
 
 fn bench(bounds: &[usize], b1_bound: usize, backend: Backend, json: bool) -> Result<(), Error> {
     let rows = bench::run(bounds, b1_bound, backend, &|r| {
-        eprintln!("{} bound {}: {:.2} s, {}", r.check, r.bound, r.seconds, r.result)
+        eprintln!(
+            "{} bound {}: {:.2} s, {}",
+            r.check, r.bound, r.seconds, r.result
+        )
     })?;
     if json {
-        println!("{}", serde_json::to_string_pretty(&rows).expect("rows serialise"));
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&rows).expect("rows serialise")
+        );
     } else {
         print!("{}", bench::render(&rows, backend));
     }

@@ -59,10 +59,18 @@ pub fn render(r: &Report, files: &BTreeMap<String, Files>) -> String {
         );
         match &a.counterexample {
             None => {
-                let _ = writeln!(s, "\n{}: none up to bound {} ({stats})", a.axiom, a.clean_to);
+                let _ = writeln!(
+                    s,
+                    "\n{}: none up to bound {} ({stats})",
+                    a.axiom, a.clean_to
+                );
             }
             Some(cx) => {
-                let _ = writeln!(s, "\n{}: COUNTEREXAMPLE at bound {} ({stats})", a.axiom, cx.bound);
+                let _ = writeln!(
+                    s,
+                    "\n{}: COUNTEREXAMPLE at bound {} ({stats})",
+                    a.axiom, cx.bound
+                );
                 render_counterexample(&mut s, cx, files.get(&a.axiom));
             }
         }
@@ -74,7 +82,12 @@ fn render_counterexample(s: &mut String, cx: &Counterexample, files: Option<&Fil
     let labels = event_labels(&cx.found.source);
     let label = |k: &Key| labels.get(k).cloned().unwrap_or_else(|| format!("{k:?}"));
     let shape: Vec<String> = cx.shape.iter().map(|k| k.to_string()).collect();
-    let _ = writeln!(s, "  threads of {} events; axioms failing on the lifted execution: {}", shape.join("+"), cx.failed.join(", "));
+    let _ = writeln!(
+        s,
+        "  threads of {} events; axioms failing on the lifted execution: {}",
+        shape.join("+"),
+        cx.failed.join(", ")
+    );
     let _ = writeln!(s, "  violating edges of {}:", cx.axiom);
     for (a, b) in &cx.cycle {
         let _ = writeln!(s, "    {} -> {}", label(a), label(b));
@@ -86,12 +99,24 @@ fn render_counterexample(s: &mut String, cx: &Counterexample, files: Option<&Fil
             .filter(|(k, _)| matches!(k, Key::Event(u, _) if *u == t))
             .map(|(_, l)| l.clone())
             .collect();
-        let _ = writeln!(s, "    {} (cta {}, gpu {}): {}", th.name, th.placement.cta, th.placement.gpu, events.join("; "));
+        let _ = writeln!(
+            s,
+            "    {} (cta {}, gpu {}): {}",
+            th.name,
+            th.placement.cta,
+            th.placement.gpu,
+            events.join("; ")
+        );
     }
     let _ = writeln!(s, "  rf: {}", edges(&cx.found.source_rf, &label));
     let _ = writeln!(s, "  co: {}", edges(&cx.found.source_mo, &label));
     if let Some(f) = files {
-        for (what, p) in [("source test", &f.source), ("target test", &f.target), ("graph", &f.dot), ("graph (SVG)", &f.svg)] {
+        for (what, p) in [
+            ("source test", &f.source),
+            ("target test", &f.target),
+            ("graph", &f.dot),
+            ("graph (SVG)", &f.svg),
+        ] {
             if let Some(p) = p {
                 let _ = writeln!(s, "  {what}: {}", p.display());
             }
@@ -106,7 +131,10 @@ fn render_counterexample(s: &mut String, cx: &Counterexample, files: Option<&Fil
 }
 
 fn edges(r: &crate::search::KeyRel, label: &dyn Fn(&Key) -> String) -> String {
-    let v: Vec<String> = r.iter().map(|(a, b)| format!("{} -> {}", label(a), label(b))).collect();
+    let v: Vec<String> = r
+        .iter()
+        .map(|(a, b)| format!("{} -> {}", label(a), label(b)))
+        .collect();
     v.join(", ")
 }
 
@@ -125,7 +153,9 @@ pub fn event_labels(test: &Litmus) -> BTreeMap<Key, String> {
         for instr in &th.code {
             match instr {
                 Instr::Load { loc, tags, .. } => push(format!("R.{} {loc}", tags.join("."))),
-                Instr::Store { loc, value, tags } => push(format!("W.{} {loc}={}", tags.join("."), expr(value))),
+                Instr::Store { loc, value, tags } => {
+                    push(format!("W.{} {loc}={}", tags.join("."), expr(value)))
+                }
                 Instr::Rmw { loc, tags, op, .. } => {
                     push(format!("RMW-R.{} {loc}", tags.join(".")));
                     let v = match op {
@@ -193,7 +223,9 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>) -> String {
 pub fn write_counterexamples(r: &Report, dir: &Path) -> Result<BTreeMap<String, Files>> {
     let mut out = BTreeMap::new();
     for a in &r.axioms {
-        let Some(cx) = &a.counterexample else { continue };
+        let Some(cx) = &a.counterexample else {
+            continue;
+        };
         let sub = dir.join(&cx.found.source.name);
         std::fs::create_dir_all(&sub).map_err(|e| io(&sub, e))?;
         let write = |name: &str, text: &str| -> Result<PathBuf> {
@@ -203,7 +235,10 @@ pub fn write_counterexamples(r: &Report, dir: &Path) -> Result<BTreeMap<String, 
         };
         let mut files = Files {
             source: Some(write("source.litmus", &litmus::print_c(&cx.found.source)?)?),
-            target: Some(write("target.litmus", &litmus::print_ptx(&cx.found.target)?)?),
+            target: Some(write(
+                "target.litmus",
+                &litmus::print_ptx(&cx.found.target)?,
+            )?),
             dot: Some(write("graph.dot", &dot(cx))?),
             svg: None,
         };
@@ -234,10 +269,15 @@ pub fn dot(cx: &Counterexample) -> String {
         Key::Init(l) => format!("init_{l}"),
         Key::Event(t, e) => format!("e{t}_{e}"),
     };
-    let mut s = String::from("digraph counterexample {\n  rankdir=TB; node [shape=box, fontname=monospace];\n");
+    let mut s = String::from(
+        "digraph counterexample {\n  rankdir=TB; node [shape=box, fontname=monospace];\n",
+    );
     for (t, _) in cx.found.source.threads.iter().enumerate() {
         let _ = writeln!(s, "  subgraph cluster_P{t} {{ label=\"P{t}\";");
-        for (k, l) in labels.iter().filter(|(k, _)| matches!(k, Key::Event(u, _) if *u == t)) {
+        for (k, l) in labels
+            .iter()
+            .filter(|(k, _)| matches!(k, Key::Event(u, _) if *u == t))
+        {
             let _ = writeln!(s, "    {} [label=\"{l}\"];", id(k));
         }
         s.push_str("  }\n");
@@ -258,13 +298,21 @@ pub fn dot(cx: &Counterexample) -> String {
     }
     let mo = &cx.found.source_mo;
     for (a, b) in mo {
-        let implied = mo.iter().any(|(x, y)| x == a && mo.contains(&(y.clone(), b.clone())));
+        let implied = mo
+            .iter()
+            .any(|(x, y)| x == a && mo.contains(&(y.clone(), b.clone())));
         if !implied {
             let _ = writeln!(s, "  {} -> {} [label=co, color=blue];", id(a), id(b));
         }
     }
     for (a, b) in &cx.cycle {
-        let _ = writeln!(s, "  {} -> {} [label=\"{}\", color=red, penwidth=2];", id(a), id(b), cx.axiom);
+        let _ = writeln!(
+            s,
+            "  {} -> {} [label=\"{}\", color=red, penwidth=2];",
+            id(a),
+            id(b),
+            cx.axiom
+        );
     }
     s.push_str("}\n");
     s
@@ -273,27 +321,27 @@ pub fn dot(cx: &Counterexample) -> String {
 /// A progress bar on stderr (hidden when stderr is not a terminal).
 pub struct Progress {
     bar: ProgressBar,
+    bound: usize,
 }
 
 impl Progress {
     pub fn new(bound: usize) -> Progress {
         let bar = ProgressBar::new(0);
         bar.set_style(
-            ProgressStyle::with_template("bound {msg} [{bar:30}] {pos}/{len} shapes, {elapsed}")
-                .expect("a valid template")
-                .progress_chars("=> "),
+            ProgressStyle::with_template(
+                "bound {msg} [{bar:30}] {pos}/{len} thread shapes, {elapsed}",
+            )
+            .expect("a valid template")
+            .progress_chars("=> "),
         );
-        bar.set_message(format!("?/{bound}"));
-        Progress { bar }
+        Progress { bar, bound }
     }
 
     /// `done` of `total` thread shapes of bound `bound` are checked.
     pub fn update(&self, bound: usize, done: usize, total: usize) {
         self.bar.set_length(total as u64);
         self.bar.set_position(done as u64);
-        let max = self.bar.message();
-        let max = max.split('/').nth(1).unwrap_or("?").to_string();
-        self.bar.set_message(format!("{bound}/{max}"));
+        self.bar.set_message(format!("{bound}/{}", self.bound));
     }
 
     pub fn finish(&self) {

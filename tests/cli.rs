@@ -159,7 +159,10 @@ fn check_finds_m4_and_writes_runnable_tests() {
     let map = "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map";
     let (code, out, err) = mapcheck(&[map, "--bound", "3", "--axiom", "Coherence", "-o", dir_s]);
     assert_eq!(code, 1, "{out}{err}");
-    assert!(out.contains("Coherence: COUNTEREXAMPLE at bound 3"), "{out}");
+    assert!(
+        out.contains("Coherence: COUNTEREXAMPLE at bound 3"),
+        "{out}"
+    );
     let case = dir.join("m4-release-acquire-gpu-narrowed-Coherence");
     for f in ["source.litmus", "target.litmus", "graph.dot"] {
         assert!(case.join(f).is_file(), "{f} missing");

@@ -8,7 +8,7 @@ mod litmus_common;
 
 use std::path::{Path, PathBuf};
 
-use litmus_common::{fence, ld, st, tags};
+use litmus_common::{fence, ld, rmw, st};
 use mapcheck::litmus::{
     self, Arch, BinOp, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier,
     RmwOp, Target, Thread,
@@ -137,16 +137,6 @@ fn reprinted_opencl_tests_run_the_same_under_opencl() {
         same_outcome(&model, path, test, again);
     }
     assert_eq!(tally.printed.len(), 133);
-}
-
-fn rmw(dst: &str, loc: &str, op: RmwOp, t: &[&str]) -> Instr {
-    Instr::Rmw {
-        dst: Some(dst.into()),
-        loc: loc.into(),
-        op,
-        tags: tags(t),
-        fail_tags: None,
-    }
 }
 
 fn reg_is(thread: usize, reg: &str, v: i64) -> Box<Prop> {

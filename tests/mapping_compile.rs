@@ -14,17 +14,7 @@ fn rc11_ptx() -> Mapping {
 }
 
 mod litmus_common;
-use litmus_common::{fence, ld, st, tags};
-
-fn rmw(dst: &str, loc: &str, op: RmwOp, t: &[&str]) -> Instr {
-    Instr::Rmw {
-        dst: Some(dst.into()),
-        loc: loc.into(),
-        op,
-        tags: tags(t),
-        fail_tags: None,
-    }
-}
+use litmus_common::{fence, ld, rmw, st, tags};
 
 fn exch(v: i64) -> RmwOp {
     RmwOp::Exch(Expr::Const(v))

@@ -15,6 +15,7 @@ fn options(bound: usize, axioms: &[&str]) -> Options {
         threads: None,
         locations: None,
         backend: Backend::BatSat,
+        first: false,
     }
 }
 
@@ -22,7 +23,11 @@ fn options(bound: usize, axioms: &[&str]) -> Options {
 fn search(map: &str, opts: &Options) -> Vec<Counterexample> {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
     let report = search::check(&m, opts, &|_, _, _| {}).expect("search runs");
-    report.axioms.into_iter().filter_map(|a| a.counterexample).collect()
+    report
+        .axioms
+        .into_iter()
+        .filter_map(|a| a.counterexample)
+        .collect()
 }
 
 /// The printed source test is forbidden by the source model and the printed target test is
@@ -36,19 +41,34 @@ fn confirmed_by_printed_tests(map: &str, cx: &Counterexample) {
     let opts = runner::Options::default();
     let s = runner::run(&m.source, &source, &opts).unwrap();
     let t = runner::run(&m.target, &target, &opts).unwrap();
-    assert!(!s.validated, "{map}: the source model allows\n{source_text}");
-    assert!(s.flags.is_empty(), "{map}: the source test is racy\n{source_text}");
-    assert!(t.validated, "{map}: the target model forbids\n{target_text}");
+    assert!(
+        !s.validated,
+        "{map}: the source model allows\n{source_text}"
+    );
+    assert!(
+        s.flags.is_empty(),
+        "{map}: the source test is racy\n{source_text}"
+    );
+    assert!(
+        t.validated,
+        "{map}: the target model forbids\n{target_text}"
+    );
 }
 
 /// `map` has a counterexample at `bound` (for some of `axioms`) and none below it.
 fn found_at(map: &str, bound: usize, axioms: &[&str]) -> Vec<Counterexample> {
     let found = search(map, &options(bound, axioms));
-    assert!(!found.is_empty(), "{map}: nothing found up to bound {bound}");
+    assert!(
+        !found.is_empty(),
+        "{map}: nothing found up to bound {bound}"
+    );
     assert!(
         found.iter().all(|cx| cx.bound == bound),
         "{map}: found below bound {bound}: {:?}",
-        found.iter().map(|c| (&c.axiom, c.bound)).collect::<Vec<_>>()
+        found
+            .iter()
+            .map(|c| (&c.axiom, c.bound))
+            .collect::<Vec<_>>()
     );
     for cx in &found {
         confirmed_by_printed_tests(map, cx);
@@ -80,10 +100,23 @@ fn m3_relaxed_acquire_load_breaks_message_passing() {
 
 #[test]
 fn m4_narrowed_scope_breaks_coherence_across_ctas() {
-    let found = found_at("mappings/known-bugs/m4-release-acquire-gpu-narrowed.map", 3, &[]);
+    let found = found_at(
+        "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map",
+        3,
+        &[],
+    );
     let cx = &found[0];
-    let ctas: Vec<i64> = cx.found.source.threads.iter().map(|t| t.placement.cta).collect();
-    assert!(ctas.windows(2).any(|w| w[0] != w[1]), "two CTAs are needed: {ctas:?}");
+    let ctas: Vec<i64> = cx
+        .found
+        .source
+        .threads
+        .iter()
+        .map(|t| t.placement.cta)
+        .collect();
+    assert!(
+        ctas.windows(2).any(|w| w[0] != w[1]),
+        "two CTAs are needed: {ctas:?}"
+    );
 }
 
 #[test]
@@ -94,11 +127,12 @@ fn m5_acq_rel_fence_for_sc_fence_breaks_sc() {
 #[test]
 fn b1_rmw_sc_without_release_is_found() {
     let found = found_at("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, &[]);
-    let uses_sc_rmw = found.iter().all(|cx| {
-        cx.found.source.threads.iter().flat_map(|t| &t.code).any(|i| {
-            matches!(i, litmus::Instr::Rmw { tags, .. } if tags.iter().any(|t| t == "SC"))
-        })
-    });
+    let uses_sc_rmw =
+        found.iter().all(|cx| {
+            cx.found.source.threads.iter().flat_map(|t| &t.code).any(
+                |i| matches!(i, litmus::Instr::Rmw { tags, .. } if tags.iter().any(|t| t == "SC")),
+            )
+        });
     assert!(uses_sc_rmw, "the B1 counterexamples need an SC RMW");
 }
 
@@ -119,7 +153,11 @@ fn the_correct_mappings_are_clean_at_small_bounds() {
 fn an_unknown_axiom_is_an_error() {
     let m = mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap();
     let err = search::check(&m, &options(2, &["Coherense"]), &|_, _, _| {}).unwrap_err();
-    assert!(err.message.contains("Coherence, Atomicity, SC"), "{}", err.message);
+    assert!(
+        err.message.contains("Coherence, Atomicity, SC"),
+        "{}",
+        err.message
+    );
 }
 
 /// The source model the search reads is the file the mapping names.
@@ -146,9 +184,9 @@ fn rc11_ptx_sc_accesses_with_mixed_scopes_break_sc() {
         .iter()
         .flat_map(|t| &t.code)
         .filter_map(|i| match i {
-            litmus::Instr::Load { tags, .. } | litmus::Instr::Store { tags, .. } => {
-                tags.iter().find(|t| ["CTA", "GPU", "SYS"].contains(&t.as_str()))
-            }
+            litmus::Instr::Load { tags, .. } | litmus::Instr::Store { tags, .. } => tags
+                .iter()
+                .find(|t| ["CTA", "GPU", "SYS"].contains(&t.as_str())),
             _ => None,
         })
         .map(|t| t.as_str())
@@ -168,9 +206,15 @@ fn both_solvers_agree() {
             .into_iter()
             .map(|backend| {
                 let m = mapping::load(Path::new(map)).unwrap();
-                let opts = Options { backend, ..options(bound, &[]) };
+                let opts = Options {
+                    backend,
+                    ..options(bound, &[])
+                };
                 let r = search::check(&m, &opts, &|_, _, _| {}).unwrap();
-                r.axioms.iter().map(|a| a.counterexample.as_ref().map(|c| c.bound)).collect()
+                r.axioms
+                    .iter()
+                    .map(|a| a.counterexample.as_ref().map(|c| c.bound))
+                    .collect()
             })
             .collect();
         assert_eq!(verdicts[0], verdicts[1], "{map}");

@@ -83,7 +83,11 @@ impl Sat {
 
     /// Gates of the circuit, its free inputs, and the solver's counters.
     pub fn stats(&self) -> (usize, usize, solver::Stats) {
-        (self.circuit.len(), self.circuit.inputs(), self.solver.stats())
+        (
+            self.circuit.len(),
+            self.circuit.inputs(),
+            self.solver.stats(),
+        )
     }
 
     /// The backend's name.

@@ -77,8 +77,8 @@ fn init(test: &Litmus, names: &[Names], out: &mut String) -> Msg<()> {
     Ok(())
 }
 
-/// Header cell and instruction cells of one thread.
-fn column(thread: &Thread, names: &mut Names) -> Msg<Vec<String>> {
+/// Both printers name threads `P0`, `P1`, … as both front ends read them.
+pub(super) fn check_thread_name(thread: &Thread) -> Msg<()> {
     let digits = thread.name.strip_prefix('P').unwrap_or("");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(format!(
@@ -86,6 +86,12 @@ fn column(thread: &Thread, names: &mut Names) -> Msg<Vec<String>> {
             thread.name
         ));
     }
+    Ok(())
+}
+
+/// Header cell and instruction cells of one thread.
+fn column(thread: &Thread, names: &mut Names) -> Msg<Vec<String>> {
+    check_thread_name(thread)?;
     let p = thread.placement;
     let mut cells = vec![format!("{}@cta {},gpu {}", thread.name, p.cta, p.gpu)];
     for (i, instr) in thread.code.iter().enumerate() {

@@ -249,13 +249,7 @@ fn thread_text(
     loc_names: &HashSet<&str>,
     out: &mut String,
 ) -> Msg<()> {
-    let digits = thread.name.strip_prefix('P').unwrap_or("");
-    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
-        return Err(format!(
-            "thread name `{}` is not of the form `P0`",
-            thread.name
-        ));
-    }
+    super::print::check_thread_name(thread)?;
     let p = thread.placement;
     let placement = match (opencl, placed) {
         (true, _) => format!("@wg {}, dev {}", p.cta, p.gpu),

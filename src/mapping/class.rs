@@ -187,7 +187,12 @@ mod tests {
 
     #[test]
     fn tags_invert_of() {
-        for ts in [&["ACQ", "GPU"][..], &["NA"], &["RLX", "V", "SYS"], &["SC", "WG"]] {
+        for ts in [
+            &["ACQ", "GPU"][..],
+            &["NA"],
+            &["RLX", "V", "SYS"],
+            &["SC", "WG"],
+        ] {
             let c = Class::of(ClassKind::R, &tags(ts)).unwrap();
             assert_eq!(Class::of(ClassKind::R, &tags(&c.tags())).unwrap(), c);
             assert_eq!(c.tags(), ts.to_vec(), "{c}");

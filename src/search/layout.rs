@@ -188,9 +188,16 @@ impl Layout {
     /// event of a thread, which is its `k`-th position since guards only cut a thread short).
     pub fn slot_of(&self, key: &Key) -> usize {
         match key {
-            Key::Init(name) => LOCATIONS.iter().position(|l| l == name).expect("a location of the layout"),
+            Key::Init(name) => LOCATIONS
+                .iter()
+                .position(|l| l == name)
+                .expect("a location of the layout"),
             Key::Event(t, k) => {
-                let e = self.events.iter().position(|ev| ev == &(*t, *k)).expect("an event of the layout");
+                let e = self
+                    .events
+                    .iter()
+                    .position(|ev| ev == &(*t, *k))
+                    .expect("an event of the layout");
                 self.main[e]
             }
         }
@@ -201,7 +208,13 @@ impl Layout {
 /// one, listed with threads in non-increasing size (threads are interchangeable: the scope tree
 /// placement is chosen by the solver).
 pub fn thread_shapes(total: usize, threads_max: usize) -> Vec<Vec<usize>> {
-    fn go(left: usize, cap: usize, threads: usize, cur: &mut Vec<usize>, out: &mut Vec<Vec<usize>>) {
+    fn go(
+        left: usize,
+        cap: usize,
+        threads: usize,
+        cur: &mut Vec<usize>,
+        out: &mut Vec<Vec<usize>>,
+    ) {
         if left == 0 {
             out.push(cur.clone());
             return;
@@ -226,7 +239,10 @@ mod tests {
 
     #[test]
     fn shapes_are_partitions() {
-        assert_eq!(thread_shapes(3, 3), vec![vec![3], vec![2, 1], vec![1, 1, 1]]);
+        assert_eq!(
+            thread_shapes(3, 3),
+            vec![vec![3], vec![2, 1], vec![1, 1, 1]]
+        );
         assert_eq!(thread_shapes(4, 2), vec![vec![4], vec![3, 1], vec![2, 2]]);
         // The number of partitions of 7 is 15.
         assert_eq!(thread_shapes(7, 7).len(), 15);

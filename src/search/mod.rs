@@ -47,6 +47,8 @@ pub struct Options {
     /// At most this many locations (default: the bound).
     pub locations: Option<usize>,
     pub backend: Backend,
+    /// Stop after the first bound at which some axiom has a counterexample.
+    pub first: bool,
 }
 
 /// A confirmed counterexample.
@@ -96,7 +98,8 @@ pub type Progress<'a> = &'a (dyn Fn(usize, usize, usize) + Sync);
 pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Result<Report> {
     let start = Instant::now();
     let err = |msg: String| diag::Error::file(&mapping.path, msg);
-    let menu = menu(mapping, opts.counting).map_err(|m| err(format!("the search cannot use this mapping: {m}")))?;
+    let menu = menu(mapping, opts.counting)
+        .map_err(|m| err(format!("the search cannot use this mapping: {m}")))?;
     let axioms = select_axioms(mapping, &opts.axioms).map_err(err)?;
     let mut results: Vec<AxiomResult> = axioms
         .iter()
@@ -111,7 +114,9 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
         })
         .collect();
     for bound in 1..=opts.bound {
-        let open: Vec<usize> = (0..axioms.len()).filter(|&a| results[a].counterexample.is_none()).collect();
+        let open: Vec<usize> = (0..axioms.len())
+            .filter(|&a| results[a].counterexample.is_none())
+            .collect();
         if open.is_empty() {
             break;
         }
@@ -126,7 +131,11 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
                         .map(|&a| q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err))
                         .collect()
                 });
-                progress(bound, done.fetch_add(1, Ordering::Relaxed) + 1, shapes.len());
+                progress(
+                    bound,
+                    done.fetch_add(1, Ordering::Relaxed) + 1,
+                    shapes.len(),
+                );
                 out
             })
             .collect();
@@ -154,6 +163,9 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
                 results[a].clean_to = bound;
             }
         }
+        if opts.first && results.iter().any(|r| r.counterexample.is_some()) {
+            break;
+        }
     }
     Ok(Report {
         mapping: mapping.path.clone(),
@@ -174,7 +186,9 @@ fn shapes_at(bound: usize, opts: &Options) -> Vec<Vec<usize>> {
         Counting::Alloy if bound == opts.bound => {
             // The threads and at least the system node of the scope tree.
             let threads = threads.min(bound.saturating_sub(1));
-            (1..=bound).flat_map(|k| thread_shapes(k, threads)).collect()
+            (1..=bound)
+                .flat_map(|k| thread_shapes(k, threads))
+                .collect()
         }
         Counting::Alloy => vec![],
     }
@@ -193,10 +207,16 @@ fn select_axioms(mapping: &Mapping, wanted: &[String]) -> Result<Vec<(usize, Str
     for w in wanted {
         if !all.iter().any(|(_, n)| n == w) {
             let names: Vec<&str> = all.iter().map(|(_, n)| n.as_str()).collect();
-            return Err(format!("the source model has no axiom `{w}` (its axioms: {})", names.join(", ")));
+            return Err(format!(
+                "the source model has no axiom `{w}` (its axioms: {})",
+                names.join(", ")
+            ));
         }
     }
-    Ok(all.into_iter().filter(|(_, n)| wanted.is_empty() || wanted.contains(n)).collect())
+    Ok(all
+        .into_iter()
+        .filter(|(_, n)| wanted.is_empty() || wanted.contains(n))
+        .collect())
 }
 
 /// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail
@@ -218,11 +238,22 @@ struct Query<'a> {
 }
 
 impl<'a> Query<'a> {
-    fn new(mapping: &'a Mapping, menu: &'a [Op], shape: &[usize], bound: usize, opts: &Options) -> diag::Result<Query<'a>> {
+    fn new(
+        mapping: &'a Mapping,
+        menu: &'a [Op],
+        shape: &[usize],
+        bound: usize,
+        opts: &Options,
+    ) -> diag::Result<Query<'a>> {
         let pre = menu.iter().map(|o| o.pre.len()).max().unwrap_or(0);
         let post = menu.iter().map(|o| o.post.len()).max().unwrap_or(0);
         let events: usize = shape.iter().sum();
-        let locations = opts.locations.unwrap_or(bound).min(events).min(LOCATIONS.len()).max(1);
+        let locations = opts
+            .locations
+            .unwrap_or(bound)
+            .min(events)
+            .min(LOCATIONS.len())
+            .max(1);
         let layout = Layout::new(shape, locations, pre, post);
         let region = mapping.source.bases.contains(&"GLOBAL").then_some("GLOBAL");
         let setup = Setup {
@@ -236,16 +267,29 @@ impl<'a> Query<'a> {
         let c = &mut sat.circuit;
         let program = Program::new(c, layout, menu, &setup);
         let x_target = program.view(c, false, &program.rf, &program.co);
-        let mut target = Encoded::new(c, &mapping.target, x_target.present.clone(), &mut |c, name| x_target.base(c, name));
+        let mut target = Encoded::new(
+            c,
+            &mapping.target,
+            x_target.present.clone(),
+            &mut |c, name| x_target.base(c, name),
+        );
         let x_source = program.view(c, true, &program.rf, &program.mo);
-        let source = Encoded::new(c, &mapping.source, x_source.present.clone(), &mut |c, name| x_source.base(c, name));
+        let source = Encoded::new(
+            c,
+            &mapping.source,
+            x_source.present.clone(),
+            &mut |c, name| x_source.base(c, name),
+        );
         let mut hard = program.structure.clone();
         hard.push(target.consistent_node(c));
         if mapping.source.witnesses.is_empty() {
             for order in thread_orders(shape.len()) {
                 let (rf, co) = program.sequential(c, &order);
                 let view = program.view(c, true, &rf, &co);
-                let mut y = Encoded::new(c, &mapping.source, view.present.clone(), &mut |c, name| view.base(c, name));
+                let mut y =
+                    Encoded::new(c, &mapping.source, view.present.clone(), &mut |c, name| {
+                        view.base(c, name)
+                    });
                 hard.push(race_free_or_inconsistent(c, &mapping.source, &mut y));
             }
         }
@@ -276,7 +320,14 @@ impl<'a> Query<'a> {
                 return Ok(out);
             }
             let choice = self.program.read(&self.sat);
-            let f = validate::found(self.mapping, &self.program.layout, self.program.menu, &choice, self.region, &test_name(self.mapping, name))?;
+            let f = validate::found(
+                self.mapping,
+                &self.program.layout,
+                self.program.menu,
+                &choice,
+                self.region,
+                &test_name(self.mapping, name),
+            )?;
             match validate::validate(self.mapping, &f, name) {
                 Verdict::Confirmed { failed } => {
                     let cycle = self.violation(i, &f);
@@ -332,14 +383,26 @@ impl<'a> Query<'a> {
         }
         let layout = &self.program.layout;
         let n = layout.n();
-        let to_rel = |r: &KeyRel| Rel::from_pairs(n, r.iter().map(|(a, b)| (layout.slot_of(a), layout.slot_of(b))));
+        let to_rel = |r: &KeyRel| {
+            Rel::from_pairs(
+                n,
+                r.iter()
+                    .map(|(a, b)| (layout.slot_of(a), layout.slot_of(b))),
+            )
+        };
         let (rf_y, co_y) = (to_rel(rf), to_rel(co));
         let c = &mut self.sat.circuit;
         let (rfm, com) = (Matrix::constant(&rf_y), Matrix::constant(&co_y));
         let p = &self.program;
         let view = p.view(c, true, &rfm, &com);
-        let mut y = Encoded::new(c, model, view.present.clone(), &mut |c, name| view.base(c, name));
-        let executes: Vec<bool> = layout.events.iter().map(|&(t, k)| events.contains(&Key::Event(t, k))).collect();
+        let mut y = Encoded::new(c, model, view.present.clone(), &mut |c, name| {
+            view.base(c, name)
+        });
+        let executes: Vec<bool> = layout
+            .events
+            .iter()
+            .map(|&(t, k)| events.contains(&Key::Event(t, k)))
+            .collect();
         let wf = well_formed_for(p, &view, &executes, model.coherence, c, &rf_y, &co_y);
         let escape = race_free_or_inconsistent(c, model, &mut y);
         let clause = c.or2(!wf, escape);
@@ -355,7 +418,11 @@ impl<'a> Query<'a> {
     /// Exclude the last solution's values of `nodes`.
     fn block(&mut self, nodes: &[Node]) {
         let values = self.sat.read(nodes);
-        let differ: Vec<Node> = nodes.iter().zip(values).map(|(&x, v)| if v { !x } else { x }).collect();
+        let differ: Vec<Node> = nodes
+            .iter()
+            .zip(values)
+            .map(|(&x, v)| if v { !x } else { x })
+            .collect();
         let clause = self.sat.circuit.or(differ);
         self.sat.assert(clause);
     }
@@ -374,9 +441,21 @@ fn test_name(mapping: &Mapping, axiom: &str) -> String {
 /// edges join same-location writes to reads and every read has one; its coherence edges join
 /// same-location writes, put each initial write first and, for a total coherence, order every
 /// two writes of a location.
-fn well_formed_for(p: &Program, y: &View, executes: &[bool], coherence: CoKind, c: &mut Circuit, rf_y: &Rel, co_y: &Rel) -> Node {
+fn well_formed_for(
+    p: &Program,
+    y: &View,
+    executes: &[bool],
+    coherence: CoKind,
+    c: &mut Circuit,
+    rf_y: &Rel,
+    co_y: &Rel,
+) -> Node {
     let (r, w, loc) = (&y.reads, &y.writes, &p.loc_rel);
-    let mut parts: Vec<Node> = executes.iter().zip(&y.alive).map(|(&x, &a)| if x { a } else { !a }).collect();
+    let mut parts: Vec<Node> = executes
+        .iter()
+        .zip(&y.alive)
+        .map(|(&x, &a)| if x { a } else { !a })
+        .collect();
     for (a, b) in rf_y.pairs() {
         parts.push(c.and([w.0[a], r.0[b], loc.get(a, b)]));
     }
@@ -411,7 +490,11 @@ fn race_free_or_inconsistent(c: &mut Circuit, model: &crate::ir::Model, y: &mut 
     let mut quiet = vec![];
     for (i, check) in model.checks.iter().enumerate() {
         let fails = y.fails_node(c, i);
-        if check.flag { quiet.push(fails) } else { escapes.push(fails) }
+        if check.flag {
+            quiet.push(fails)
+        } else {
+            escapes.push(fails)
+        }
     }
     escapes.push(c.and(quiet));
     c.or(escapes)
@@ -426,11 +509,13 @@ fn thread_orders(threads: usize) -> Vec<Vec<usize>> {
         }
         perms(k - 1)
             .into_iter()
-            .flat_map(|p| (0..k).map(move |i| {
-                let mut q = p.clone();
-                q.insert(i, k - 1);
-                q
-            }))
+            .flat_map(|p| {
+                (0..k).map(move |i| {
+                    let mut q = p.clone();
+                    q.insert(i, k - 1);
+                    q
+                })
+            })
             .collect()
     }
     if threads <= 3 {

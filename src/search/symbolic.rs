@@ -119,7 +119,9 @@ impl<'a> Program<'a> {
         let events = layout.events.len();
         let n = layout.n();
         let mut inputs = |k: usize| -> Vec<Vec<Node>> {
-            (0..events).map(|_| (0..k).map(|_| c.input()).collect()).collect()
+            (0..events)
+                .map(|_| (0..k).map(|_| c.input()).collect())
+                .collect()
         };
         let op = inputs(menu.len());
         let loc = inputs(layout.locations);
@@ -289,7 +291,9 @@ impl<'a> Program<'a> {
             if l.sizes[t] != l.sizes[t - 1] {
                 continue;
             }
-            let (Some(a), Some(b)) = (first(t - 1), first(t)) else { continue };
+            let (Some(a), Some(b)) = (first(t - 1), first(t)) else {
+                continue;
+            };
             for i in 0..self.menu.len() {
                 let later = c.or(self.op[b][i..].iter().copied());
                 let ok = c.implies(self.op[a][i], later);
@@ -328,9 +332,11 @@ impl<'a> Program<'a> {
             // variable.
             let mut options: Vec<(Node, EventKind, Vec<&'static str>)> = vec![];
             match (slot.role, slot.event) {
-                (Role::Init(_), _) => {
-                    options.push((Node::TRUE, EventKind::Write, self.region.into_iter().collect()))
-                }
+                (Role::Init(_), _) => options.push((
+                    Node::TRUE,
+                    EventKind::Write,
+                    self.region.into_iter().collect(),
+                )),
                 (role, Some(e)) => {
                     for (i, o) in self.menu.iter().enumerate() {
                         if let Some((kind, tags)) = self.event_at(o, role, source) {
@@ -478,7 +484,13 @@ impl<'a> Program<'a> {
                     self.structure.push(!g);
                     continue;
                 }
-                let ok = c.and([read, self.source.writes.0[w], self.loc_rel.get(w, m)]);
+                // An RMW that ends its thread guards nothing either.
+                let ends = if pos + 2 == self.layout.sizes[t] {
+                    self.rmw_read[e]
+                } else {
+                    Node::FALSE
+                };
+                let ok = c.and([read, !ends, self.source.writes.0[w], self.loc_rel.get(w, m)]);
                 let ok = c.implies(g, ok);
                 self.structure.push(ok);
             }
@@ -637,7 +649,13 @@ impl<'a> Program<'a> {
 
     /// A coherence order over executing same-location writes, initial writes first: a strict
     /// partial order, total per location for `CoKind::Total`, containing `inner` when given.
-    fn coherence(&mut self, c: &mut Circuit, kind: CoKind, inner: Option<&Matrix>, w: &Vector) -> Matrix {
+    fn coherence(
+        &mut self,
+        c: &mut Circuit,
+        kind: CoKind,
+        inner: Option<&Matrix>,
+        w: &Vector,
+    ) -> Matrix {
         let n = self.layout.n();
         let mut cells = vec![Node::FALSE; n * n];
         let slots = self.access_slots();
@@ -717,11 +735,22 @@ impl<'a> Program<'a> {
 
     /// The execution with `rf` and `co`, read by the source (`source == true`) or the target
     /// model.
-    pub fn view<'p>(&'p self, c: &mut Circuit, source: bool, rf: &Matrix, co: &Matrix) -> View<'p, 'a> {
+    pub fn view<'p>(
+        &'p self,
+        c: &mut Circuit,
+        source: bool,
+        rf: &Matrix,
+        co: &Matrix,
+    ) -> View<'p, 'a> {
         let side = if source { &self.source } else { &self.target };
         let alive = self.alive_under(c, rf);
         let mut mask = |v: &Vector| self.mask_with(c, v, &alive);
-        let (present, reads, writes, fences) = (mask(&side.present), mask(&side.reads), mask(&side.writes), mask(&side.fences));
+        let (present, reads, writes, fences) = (
+            mask(&side.present),
+            mask(&side.reads),
+            mask(&side.writes),
+            mask(&side.fences),
+        );
         let tags = side.tags.iter().map(|(t, v)| (*t, mask(v))).collect();
         View {
             p: self,
@@ -761,7 +790,11 @@ impl<'a> Program<'a> {
     /// The free inputs that fix a program.
     pub fn program_nodes(&self) -> Vec<Node> {
         let vars = self.op.iter().chain(&self.loc).chain(&self.guard);
-        vars.chain(&self.cta).chain(&self.gpu).flatten().copied().collect()
+        vars.chain(&self.cta)
+            .chain(&self.gpu)
+            .flatten()
+            .copied()
+            .collect()
     }
 
     /// The free inputs that fix a program and a target execution (to block one solution).
@@ -975,7 +1008,8 @@ fn same_label(c: &mut Circuit, labels: &[Vec<Node>]) -> Vec<Vec<Node>> {
                         return Node::TRUE;
                     }
                     let k = labels[a].len().min(labels[b].len());
-                    let same: Vec<Node> = (0..k).map(|l| c.and2(labels[a][l], labels[b][l])).collect();
+                    let same: Vec<Node> =
+                        (0..k).map(|l| c.and2(labels[a][l], labels[b][l])).collect();
                     c.or(same)
                 })
                 .collect()
@@ -997,7 +1031,10 @@ mod tests {
         // Two threads: same CTA; two CTAs of one GPU; two GPUs.
         assert_eq!(placements(2).len(), 3);
         // Scope trees of 2 threads: {01} → 1 node; CTAs {0},{1} in GPU {01} → 3; GPUs → 3.
-        let nodes: Vec<usize> = placements(2).iter().map(|(c, g)| scope_nodes(c, g)).collect();
+        let nodes: Vec<usize> = placements(2)
+            .iter()
+            .map(|(c, g)| scope_nodes(c, g))
+            .collect();
         assert_eq!(nodes, vec![1, 3, 3]);
         assert_eq!(scope_nodes(&[0, 0, 1], &[0, 0, 0]), 3);
     }

@@ -9,12 +9,15 @@
 //! Uses: `runner`, `mapping` (compile_program), `litmus`, `exec`, `layout`, `symbolic`.
 use std::collections::BTreeSet;
 
+use super::layout::Op;
 use super::layout::{Layout, Part, Role};
 use super::symbolic::Choice;
-use super::layout::Op;
 use crate::exec::{EventKind, Execution};
 use crate::ir::Model;
-use crate::litmus::{Arch, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target, Thread};
+use crate::litmus::{
+    Arch, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target,
+    Thread,
+};
 use crate::mapping::Mapping;
 use crate::rel::Rel;
 use crate::runner::{self, Candidate};
@@ -56,7 +59,11 @@ pub enum Verdict {
     Confirmed { failed: Vec<String> },
     /// The source program is racy: a consistent execution (its events, rf and co in source
     /// keys) raises a flag.
-    Racy { events: BTreeSet<Key>, rf: KeyRel, co: KeyRel },
+    Racy {
+        events: BTreeSet<Key>,
+        rf: KeyRel,
+        co: KeyRel,
+    },
     /// Another coherence order extending the lifted one makes the source execution consistent.
     Explained,
     /// The runner contradicts the encoder: a bug, reported loudly.
@@ -66,7 +73,13 @@ pub enum Verdict {
 /// The source test a solution describes: threads of loads, stores, RMWs and fences, each store
 /// and RMW writing a value of its own, a guard `if (r == v) { … rest of the thread }` after a read where the
 /// solution has one, and a final condition that pins the reads and final memory.
-pub fn source_test(layout: &Layout, menu: &[Op], choice: &Choice, region: Option<&'static str>, name: &str) -> Litmus {
+pub fn source_test(
+    layout: &Layout,
+    menu: &[Op],
+    choice: &Choice,
+    region: Option<&'static str>,
+    name: &str,
+) -> Litmus {
     let mut threads: Vec<Thread> = layout
         .sizes
         .iter()
@@ -98,7 +111,11 @@ pub fn source_test(layout: &Layout, menu: &[Op], choice: &Choice, region: Option
                 tags,
                 fail_tags: None,
             },
-            (_, EventKind::Read) => Instr::Load { dst: reg, loc, tags },
+            (_, EventKind::Read) => Instr::Load {
+                dst: reg,
+                loc,
+                tags,
+            },
             (_, EventKind::Write) => Instr::Store {
                 loc,
                 value: Expr::Const(value[e]),
@@ -131,12 +148,22 @@ pub fn source_test(layout: &Layout, menu: &[Op], choice: &Choice, region: Option
         .map(|e| choice.loc[e])
         .collect();
     Litmus {
-        arch: if region.is_some() { Arch::OpenCl } else { Arch::C11 },
+        arch: if region.is_some() {
+            Arch::OpenCl
+        } else {
+            Arch::C11
+        },
         name: name.to_string(),
-        init_mem: used.iter().map(|&l| (LOCATIONS[l].to_string(), 0)).collect(),
+        init_mem: used
+            .iter()
+            .map(|&l| (LOCATIONS[l].to_string(), 0))
+            .collect(),
         init_regs: vec![],
         loc_tags: match region {
-            Some(r) => used.iter().map(|&l| (LOCATIONS[l].to_string(), vec![r.to_string()])).collect(),
+            Some(r) => used
+                .iter()
+                .map(|&l| (LOCATIONS[l].to_string(), vec![r.to_string()]))
+                .collect(),
             None => vec![],
         },
         threads,
@@ -172,7 +199,13 @@ fn observation(layout: &Layout, menu: &[Op], choice: &Choice, value: &[i64]) -> 
         }
         let m = layout.main[e];
         if let Some(w) = (0..layout.n()).find(|&w| choice.rf.contains(w, m)) {
-            atoms.push(Prop::Eq(Target::Reg { thread: t, reg: format!("r{pos}") }, slot_value(w)));
+            atoms.push(Prop::Eq(
+                Target::Reg {
+                    thread: t,
+                    reg: format!("r{pos}"),
+                },
+                slot_value(w),
+            ));
         }
     }
     for l in 0..layout.locations {
@@ -185,7 +218,10 @@ fn observation(layout: &Layout, menu: &[Op], choice: &Choice, value: &[i64]) -> 
             .filter(|&a| writes.iter().all(|&b| !choice.mo.contains(a, b)))
             .collect();
         if let ([w], true) = (last.as_slice(), writes.len() > 1) {
-            atoms.push(Prop::Eq(Target::Mem(LOCATIONS[l].to_string()), slot_value(*w)));
+            atoms.push(Prop::Eq(
+                Target::Mem(LOCATIONS[l].to_string()),
+                slot_value(*w),
+            ));
         }
     }
     atoms
@@ -195,7 +231,11 @@ fn observation(layout: &Layout, menu: &[Op], choice: &Choice, value: &[i64]) -> 
 }
 
 /// The key of each slot on the source side and on the target side.
-fn slot_keys(layout: &Layout, menu: &[Op], choice: &Choice) -> (Vec<Option<Key>>, Vec<Option<Key>>) {
+fn slot_keys(
+    layout: &Layout,
+    menu: &[Op],
+    choice: &Choice,
+) -> (Vec<Option<Key>>, Vec<Option<Key>>) {
     let mut source = vec![None; layout.n()];
     let mut target = vec![None; layout.n()];
     let mut next = vec![0; layout.threads()];
@@ -209,7 +249,11 @@ fn slot_keys(layout: &Layout, menu: &[Op], choice: &Choice) -> (Vec<Option<Key>>
         };
         let (t, pos) = layout.events[e];
         let o = &menu[choice.op[e]];
-        let pre_slots = layout.slots.iter().filter(|x| x.event == Some(e) && matches!(x.role, Role::Pre(_))).count();
+        let pre_slots = layout
+            .slots
+            .iter()
+            .filter(|x| x.event == Some(e) && matches!(x.role, Role::Pre(_)))
+            .count();
         if !choice.alive[e] {
             continue;
         }
@@ -237,7 +281,14 @@ fn key_rel(r: &Rel, keys: &[Option<Key>]) -> KeyRel {
 }
 
 /// A solution as tests and key relations.
-pub fn found(mapping: &Mapping, layout: &Layout, menu: &[Op], choice: &Choice, region: Option<&'static str>, name: &str) -> Result<Found, String> {
+pub fn found(
+    mapping: &Mapping,
+    layout: &Layout,
+    menu: &[Op],
+    choice: &Choice,
+    region: Option<&'static str>,
+    name: &str,
+) -> Result<Found, String> {
     let source = source_test(layout, menu, choice, region, name);
     let compiled = mapping
         .compile_program(&source)
@@ -260,7 +311,9 @@ pub fn found(mapping: &Mapping, layout: &Layout, menu: &[Op], choice: &Choice, r
 pub fn execution_keys(x: &Execution) -> Vec<Key> {
     (0..x.n())
         .map(|i| match x.events[i].thread {
-            None => Key::Init(x.locations[x.events[i].loc.expect("initial writes have a location")].clone()),
+            None => Key::Init(
+                x.locations[x.events[i].loc.expect("initial writes have a location")].clone(),
+            ),
             Some(t) => {
                 let k = (0..x.n()).filter(|&j| x.po.contains(j, i)).count();
                 Key::Event(t, k)
@@ -270,7 +323,9 @@ pub fn execution_keys(x: &Execution) -> Vec<Key> {
 }
 
 fn keyed(r: &Rel, keys: &[Key]) -> KeyRel {
-    r.pairs().map(|(a, b)| (keys[a].clone(), keys[b].clone())).collect()
+    r.pairs()
+        .map(|(a, b)| (keys[a].clone(), keys[b].clone()))
+        .collect()
 }
 
 /// The runner's verdict on a solution for source axiom `axiom`.
@@ -280,36 +335,55 @@ pub fn validate(mapping: &Mapping, f: &Found, axiom: &str) -> Verdict {
         return v;
     }
     let mut target_ok = None;
-    let r = runner::for_each_candidate(&mapping.target, &f.target, &opts, &mut |cand: &Candidate| {
-        let keys = execution_keys(cand.execution);
-        if keyed(&cand.execution.rf, &keys) == f.target_rf && keyed(&cand.execution.co, &keys) == f.target_co {
-            target_ok = Some(cand.is_consistent());
-        }
-    });
+    let r = runner::for_each_candidate(
+        &mapping.target,
+        &f.target,
+        &opts,
+        &mut |cand: &Candidate| {
+            let keys = execution_keys(cand.execution);
+            if keyed(&cand.execution.rf, &keys) == f.target_rf
+                && keyed(&cand.execution.co, &keys) == f.target_co
+            {
+                target_ok = Some(cand.is_consistent());
+            }
+        },
+    );
     if let Err(e) = r {
         return Verdict::Disagree(format!("the runner rejects the target test: {}", e.message));
     }
     match target_ok {
-        None => return Verdict::Disagree("the runner has no candidate execution of the target test with the solver's rf and co".into()),
-        Some(false) => return Verdict::Disagree("the target model rejects the execution the solver found consistent".into()),
+        None => return Verdict::Disagree(
+            "the runner has no candidate execution of the target test with the solver's rf and co"
+                .into(),
+        ),
+        Some(false) => {
+            return Verdict::Disagree(
+                "the target model rejects the execution the solver found consistent".into(),
+            )
+        }
         Some(true) => {}
     }
     let (mut explained, mut failed, mut seen) = (false, None, false);
-    let r = runner::for_each_candidate(&mapping.source, &f.source, &opts, &mut |cand: &Candidate| {
-        let keys = execution_keys(cand.execution);
-        if keyed(&cand.execution.rf, &keys) != f.source_rf {
-            return;
-        }
-        let co = keyed(&cand.execution.co, &keys);
-        if !f.source_co.is_subset(&co) {
-            return;
-        }
-        explained |= cand.is_consistent();
-        if co == f.source_mo {
-            seen = true;
-            failed = Some(cand.judgement.failed.clone());
-        }
-    });
+    let r = runner::for_each_candidate(
+        &mapping.source,
+        &f.source,
+        &opts,
+        &mut |cand: &Candidate| {
+            let keys = execution_keys(cand.execution);
+            if keyed(&cand.execution.rf, &keys) != f.source_rf {
+                return;
+            }
+            let co = keyed(&cand.execution.co, &keys);
+            if !f.source_co.is_subset(&co) {
+                return;
+            }
+            explained |= cand.is_consistent();
+            if co == f.source_mo {
+                seen = true;
+                failed = Some(cand.judgement.failed.clone());
+            }
+        },
+    );
     if let Err(e) = r {
         return Verdict::Disagree(format!("the runner rejects the source test: {}", e.message));
     }
@@ -338,7 +412,10 @@ fn race(model: &Model, test: &Litmus, opts: &runner::Options) -> Option<Verdict>
         }
     });
     match r {
-        Err(e) => Some(Verdict::Disagree(format!("the runner rejects the source test: {}", e.message))),
+        Err(e) => Some(Verdict::Disagree(format!(
+            "the runner rejects the source test: {}",
+            e.message
+        ))),
         Ok(()) => racy,
     }
 }

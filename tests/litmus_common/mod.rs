@@ -25,3 +25,13 @@ pub fn st(loc: &str, v: i64, t: &[&str]) -> Instr {
 pub fn fence(t: &[&str]) -> Instr {
     Instr::Fence { tags: tags(t) }
 }
+
+pub fn rmw(dst: &str, loc: &str, op: mapcheck::litmus::RmwOp, t: &[&str]) -> Instr {
+    Instr::Rmw {
+        dst: Some(dst.into()),
+        loc: loc.into(),
+        op,
+        tags: tags(t),
+        fail_tags: None,
+    }
+}
