@@ -38,7 +38,7 @@ fn every_mapping_file_loads_with_every_class_covered() {
         .into_iter()
         .chain(map_files("mappings/known-bugs"))
         .collect();
-    assert_eq!(files.len(), 9, "{files:?}");
+    assert_eq!(files.len(), 10, "{files:?}");
     for f in files {
         let m = load(&f);
         assert!(!m.classes().is_empty(), "{f}");
@@ -249,4 +249,12 @@ fn the_readme_example_is_a_valid_table() {
         mapping::parse_table("README.md", example).unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(table.classes.len(), 7);
     assert_eq!(table.dropped, ["GLOBAL"]);
+}
+
+/// OpenCL gives atomic objects atomic access only; scoped C++ and CUDA (`atomic_ref`) mix them.
+#[test]
+fn only_opencl_types_its_locations() {
+    assert!(load("mappings/opencl-ptx.map").typed_locations);
+    assert!(!load("mappings/rc11-ptx.map").typed_locations);
+    assert!(!load("mappings/cuda-ptx.map").typed_locations);
 }
