@@ -580,7 +580,10 @@ mod tests {
             ),
             ("drop SC\nclass R.NA\nR.NA -> ld.weak", "cannot be dropped"),
             ("drop FOO\nclass R.NA\nR.NA -> ld.weak", "not a tag"),
-            ("locations atomic\nclass R.NA\nR.NA -> ld.weak", "expected `typed` or `mixed`"),
+            (
+                "locations atomic\nclass R.NA\nR.NA -> ld.weak",
+                "expected `typed` or `mixed`",
+            ),
             ("class X.NA\nX.NA -> ld.weak", "unknown operation kind"),
             ("class R.GPU\nR.GPU -> ld.weak", "not a memory order"),
             ("class R.ACQ.NA\nR.ACQ.NA -> ld.weak", "not a scope tag"),

@@ -113,7 +113,13 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
             explained: 0,
         })
         .collect();
-    for bound in 1..=opts.bound {
+    // Natural counting grows the bound one event at a time; Alloy counting checks bound N at once
+    // (a larger bound also allows smaller programs more scopes).
+    let first_bound = match opts.counting {
+        Counting::Natural => 1,
+        Counting::Alloy => opts.bound,
+    };
+    for bound in first_bound..=opts.bound {
         let open: Vec<usize> = (0..axioms.len())
             .filter(|&a| results[a].counterexample.is_none())
             .collect();
@@ -125,12 +131,11 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
         let outcomes: Vec<diag::Result<Vec<ShapeAxiom>>> = shapes
             .par_iter()
             .map(|shape| {
-                let q = Query::new(mapping, &menu, shape, bound, opts);
-                let out = q.and_then(|mut q| {
-                    open.iter()
-                        .map(|&a| q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err))
-                        .collect()
-                });
+                let mut q = Query::new(mapping, &menu, shape, bound, opts);
+                let out = open
+                    .iter()
+                    .map(|&a| q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err))
+                    .collect();
                 progress(
                     bound,
                     done.fetch_add(1, Ordering::Relaxed) + 1,
@@ -244,7 +249,7 @@ impl<'a> Query<'a> {
         shape: &[usize],
         bound: usize,
         opts: &Options,
-    ) -> diag::Result<Query<'a>> {
+    ) -> Query<'a> {
         let pre = menu.iter().map(|o| o.pre.len()).max().unwrap_or(0);
         let post = menu.iter().map(|o| o.post.len()).max().unwrap_or(0);
         let events: usize = shape.iter().sum();
@@ -295,13 +300,13 @@ impl<'a> Query<'a> {
         }
         let all = c.and(hard);
         sat.assert(all);
-        Ok(Query {
+        Query {
             mapping,
             sat,
             program,
             source,
             region,
-        })
+        }
     }
 
     /// Search this shape for a counterexample to source check `i`.
