@@ -54,8 +54,8 @@ pub fn render(r: &Report, files: &BTreeMap<String, Files>) -> String {
     );
     for a in &r.axioms {
         let stats = format!(
-            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order",
-            a.queries, a.solves, a.racy, a.explained
+            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
+            a.queries, a.solves, a.racy, a.explained, a.seconds
         );
         match &a.counterexample {
             None => {
@@ -203,6 +203,7 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>) -> String {
                 "solves": a.solves,
                 "racy_refinements": a.racy,
                 "explained": a.explained,
+                "seconds": a.seconds,
                 "counterexample": cx,
             })
         })

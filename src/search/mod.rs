@@ -79,6 +79,8 @@ pub struct AxiomResult {
     /// Solutions the runner showed racy, and solutions another coherence order explains.
     pub racy: usize,
     pub explained: usize,
+    /// Time spent on this axiom's queries, summed over the worker threads.
+    pub seconds: f64,
 }
 
 /// The whole check.
@@ -111,6 +113,7 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
             solves: 0,
             racy: 0,
             explained: 0,
+            seconds: 0.0,
         })
         .collect();
     // Natural counting grows the bound one event at a time; Alloy counting checks bound N at once
@@ -151,6 +154,7 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
                 res.solves += r.solves;
                 res.racy += r.racy;
                 res.explained += r.explained;
+                res.seconds += r.seconds;
                 if res.counterexample.is_none() {
                     res.counterexample = r.found.map(|(found, failed, cycle)| Counterexample {
                         axiom: res.axiom.clone(),
@@ -231,6 +235,7 @@ struct ShapeAxiom {
     solves: usize,
     racy: usize,
     explained: usize,
+    seconds: f64,
 }
 
 /// The SAT problem of one thread shape, with the target model asserted consistent.
@@ -311,17 +316,20 @@ impl<'a> Query<'a> {
 
     /// Search this shape for a counterexample to source check `i`.
     fn run_axiom(&mut self, i: usize, name: &str) -> Result<ShapeAxiom, String> {
+        let start = Instant::now();
         let mut out = ShapeAxiom {
             found: None,
             solves: 0,
             racy: 0,
             explained: 0,
+            seconds: 0.0,
         };
         let fails = self.source.fails_node(&mut self.sat.circuit, i);
         let lit = self.sat.lit(fails);
         loop {
             out.solves += 1;
             if !self.sat.solve(&[lit]).is_sat() {
+                out.seconds = start.elapsed().as_secs_f64();
                 return Ok(out);
             }
             let choice = self.program.read(&self.sat);
@@ -337,6 +345,7 @@ impl<'a> Query<'a> {
                 Verdict::Confirmed { failed } => {
                     let cycle = self.violation(i, &f);
                     out.found = Some((f, failed, cycle));
+                    out.seconds = start.elapsed().as_secs_f64();
                     return Ok(out);
                 }
                 Verdict::Racy { events, rf, co } => {
