@@ -76,7 +76,8 @@ pub struct AxiomResult {
     /// SAT problems built (thread shapes) and solver calls.
     pub queries: usize,
     pub solves: usize,
-    /// Solutions the runner showed racy, and solutions another coherence order explains.
+    /// Solutions the runner showed racy (or without any consistent source execution), and
+    /// solutions another coherence order explains.
     pub racy: usize,
     pub explained: usize,
     /// Time spent on this axiom's queries, summed over the worker threads.
@@ -355,6 +356,11 @@ impl<'a> Query<'a> {
                 Verdict::Explained => {
                     out.explained += 1;
                     self.block_solution();
+                }
+                Verdict::Meaningless => {
+                    out.racy += 1;
+                    let program = self.program.program_nodes();
+                    self.block(&program);
                 }
                 Verdict::Disagree(msg) => {
                     return Err(format!(

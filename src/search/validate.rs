@@ -1,6 +1,7 @@
 //! The runner's word on what the solver found: a solution becomes a concrete source test (and,
 //! through the mapping, its target test), and the runner — not the encoder — decides whether it
-//! is a counterexample: the program is race-free (no consistent source execution raises a flag),
+//! is a counterexample: the program has a meaning (some consistent source execution, none of
+//! which raises a flag: race-free),
 //! the target model allows the compiled execution, and every source execution with the lifted
 //! `rf` and a coherence order extending the lifted `co` is inconsistent.
 //!
@@ -66,6 +67,9 @@ pub enum Verdict {
     },
     /// Another coherence order extending the lifted one makes the source execution consistent.
     Explained,
+    /// The source model gives the program no consistent execution at all: no meaning, so no
+    /// counterexample (a model that does this to a program is suspect; see decision 002).
+    Meaningless,
     /// The runner contradicts the encoder: a bug, reported loudly.
     Disagree(String),
 }
@@ -398,10 +402,12 @@ pub fn validate(mapping: &Mapping, f: &Found, axiom: &str) -> Verdict {
     }
 }
 
-/// A consistent source execution that raises a flag, if any.
+/// A consistent source execution that raises a flag, if any; `Meaningless` if no execution is
+/// consistent.
 fn race(model: &Model, test: &Litmus, opts: &runner::Options) -> Option<Verdict> {
-    let mut racy = None;
+    let (mut racy, mut any) = (None, false);
     let r = runner::for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
+        any |= cand.is_consistent();
         if racy.is_none() && cand.is_consistent() && !cand.judgement.flags.is_empty() {
             let keys = execution_keys(cand.execution);
             racy = Some(Verdict::Racy {
@@ -416,6 +422,7 @@ fn race(model: &Model, test: &Litmus, opts: &runner::Options) -> Option<Verdict>
             "the runner rejects the source test: {}",
             e.message
         ))),
+        Ok(()) if !any => Some(Verdict::Meaningless),
         Ok(()) => racy,
     }
 }
