@@ -133,6 +133,8 @@ pub struct Layout {
     /// Events per thread.
     pub sizes: Vec<usize>,
     pub locations: usize,
+    /// Fence slots before each event's main slot (added fences sit right-aligned in them).
+    pub pre: usize,
     /// Source events as (thread, position in thread), threads in order.
     pub events: Vec<(usize, usize)>,
     /// The main slot of each source event.
@@ -170,6 +172,7 @@ impl Layout {
         Layout {
             sizes: sizes.to_vec(),
             locations,
+            pre,
             events,
             main,
             slots,

@@ -359,8 +359,7 @@ impl<'a> Query<'a> {
                 }
                 Verdict::Meaningless => {
                     out.racy += 1;
-                    let program = self.program.program_nodes();
-                    self.block(&program);
+                    self.block_program();
                 }
                 Verdict::Disagree(msg) => {
                     return Err(format!(
@@ -398,8 +397,7 @@ impl<'a> Query<'a> {
     fn exclude_racy(&mut self, events: &BTreeSet<Key>, rf: &KeyRel, co: &KeyRel) {
         let model = &self.mapping.source;
         if !model.witnesses.is_empty() {
-            let program = self.program.program_nodes();
-            return self.block(&program);
+            return self.block_program();
         }
         let layout = &self.program.layout;
         let n = layout.n();
@@ -427,6 +425,12 @@ impl<'a> Query<'a> {
         let escape = race_free_or_inconsistent(c, model, &mut y);
         let clause = c.or2(!wf, escape);
         self.sat.assert(clause);
+    }
+
+    /// Exclude the last solution's program (every execution of it).
+    fn block_program(&mut self) {
+        let nodes = self.program.program_nodes();
+        self.block(&nodes);
     }
 
     /// Exclude the last solution's program and target execution exactly.

@@ -44,6 +44,7 @@ pub struct Program<'a> {
     /// `guard[e][0]`: no guard after event `e`; `guard[e][1 + k]`: the thread stops after the
     /// instruction of read `e` unless it read from the write at slot `guard_slots[k]`.
     pub guard: Vec<Vec<Node>>,
+    /// The slots that may hold a write or a read: initial writes and main slots.
     pub guard_slots: Vec<usize>,
     /// `cta[t][k]`, `gpu[t][k]`: thread `t` is in CTA `k` / GPU `k` (canonical labels, k ≤ t).
     pub cta: Vec<Vec<Node>>,
@@ -193,7 +194,7 @@ impl<'a> Program<'a> {
         p
     }
 
-    /// Has event `e` operation `o`?
+    /// The variables of event `e` being one of the operations `pred` selects.
     fn is(&self, e: usize, pred: impl Fn(&Op) -> bool) -> Vec<Node> {
         self.menu
             .iter()
@@ -401,20 +402,12 @@ impl<'a> Program<'a> {
                 _ => (kind, with_region(tags)),
             }),
             (Role::Pre(i), false) => {
-                let pad = self.pre_slots() - o.pre.len();
+                let pad = self.layout.pre - o.pre.len();
                 (i >= pad).then(|| (EventKind::Fence, o.pre[i - pad].clone()))
             }
             (Role::Post(i), false) => o.post.get(i).map(|t| (EventKind::Fence, t.clone())),
             _ => None,
         }
-    }
-
-    fn pre_slots(&self) -> usize {
-        self.layout
-            .slots
-            .iter()
-            .filter(|s| s.event == Some(0) && matches!(s.role, Role::Pre(_)))
-            .count()
     }
 
     /// Is slot `s` a memory event (the same on both sides), and at which location?
@@ -607,11 +600,6 @@ impl<'a> Program<'a> {
         )
     }
 
-    /// Slots that may hold a write / a read: initial writes and main slots.
-    fn access_slots(&self) -> Vec<usize> {
-        self.guard_slots.clone()
-    }
-
     /// The `rf` variables: from any initial write or main slot to any other main slot.
     fn rf_inputs(&self, c: &mut Circuit) -> Matrix {
         let n = self.layout.n();
@@ -658,7 +646,7 @@ impl<'a> Program<'a> {
     ) -> Matrix {
         let n = self.layout.n();
         let mut cells = vec![Node::FALSE; n * n];
-        let slots = self.access_slots();
+        let slots = self.guard_slots.clone();
         for &a in &slots {
             for &b in &self.layout.main {
                 if a == b {
@@ -715,7 +703,7 @@ impl<'a> Program<'a> {
         co
     }
 
-    /// Same thread, both present on the side.
+    /// Are slots `a` and `b` in the same thread (initial writes are in none)?
     fn same_thread(&self, a: usize, b: usize) -> bool {
         let (ta, tb) = (self.layout.slots[a].thread, self.layout.slots[b].thread);
         ta.is_some() && ta == tb
@@ -934,7 +922,7 @@ fn empty_side(n: usize) -> Side {
 }
 
 /// Exactly one of `xs` (pairwise at-most-one).
-pub fn exactly_one(c: &mut Circuit, xs: &[Node]) -> Node {
+fn exactly_one(c: &mut Circuit, xs: &[Node]) -> Node {
     let mut parts = vec![c.or(xs.iter().copied())];
     for i in 0..xs.len() {
         for j in i + 1..xs.len() {

@@ -253,11 +253,6 @@ fn slot_keys(
         };
         let (t, pos) = layout.events[e];
         let o = &menu[choice.op[e]];
-        let pre_slots = layout
-            .slots
-            .iter()
-            .filter(|x| x.event == Some(e) && matches!(x.role, Role::Pre(_)))
-            .count();
         if !choice.alive[e] {
             continue;
         }
@@ -266,7 +261,7 @@ fn slot_keys(
                 source[s] = Some(Key::Event(t, pos));
                 o.main.is_some()
             }
-            Role::Pre(i) => i + o.pre.len() >= pre_slots,
+            Role::Pre(i) => i + o.pre.len() >= layout.pre,
             Role::Post(i) => i < o.post.len(),
             Role::Init(_) => false,
         };
@@ -335,94 +330,100 @@ fn keyed(r: &Rel, keys: &[Key]) -> KeyRel {
 /// The runner's verdict on a solution for source axiom `axiom`.
 pub fn validate(mapping: &Mapping, f: &Found, axiom: &str) -> Verdict {
     let opts = runner::Options::default();
-    if let Some(v) = race(&mapping.source, &f.source, &opts) {
-        return v;
-    }
-    let mut target_ok = None;
-    let r = runner::for_each_candidate(
-        &mapping.target,
-        &f.target,
-        &opts,
-        &mut |cand: &Candidate| {
-            let keys = execution_keys(cand.execution);
-            if keyed(&cand.execution.rf, &keys) == f.target_rf
-                && keyed(&cand.execution.co, &keys) == f.target_co
-            {
-                target_ok = Some(cand.is_consistent());
-            }
-        },
-    );
-    if let Err(e) = r {
-        return Verdict::Disagree(format!("the runner rejects the target test: {}", e.message));
-    }
-    match target_ok {
-        None => return Verdict::Disagree(
-            "the runner has no candidate execution of the target test with the solver's rf and co"
-                .into(),
-        ),
-        Some(false) => {
-            return Verdict::Disagree(
-                "the target model rejects the execution the solver found consistent".into(),
-            )
+    let source = match SourceRun::of(&mapping.source, f, &opts) {
+        Ok(s) => s,
+        Err(e) => {
+            return Verdict::Disagree(format!("the runner rejects the source test: {}", e.message))
         }
-        Some(true) => {}
+    };
+    if let Some(racy) = source.racy {
+        return racy;
     }
-    let (mut explained, mut failed, mut seen) = (false, None, false);
-    let r = runner::for_each_candidate(
-        &mapping.source,
-        &f.source,
-        &opts,
-        &mut |cand: &Candidate| {
-            let keys = execution_keys(cand.execution);
-            if keyed(&cand.execution.rf, &keys) != f.source_rf {
-                return;
-            }
-            let co = keyed(&cand.execution.co, &keys);
-            if !f.source_co.is_subset(&co) {
-                return;
-            }
-            explained |= cand.is_consistent();
-            if co == f.source_mo {
-                seen = true;
-                failed = Some(cand.judgement.failed.clone());
-            }
-        },
-    );
-    if let Err(e) = r {
-        return Verdict::Disagree(format!("the runner rejects the source test: {}", e.message));
+    if !source.any_consistent {
+        return Verdict::Meaningless;
     }
-    match failed {
-        _ if !seen => Verdict::Disagree("the runner has no source execution with the lifted rf and co".into()),
-        Some(ref fs) if !fs.iter().any(|n| n == axiom) => Verdict::Disagree(format!(
+    if let Some(problem) = target_problem(&mapping.target, f, &opts) {
+        return Verdict::Disagree(problem);
+    }
+    match source.lifted_failed {
+        None => Verdict::Disagree("the runner has no source execution with the lifted rf and co".into()),
+        Some(fs) if !fs.iter().any(|n| n == axiom) => Verdict::Disagree(format!(
             "the solver says {axiom} fails on the lifted execution; the runner says it holds (failed: {fs:?})"
         )),
-        _ if explained => Verdict::Explained,
+        Some(_) if source.explained => Verdict::Explained,
         Some(fs) => Verdict::Confirmed { failed: fs },
-        None => unreachable!(),
     }
 }
 
-/// A consistent source execution that raises a flag, if any; `Meaningless` if no execution is
-/// consistent.
-fn race(model: &Model, test: &Litmus, opts: &runner::Options) -> Option<Verdict> {
-    let (mut racy, mut any) = (None, false);
-    let r = runner::for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
-        any |= cand.is_consistent();
-        if racy.is_none() && cand.is_consistent() && !cand.judgement.flags.is_empty() {
+/// What one pass of the runner over the source test's executions says.
+struct SourceRun {
+    any_consistent: bool,
+    /// A consistent execution that raises a flag, as a `Racy` verdict.
+    racy: Option<Verdict>,
+    /// Some execution with the lifted `rf` and a coherence order extending the lifted `co` is
+    /// consistent.
+    explained: bool,
+    /// The checks failing on the lifted execution itself (`None`: the runner has no such
+    /// execution).
+    lifted_failed: Option<Vec<String>>,
+}
+
+impl SourceRun {
+    fn of(model: &Model, f: &Found, opts: &runner::Options) -> crate::diag::Result<SourceRun> {
+        let mut run = SourceRun {
+            any_consistent: false,
+            racy: None,
+            explained: false,
+            lifted_failed: None,
+        };
+        runner::for_each_candidate(model, &f.source, opts, &mut |cand: &Candidate| {
             let keys = execution_keys(cand.execution);
-            racy = Some(Verdict::Racy {
-                events: keys.iter().cloned().collect(),
-                rf: keyed(&cand.execution.rf, &keys),
-                co: keyed(&cand.execution.co, &keys),
-            });
+            let consistent = cand.is_consistent();
+            run.any_consistent |= consistent;
+            let (rf, co) = (
+                keyed(&cand.execution.rf, &keys),
+                keyed(&cand.execution.co, &keys),
+            );
+            if run.racy.is_none() && consistent && !cand.judgement.flags.is_empty() {
+                let events = keys.iter().cloned().collect();
+                run.racy = Some(Verdict::Racy {
+                    events,
+                    rf: rf.clone(),
+                    co: co.clone(),
+                });
+            }
+            if rf != f.source_rf || !f.source_co.is_subset(&co) {
+                return;
+            }
+            run.explained |= consistent;
+            if co == f.source_mo {
+                run.lifted_failed = Some(cand.judgement.failed.clone());
+            }
+        })?;
+        Ok(run)
+    }
+}
+
+/// Why the runner does not confirm the target execution as consistent, if it does not.
+fn target_problem(model: &Model, f: &Found, opts: &runner::Options) -> Option<String> {
+    let mut target_ok = None;
+    let r = runner::for_each_candidate(model, &f.target, opts, &mut |cand: &Candidate| {
+        let keys = execution_keys(cand.execution);
+        if keyed(&cand.execution.rf, &keys) == f.target_rf
+            && keyed(&cand.execution.co, &keys) == f.target_co
+        {
+            target_ok = Some(cand.is_consistent());
         }
     });
-    match r {
-        Err(e) => Some(Verdict::Disagree(format!(
-            "the runner rejects the source test: {}",
-            e.message
-        ))),
-        Ok(()) if !any => Some(Verdict::Meaningless),
-        Ok(()) => racy,
+    match (r, target_ok) {
+        (Err(e), _) => Some(format!("the runner rejects the target test: {}", e.message)),
+        (_, None) => Some(
+            "the runner has no candidate execution of the target test with the solver's rf and co"
+                .into(),
+        ),
+        (_, Some(false)) => {
+            Some("the target model rejects the execution the solver found consistent".into())
+        }
+        (_, Some(true)) => None,
     }
 }
