@@ -6,7 +6,7 @@
 //! - consumers: `exec` + `eval` (one execution), `runner` (every execution of a test: the ground
 //!   truth), `solver` + `encode` (models as SAT constraints);
 //! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
-//!   the runner);
+//!   the runner); `coq` (the models, the unbounded obligations and certificates in Coq);
 //! - reports: `oracle` (agreement with external verdicts), `report` (the mapping check's
 //!   summaries and counterexample files), `bench` (the check's timings beside Alloy's).
 
@@ -30,6 +30,9 @@ pub mod solver;
 
 // The mapping check.
 pub mod search;
+
+// Proof export: models, obligations and counterexample certificates in Coq.
+pub mod coq;
 
 // Reports.
 pub mod bench;

@@ -15,7 +15,7 @@
 //! `runner` (through `validate`), `rayon`.
 mod layout;
 mod symbolic;
-mod validate;
+pub mod validate;
 
 use std::collections::BTreeSet;
 use std::sync::atomic::{AtomicUsize, Ordering};

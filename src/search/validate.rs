@@ -406,24 +406,53 @@ impl SourceRun {
 
 /// Why the runner does not confirm the target execution as consistent, if it does not.
 fn target_problem(model: &Model, f: &Found, opts: &runner::Options) -> Option<String> {
-    let mut target_ok = None;
-    let r = runner::for_each_candidate(model, &f.target, opts, &mut |cand: &Candidate| {
-        let keys = execution_keys(cand.execution);
-        if keyed(&cand.execution.rf, &keys) == f.target_rf
-            && keyed(&cand.execution.co, &keys) == f.target_co
-        {
-            target_ok = Some(cand.is_consistent());
-        }
+    let target_ok = matching(model, &f.target, &f.target_rf, &f.target_co, opts, |c| {
+        c.is_consistent()
     });
-    match (r, target_ok) {
-        (Err(e), _) => Some(format!("the runner rejects the target test: {}", e.message)),
-        (_, None) => Some(
+    match target_ok {
+        Err(e) => Some(format!("the runner rejects the target test: {}", e.message)),
+        Ok(None) => Some(
             "the runner has no candidate execution of the target test with the solver's rf and co"
                 .into(),
         ),
-        (_, Some(false)) => {
+        Ok(Some(false)) => {
             Some("the target model rejects the execution the solver found consistent".into())
         }
-        (_, Some(true)) => None,
+        Ok(Some(true)) => None,
     }
+}
+
+/// `pick` of the runner's candidate execution of `test` with this `rf` and `co` (in keys).
+fn matching<T>(
+    model: &Model,
+    test: &Litmus,
+    rf: &KeyRel,
+    co: &KeyRel,
+    opts: &runner::Options,
+    pick: impl Fn(&Candidate) -> T,
+) -> crate::diag::Result<Option<T>> {
+    let mut found = None;
+    runner::for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
+        let keys = execution_keys(cand.execution);
+        if found.is_none()
+            && keyed(&cand.execution.rf, &keys) == *rf
+            && keyed(&cand.execution.co, &keys) == *co
+        {
+            found = Some(pick(cand));
+        }
+    })?;
+    Ok(found)
+}
+
+/// The compiled execution of a solution and the source execution it lifts to (with the
+/// solution's coherence order), as the runner builds them; `None` if the runner has either not.
+pub fn executions(
+    mapping: &Mapping,
+    f: &Found,
+) -> crate::diag::Result<Option<(Execution, Execution)>> {
+    let opts = runner::Options::default();
+    let copy = |c: &Candidate| c.execution.clone();
+    let target = matching(&mapping.target, &f.target, &f.target_rf, &f.target_co, &opts, copy)?;
+    let source = matching(&mapping.source, &f.source, &f.source_rf, &f.source_mo, &opts, copy)?;
+    Ok(target.zip(source))
 }

@@ -1,0 +1,60 @@
+//! The Coq export, compiled by `coqc`: the obligations of the three mappings (only the
+//! per-axiom theorems admitted; their hypotheses proved satisfiable), and the model files they
+//! build on. Needs `coqc` (the README's test command installs Debian's `coq`).
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use mapcheck::{coq, mapping};
+
+/// Compile every file of an export directory in order; the compiler's output on failure.
+pub fn coqc_all(dir: &Path, files: &[String]) -> Result<String, String> {
+    let mut log = String::new();
+    for f in files {
+        let out = Command::new("coqc")
+            .args(["-R", ".", "Mapcheck", f])
+            .current_dir(dir)
+            .output()
+            .map_err(|e| format!("cannot run coqc ({e}); install Coq: scripts/install-deps.sh"))?;
+        let text = String::from_utf8_lossy(&out.stdout).to_string()
+            + &String::from_utf8_lossy(&out.stderr);
+        if !out.status.success() {
+            return Err(format!("coqc {f} failed in {}:\n{text}", dir.display()));
+        }
+        log.push_str(&text);
+    }
+    Ok(log)
+}
+
+fn export(map: &str) -> (PathBuf, coq::Written) {
+    let m = mapping::load(Path::new(map)).expect("mapping loads");
+    let dir = std::env::temp_dir().join(format!(
+        "mapcheck-coq-{}-{}",
+        std::process::id(),
+        coq::model_prefix(map)
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let written = coq::export_mapping(&m, &[], &dir).expect("export");
+    (dir, written)
+}
+
+#[test]
+fn rc11_ptx_obligations_compile() {
+    let (dir, written) = export("mappings/rc11-ptx.map");
+    let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        log.contains("Closed under the global context"),
+        "the satisfiability proof uses axioms:\n{log}"
+    );
+}
+
+#[test]
+fn opencl_ptx_obligations_compile() {
+    let (dir, written) = export("mappings/opencl-ptx.map");
+    coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
+}
+
+#[test]
+fn cuda_ptx_obligations_compile() {
+    let (dir, written) = export("mappings/cuda-ptx.map");
+    coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
+}
