@@ -2,28 +2,11 @@
 //! per-axiom theorems admitted; their hypotheses proved satisfiable), and the model files they
 //! build on. Needs `coqc` (the README's test command installs Debian's `coq`).
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mapcheck::{coq, mapping};
 
-/// Compile every file of an export directory in order; the compiler's output on failure.
-pub fn coqc_all(dir: &Path, files: &[String]) -> Result<String, String> {
-    let mut log = String::new();
-    for f in files {
-        let out = Command::new("coqc")
-            .args(["-R", ".", "Mapcheck", f])
-            .current_dir(dir)
-            .output()
-            .map_err(|e| format!("cannot run coqc ({e}); install Coq: scripts/install-deps.sh"))?;
-        let text = String::from_utf8_lossy(&out.stdout).to_string()
-            + &String::from_utf8_lossy(&out.stderr);
-        if !out.status.success() {
-            return Err(format!("coqc {f} failed in {}:\n{text}", dir.display()));
-        }
-        log.push_str(&text);
-    }
-    Ok(log)
-}
+mod coq_common;
+use coq_common::coqc_all;
 
 fn export(map: &str) -> (PathBuf, coq::Written) {
     let m = mapping::load(Path::new(map)).expect("mapping loads");

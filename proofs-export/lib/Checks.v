@@ -44,21 +44,28 @@ Proof.
   - intro A. exfalso. exact (Hb x y A).
 Qed.
 
-(* Goal: [check_b = true <-> check], a check of Dec.v on mirrored expressions, or its negation. *)
+(* Goal: [check_b = true <-> check], a check of Dec.v on mirrored expressions, or its negation.
+   Dispatch is syntactic (lazymatch): trying a lemma whose conclusion does not match would make
+   Coq unfold and compute the concrete booleans while unifying. *)
 Ltac check_tac :=
-  first [ apply negb_dec | idtac ];
-  first [ apply acyclic_dec | apply irreflexive_dec | apply set_empty_dec | apply empty_dec ];
-  reflect_tac.
+  lazymatch goal with
+  | |- negb _ = true <-> ~ _ => apply negb_dec; check_tac
+  | |- bacyclic _ _ = true <-> acyclic _ => apply acyclic_dec; reflect_tac
+  | |- birreflexive _ _ = true <-> irreflexive _ => apply irreflexive_dec; reflect_tac
+  | |- bempty _ _ = true <-> empty _ => apply empty_dec; reflect_tac
+  | |- bset_empty _ _ = true <-> set_empty _ => apply set_empty_dec; reflect_tac
+  | |- ?g => fail "check_tac: not a decided check:" g
+  end.
 
 (* Goal: [b1 && (b2 && …) = true <-> P1 /\ (P2 /\ …)], each side a decided check, a negation,
    or a name with a decision lemma in mc_reflect. *)
 Ltac conj_tac :=
-  repeat first
-    [ apply andb_dec
-    | apply negb_dec
-    | apply true_dec
-    | solve [ check_tac ]
-    | solve [ eauto with nocore mc_reflect ] ].
+  lazymatch goal with
+  | |- _ && _ = true <-> _ /\ _ => apply andb_dec; conj_tac
+  | |- negb _ = true <-> ~ _ => apply negb_dec; conj_tac
+  | |- true = true <-> True => apply true_dec
+  | |- _ => first [ solve [ eauto with nocore mc_reflect ] | check_tac ]
+  end.
 
 (* cat's `with l from linearisations(S, o)`: l is a strict total order on S (within the events
    U) that contains o restricted to S. *)
@@ -77,5 +84,5 @@ Lemma linearisation_dec : forall n U u S s o bo l bl,
   (blinearisation n u s bo bl = true <-> linearisation U S o l).
 Proof.
   intros n U u S s o bo l bl HU HS Ho Hl. unfold linearisation, blinearisation.
-  repeat apply andb_dec; first [apply irreflexive_dec | apply empty_dec]; reflect_tac.
+  repeat apply andb_dec; check_tac.
 Qed.

@@ -84,14 +84,15 @@ pub struct Written {
 }
 
 impl Written {
-    fn new(dir: &Path) -> Written {
+    pub fn new(dir: &Path) -> Written {
         Written {
             dir: dir.to_path_buf(),
             files: Vec::new(),
         }
     }
 
-    fn write(&mut self, name: &str, text: &str) -> diag::Result<()> {
+    /// Write one file into the directory (`.v` files are compiled in the order written).
+    pub fn write(&mut self, name: &str, text: &str) -> diag::Result<()> {
         let path = self.dir.join(name);
         std::fs::write(&path, text).map_err(|e| {
             diag::Error::file(path.display().to_string(), format!("cannot write: {e}"))
@@ -103,7 +104,7 @@ impl Written {
     }
 
     /// `_CoqProject`, for `coq_makefile -f _CoqProject -o Makefile && make`.
-    fn finish(mut self) -> diag::Result<Written> {
+    pub fn finish(mut self) -> diag::Result<Written> {
         let project = format!("-R . Mapcheck\n{}\n", self.files.join("\n"));
         let files = std::mem::take(&mut self.files);
         self.write("_CoqProject", &project)?;
@@ -112,8 +113,9 @@ impl Written {
     }
 }
 
-/// Write the library, `Exec.v`, `Model_wf.v`, and `Model_<prefix>.v` for each model.
-fn write_common(out: &mut Written, models: &[&Names]) -> diag::Result<()> {
+/// Write the library, `Exec.v`, and `Model_<prefix>.v` for each model (with `Skeleton.v` after
+/// `Model_wf.v`).
+pub fn write_common(out: &mut Written, models: &[&Names]) -> diag::Result<()> {
     std::fs::create_dir_all(&out.dir).map_err(|e| {
         diag::Error::file(out.dir.display().to_string(), format!("cannot create: {e}"))
     })?;
