@@ -66,16 +66,21 @@ fn print_co_total(out: &mut String) {
     );
 }
 
+/// `(op a b)` on one side.
+fn app(side: Side, op: &str, a: impl std::fmt::Display, b: impl std::fmt::Display) -> String {
+    format!("({} {a} {b})", side.op(op))
+}
+
 /// The set of events of a source class in `x`: its kind, its order and scope tags, and no scope
 /// tag when the class has none.
 fn class_set(side: Side, c: &Class, x: &str) -> String {
     let mut s = kind_set(side, c.kind, x);
     for t in c.tags() {
-        s = format!("({} {s} {})", side.op("set_inter"), side.field(t, x));
+        s = app(side, "set_inter", &s, &side.field(t, x));
     }
     if c.scope.is_none() {
         for scope in crate::mapping::class::SCOPES {
-            s = format!("({} {s} {})", side.op("set_minus"), side.field(scope, x));
+            s = app(side, "set_minus", &s, &side.field(scope, x));
         }
     }
     s
@@ -84,11 +89,11 @@ fn class_set(side: Side, c: &Class, x: &str) -> String {
 /// The events of one kind of operation: reads or writes outside RMWs, RMW halves, fences.
 fn kind_set(side: Side, kind: ClassKind, x: &str) -> String {
     let outside_rmw = |set: &str| {
-        format!(
-            "({} {} {})",
-            side.op("set_minus"),
-            side.field(set, x),
-            side.field("RMW", x)
+        app(
+            side,
+            "set_minus",
+            &side.field(set, &x),
+            side.field("RMW", x),
         )
     };
     match kind {
@@ -108,7 +113,7 @@ fn op_set(side: Side, op: &TargetOp, x: &str) -> String {
         OpKind::Fence => ClassKind::F,
     };
     op.tags.iter().fold(kind_set(side, kind, x), |acc, t| {
-        format!("({} {acc} {})", side.op("set_inter"), side.field(t, x))
+        app(side, "set_inter", &acc, &side.field(t, x))
     })
 }
 
@@ -141,7 +146,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
         })
     };
     let set_empty = |side: Side, s: String| format!("{} {s}", side.op_n("set_empty"));
-    let minus = |side: Side, a: String, b: String| format!("({} {a} {b})", side.op("set_minus"));
+    let minus = |side: Side, a: String, b: String| app(side, "set_minus", a, b);
     for class in mapping.classes() {
         let Some(rule) = mapping.rule(class) else {
             continue;
@@ -175,11 +180,11 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
         );
         // An RMW's added fences are placed before its read and after its write.
         let half = |side: Side, drop: &str| {
-            let other = format!(
-                "({} {} {})",
-                side.op("set_inter"),
-                side.field("RMW", "Xs"),
-                side.field(drop, "Xs")
+            let other = app(
+                side,
+                "set_inter",
+                &side.field("RMW", &"Xs"),
+                side.field(drop, "Xs"),
             );
             minus(side, cs(side), other)
         };
@@ -245,11 +250,11 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
     push(
         "every target event is a source event or a fence a rule added".into(),
         &|side| {
-            let allowed = format!(
-                "({} {} {})",
-                side.op("set_union"),
-                side.field("E", "Xs"),
-                side.field("F", "Xt")
+            let allowed = app(
+                side,
+                "set_union",
+                &side.field("E", &"Xs"),
+                side.field("F", "Xt"),
             );
             set_empty(side, minus(side, side.field("E", "Xt"), allowed))
         },
@@ -259,11 +264,11 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             push(
                 format!("`{f}` of {a} between shared events is `{f}` of {b}"),
                 &|side| {
-                    let shared = format!(
-                        "({} {} {})",
-                        side.op("set_inter"),
-                        side.field("E", "Xs"),
-                        side.field("E", "Xt")
+                    let shared = app(
+                        side,
+                        "set_inter",
+                        &side.field("E", &"Xs"),
+                        side.field("E", "Xt"),
                     );
                     let between = format!(
                         "({} {} ({} {shared} {shared}))",

@@ -140,11 +140,12 @@ pub fn wf_model() -> diag::Result<crate::ir::Model> {
     crate::ir::load_str("models/wf.cat", WF_MODEL, None)
 }
 
-/// `mapcheck export-coq MAPPING -o DIR`: the models and the obligations of a mapping.
-pub fn export_mapping(
+/// An export directory for mapping `m` with the library and its three models written, handed
+/// to `f` with the models' names and the imports of a file that uses them all.
+fn with_models(
     m: &Mapping,
-    evidence: &[(String, mapping::Evidence)],
     dir: &Path,
+    f: impl FnOnce(&mut Written, &mapping::Models, &str) -> diag::Result<()>,
 ) -> diag::Result<Written> {
     let wf = wf_model()?;
     let wf_names = Names::new(&wf, "wf");
@@ -161,9 +162,20 @@ pub fn export_mapping(
         source: &source,
         target: &target,
     };
-    let text = mapping::print(m, &models, evidence, &imports)?;
-    out.write(&format!("{}.v", obligations_name(m)), &text)?;
+    f(&mut out, &models, &imports)?;
     out.finish()
+}
+
+/// `mapcheck export-coq MAPPING -o DIR`: the models and the obligations of a mapping.
+pub fn export_mapping(
+    m: &Mapping,
+    evidence: &[(String, mapping::Evidence)],
+    dir: &Path,
+) -> diag::Result<Written> {
+    with_models(m, dir, |out, models, imports| {
+        let text = mapping::print(m, models, evidence, imports)?;
+        out.write(&format!("{}.v", obligations_name(m)), &text)
+    })
 }
 
 /// `Obligations_<mapping stem>`.
@@ -188,45 +200,37 @@ pub fn export_certificate(
             ),
         )
     })?;
-    let wf = wf_model()?;
-    let wf_names = Names::new(&wf, "wf");
-    let source = Names::new(&m.source, &model_prefix(&m.source_path.to_string_lossy()));
-    let target = Names::new(&m.target, &model_prefix(&m.target_path.to_string_lossy()));
-    let mut out = Written::new(dir);
-    write_common(&mut out, &[&wf_names, &source, &target])?;
-    let axiom = source
-        .axioms()
-        .find(|(_, c)| c.name == cx.axiom)
-        .map(|(c, _)| c)
-        .ok_or_else(|| diag::Error::file(&m.path, format!("no source axiom named {}", cx.axiom)))?;
-    let text = format!(
+    with_models(m, dir, |out, models, imports| {
+        let (wf_names, source, target) = (models.wf, models.source, models.target);
+        let axiom = source
+            .axioms()
+            .find(|(_, c)| c.name == cx.axiom)
+            .map(|(c, _)| c)
+            .ok_or_else(|| {
+                diag::Error::file(&m.path, format!("no source axiom named {}", cx.axiom))
+            })?;
+        let text = format!(
         "{}(* The counterexample to {} of {} at bound {}.\n\n   Source program:\n{}\n   Compiled program:\n{}\n*)\n\n\
          (* The compiled execution ({} events, numbered as the runner builds them). *)\n{}\n\
          (* The source execution it lifts to ({} events). *)\n{}\n{}\n{}\n{}\n{}\n\
          Print Assumptions target_consistent.\nPrint Assumptions source_fails.\n",
-        header(
-            &format!("a counterexample certificate for {}", m.path),
-            &format!(
-                "Rel Dec Checks Exec Model_wf Model_{} Model_{}",
-                source.prefix, target.prefix
-            )
-        ),
+        header(&format!("a counterexample certificate for {}", m.path), imports),
         cx.axiom,
         m.path,
         cx.bound,
         comment_text(&crate::litmus::print_c(&cx.found.source).unwrap_or_default()),
         comment_text(&crate::litmus::print_ptx(&cx.found.target).unwrap_or_default()),
         xt.n(),
-        concrete::module("Compiled", &xt.base(), &[&wf_names, &target]),
+        concrete::module("Compiled", &xt.base(), &[wf_names, target]),
         xs.n(),
-        concrete::module("Lifted", &xs.base(), &[&wf_names, &source]),
-        concrete::consistent_lemma(&wf_names, "compiled_wf", "Compiled"),
-        concrete::consistent_lemma(&wf_names, "lifted_wf", "Lifted"),
-        concrete::consistent_lemma(&target, "target_consistent", "Compiled"),
-        concrete::check_lemma(&source, "source_fails", "Lifted", axiom, false),
+        concrete::module("Lifted", &xs.base(), &[wf_names, source]),
+        concrete::consistent_lemma(wf_names, "compiled_wf", "Compiled"),
+        concrete::consistent_lemma(wf_names, "lifted_wf", "Lifted"),
+        concrete::consistent_lemma(target, "target_consistent", "Compiled"),
+        concrete::check_lemma(source, "source_fails", "Lifted", axiom, false),
     );
-    out.write(&format!("Certificate_{}.v", ident(&cx.axiom)), &text)?;
-    out.finish()
+        out.write(&format!("Certificate_{}.v", ident(&cx.axiom)), &text)
+    })
 }
 
 /// Certificates for every counterexample of a check, one directory per axiom.
