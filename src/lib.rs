@@ -8,7 +8,8 @@
 //! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
 //!   the runner); `coq` (the models, the unbounded obligations and certificates in Coq);
 //! - reports: `oracle` (agreement with external verdicts), `report` (the mapping check's
-//!   summaries and counterexample files), `bench` (the check's timings beside Alloy's).
+//!   summaries and counterexample files), `bench` (the check's timings beside Alloy's);
+//! - hardware: `gpu` (a litmus test as a harness run many times under stress on a device).
 
 // Foundations.
 pub mod diag;
@@ -38,3 +39,6 @@ pub mod coq;
 pub mod bench;
 pub mod oracle;
 pub mod report;
+
+// Hardware: litmus tests as GPU / OpenCL harnesses.
+pub mod gpu;

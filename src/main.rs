@@ -1,14 +1,14 @@
 //! The `mapcheck` command line: parses arguments, calls one library entry point, prints, exits.
 //!
 //! Exit status: 0 success (for `check`: no counterexample), 1 a counterexample found, 2 bad
-//! input (rendered diagnostic on stderr).
+//! input (rendered diagnostic on stderr), 3 (`gpu run`) no device to run on.
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use clap::{Parser, Subcommand};
 use mapcheck::diag::Error;
 use mapcheck::encode::Backend;
-use mapcheck::{bench, ir, litmus, mapping, oracle, report, runner, search};
+use mapcheck::{bench, coq, ir, litmus, mapping, oracle, report, runner, search};
 
 #[derive(Parser)]
 #[command(
@@ -80,8 +80,24 @@ enum Command {
         /// Write counterexamples (litmus tests, DOT graphs) into this directory.
         #[arg(short, long, default_value = "counterexamples")]
         output: PathBuf,
+        /// Also write each counterexample as a Coq certificate into DIR/<name>/.
+        #[arg(long, value_name = "DIR")]
+        coq: Option<PathBuf>,
         #[arg(long)]
         json: bool,
+    },
+    /// Write a mapping's models and proof obligations as Coq files (compile with coqc).
+    ExportCoq {
+        /// The mapping, a `.map` file.
+        mapping: PathBuf,
+        /// The directory to write (created if missing).
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Search up to this bound first and name the result in each obligation (0: no search).
+        #[arg(long, default_value_t = 4)]
+        bound: usize,
+        #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
+        solver: SolverArg,
     },
     /// Time the mapping check against the published Alloy times (ASPLOS'19 Fig. 17) and B1.
     Bench {
@@ -106,6 +122,74 @@ enum Command {
         #[arg(short, long)]
         output: Option<PathBuf>,
     },
+    /// Litmus tests as GPU harnesses: `gpu emit` writes one, `gpu run` runs it.
+    Gpu {
+        #[command(subcommand)]
+        command: GpuCommand,
+    },
+}
+
+#[derive(Subcommand)]
+enum GpuCommand {
+    /// Write a harness for a litmus test, its condition selected to identify the execution.
+    Emit {
+        /// The test (a counterexample's target.litmus, or any PTX, C or OpenCL test).
+        test: PathBuf,
+        #[arg(long, value_enum)]
+        target: TargetArg,
+        /// The harness directory to write.
+        #[arg(short, long)]
+        output: PathBuf,
+        /// Parameter file (default: gpu/params.toml, compiled in).
+        #[arg(long)]
+        params: Option<PathBuf>,
+        /// The test's model: the selected outcome must be one it allows.
+        #[arg(long)]
+        model: Option<PathBuf>,
+        /// A mapping: its target model judges the test, its source model judges --source.
+        #[arg(long)]
+        mapping: Option<PathBuf>,
+        /// The counterexample's source program: the selected outcome must be one its model forbids.
+        #[arg(long)]
+        source: Option<PathBuf>,
+        /// The source program's model (instead of the mapping's).
+        #[arg(long)]
+        source_model: Option<PathBuf>,
+        /// Run the harness once written (as `gpu run`).
+        #[arg(long)]
+        run: bool,
+        /// With --run: launches, instead of the parameter file's `iterations`.
+        #[arg(long)]
+        iterations: Option<u32>,
+        /// With --run: the OpenCL device, by its index in the detection list.
+        #[arg(long)]
+        device: Option<usize>,
+    },
+    /// Detect devices, run a harness directory, print the outcome histogram and statistics.
+    Run {
+        /// A directory written by `gpu emit`.
+        dir: PathBuf,
+        /// Parameter file (default: DIR/params.toml).
+        #[arg(long)]
+        params: Option<PathBuf>,
+        /// Launches, instead of the parameter file's `iterations`.
+        #[arg(long)]
+        iterations: Option<u32>,
+        /// Try K random parameter sets; keep the best in DIR/params-tuned.toml.
+        #[arg(long, value_name = "K")]
+        tune: Option<usize>,
+        /// The OpenCL device, by its index in the detection list (default: first GPU, else first).
+        #[arg(long)]
+        device: Option<usize>,
+    },
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+enum TargetArg {
+    /// PTX kernel and CUDA host.
+    Cuda,
+    /// OpenCL C kernels (run by `mapcheck gpu run`).
+    Opencl,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -157,6 +241,7 @@ fn main() -> ExitCode {
             source,
             output,
         } => compile(&mapping, &source, output.as_ref()),
+        Command::Gpu { command } => return gpu(command),
         Command::Bench {
             bounds,
             b1_bound,
@@ -173,6 +258,7 @@ fn main() -> ExitCode {
             solver,
             first,
             output,
+            coq,
             json,
         } => {
             let opts = search::Options {
@@ -188,8 +274,14 @@ fn main() -> ExitCode {
                 backend: solver.into(),
                 first,
             };
-            return check(&mapping, &opts, &output, json);
+            return check(&mapping, &opts, &output, coq.as_deref(), json);
         }
+        Command::ExportCoq {
+            mapping,
+            output,
+            bound,
+            solver,
+        } => export_coq(&mapping, &output, bound, solver.into()),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
@@ -261,13 +353,24 @@ fn compile(map: &Path, source: &Path, output: Option<&PathBuf>) -> Result<(), Er
     }
 }
 
-fn check(map: &Path, opts: &search::Options, out: &Path, json: bool) -> ExitCode {
+fn check(
+    map: &Path,
+    opts: &search::Options,
+    out: &Path,
+    coq_dir: Option<&Path>,
+    json: bool,
+) -> ExitCode {
     let result = mapping::load(map).and_then(|m| {
         let progress = report::Progress::new(opts.bound);
         let r = search::check(&m, opts, &|b, d, t| progress.update(b, d, t));
         progress.finish();
         let r = r?;
         let files = report::write_counterexamples(&r, out)?;
+        if let Some(dir) = coq_dir {
+            for written in coq::export_certificates(&m, &r, dir)? {
+                eprintln!("wrote {}", written.dir.display());
+            }
+        }
         if json {
             println!("{}", report::json(&r, &files));
         } else {
@@ -283,6 +386,35 @@ fn check(map: &Path, opts: &search::Options, out: &Path, json: bool) -> ExitCode
             ExitCode::from(2)
         }
     }
+}
+
+fn export_coq(map: &Path, out: &Path, bound: usize, backend: Backend) -> Result<(), Error> {
+    let m = mapping::load(map)?;
+    let evidence = if bound == 0 {
+        Vec::new()
+    } else {
+        let opts = search::Options {
+            bound,
+            counting: search::Counting::Natural,
+            axioms: Vec::new(),
+            threads: None,
+            locations: None,
+            backend,
+            first: false,
+        };
+        let progress = report::Progress::new(bound);
+        let r = search::check(&m, &opts, &|b, d, t| progress.update(b, d, t));
+        progress.finish();
+        coq::evidence(&r?)
+    };
+    let written = coq::export_mapping(&m, &evidence, out)?;
+    println!(
+        "wrote {} files to {} (compile: cd {} && coq_makefile -f _CoqProject -o Makefile && make)",
+        written.files.len(),
+        out.display(),
+        out.display()
+    );
+    Ok(())
 }
 
 fn bench(bounds: &[usize], b1_bound: usize, backend: Backend, json: bool) -> Result<(), Error> {
@@ -301,4 +433,79 @@ fn bench(bounds: &[usize], b1_bound: usize, backend: Backend, json: bool) -> Res
         print!("{}", bench::render(&rows, backend));
     }
     Ok(())
+}
+
+fn gpu(command: GpuCommand) -> ExitCode {
+    use mapcheck::gpu::commands::{self, EmitOptions, Failure, RunOptions, Target};
+    let options = match command {
+        GpuCommand::Emit {
+            test,
+            target,
+            output,
+            params,
+            model,
+            mapping,
+            source,
+            source_model,
+            run,
+            iterations,
+            device,
+        } => {
+            let target = match target {
+                TargetArg::Cuda => Target::Cuda,
+                TargetArg::Opencl => Target::OpenCl,
+            };
+            let o = EmitOptions {
+                test,
+                target,
+                output: output.clone(),
+                params,
+                model,
+                mapping,
+                source,
+                source_model,
+            };
+            match commands::emit(&o) {
+                Ok(e) => print!("{}", commands::render_emitted(&e)),
+                Err(e) => {
+                    eprint!("{}", e.render());
+                    return ExitCode::from(2);
+                }
+            }
+            if !run {
+                return ExitCode::SUCCESS;
+            }
+            RunOptions {
+                dir: output,
+                params: None,
+                iterations,
+                tune: None,
+                device,
+            }
+        }
+        GpuCommand::Run {
+            dir,
+            params,
+            iterations,
+            tune,
+            device,
+        } => RunOptions {
+            dir,
+            params,
+            iterations,
+            tune,
+            device,
+        },
+    };
+    match commands::run(&options, &mut |s| print!("{s}")) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(Failure::Input(e)) => {
+            eprint!("{}", e.render());
+            ExitCode::from(2)
+        }
+        Err(Failure::NoDevice(why)) => {
+            eprintln!("{why}");
+            ExitCode::from(3)
+        }
+    }
 }

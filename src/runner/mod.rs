@@ -100,7 +100,8 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
     Ok(out)
 }
 
-fn target_name(test: &Litmus, t: &Target) -> String {
+/// A final-state target as herd7 names it (`0:r0`, `x`).
+pub fn target_name(test: &Litmus, t: &Target) -> String {
     match t {
         Target::Reg { thread, reg } => format!("{}:{reg}", thread_number(test, *thread)),
         Target::Mem(l) => l.clone(),
@@ -114,7 +115,7 @@ fn thread_number(test: &Litmus, t: usize) -> String {
 }
 
 /// The final clause in herd7's syntax.
-fn render_condition(test: &Litmus) -> String {
+pub fn render_condition(test: &Litmus) -> String {
     let q = match test.condition.quantifier {
         Quantifier::Exists => "exists",
         Quantifier::NotExists => "~exists",
@@ -148,7 +149,8 @@ fn render_prop(test: &Litmus, p: &Prop) -> String {
     }
 }
 
-fn render_state(s: &State) -> String {
+/// A state as herd7 prints it (`0:r0=1; x=2;`).
+pub fn render_state(s: &State) -> String {
     s.iter()
         .map(|(n, v)| match v {
             Some(v) => format!("{n}={v};"),

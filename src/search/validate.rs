@@ -452,7 +452,21 @@ pub fn executions(
 ) -> crate::diag::Result<Option<(Execution, Execution)>> {
     let opts = runner::Options::default();
     let copy = |c: &Candidate| c.execution.clone();
-    let target = matching(&mapping.target, &f.target, &f.target_rf, &f.target_co, &opts, copy)?;
-    let source = matching(&mapping.source, &f.source, &f.source_rf, &f.source_mo, &opts, copy)?;
+    let target = matching(
+        &mapping.target,
+        &f.target,
+        &f.target_rf,
+        &f.target_co,
+        &opts,
+        copy,
+    )?;
+    let source = matching(
+        &mapping.source,
+        &f.source,
+        &f.source_rf,
+        &f.source_mo,
+        &opts,
+        copy,
+    )?;
     Ok(target.zip(source))
 }

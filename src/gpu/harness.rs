@@ -1,0 +1,239 @@
+//! A harness directory: what `mapcheck gpu emit --target opencl` writes and `gpu run` reads, and
+//! the runs and the tuning over it.
+//!
+//! Files: `test.litmus` (the test with its selected condition; PTX or C/OpenCL syntax as the test
+//! was written), `params.toml` (the parameters it was emitted with), `kernel.cl` (the OpenCL C
+//! harness). `gpu run` regenerates the kernel from `test.litmus` and refuses a `kernel.cl` that
+//! differs (stale, or edited): the test is the one source of truth. Tuning writes
+//! `params-tuned.toml`.
+//!
+//! Owns: `Harness` (`new`, `load`), `write_opencl`, `run`, `tune`, `report`.
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use rand::rngs::StdRng;
+use rand::SeedableRng;
+
+use super::detect::Device;
+use super::layout::Layout;
+use super::outcome::Space;
+use super::params::Params;
+use super::stats::{self, Tally};
+use super::{host, opencl};
+use crate::diag::{Error, Result};
+use crate::litmus::{self, Arch, Litmus};
+use crate::runner;
+
+pub const TEST_FILE: &str = "test.litmus";
+pub const PARAMS_FILE: &str = "params.toml";
+pub const KERNEL_FILE: &str = "kernel.cl";
+pub const TUNED_FILE: &str = "params-tuned.toml";
+
+/// A test ready to run: its layout, its outcome space and its OpenCL C kernels.
+#[derive(Clone, Debug)]
+pub struct Harness {
+    /// The harness directory (or test name), for messages.
+    pub name: String,
+    pub test: Litmus,
+    pub layout: Layout,
+    pub space: Space,
+    pub kernel: String,
+}
+
+impl Harness {
+    pub fn new(name: &str, test: Litmus) -> Result<Harness> {
+        let layout = Layout::of(&test)?;
+        let space = Space::of(&test)?;
+        let kernel = opencl::kernel_source(&test, &layout, &space)?;
+        Ok(Harness {
+            name: name.to_string(),
+            test,
+            layout,
+            space,
+            kernel,
+        })
+    }
+
+    /// The harness in `dir`, its `kernel.cl` checked against the one `test.litmus` gives.
+    pub fn load(dir: &Path) -> Result<Harness> {
+        let kernel_path = dir.join(KERNEL_FILE);
+        if !kernel_path.exists() {
+            return Err(Error::file(
+                dir.display().to_string(),
+                format!("no {KERNEL_FILE}: not an OpenCL harness directory (write one with `mapcheck gpu emit TEST --target opencl -o DIR`)"),
+            ));
+        }
+        let test = litmus::parse_file(&dir.join(TEST_FILE))?;
+        let harness = Harness::new(&dir.display().to_string(), test)?;
+        let on_disk = crate::diag::read_source(&kernel_path)?;
+        if *on_disk != *harness.kernel {
+            return Err(Error::file(
+                kernel_path.display().to_string(),
+                format!("differs from the kernel {TEST_FILE} gives (stale or edited); run `mapcheck gpu emit` again"),
+            ));
+        }
+        Ok(harness)
+    }
+}
+
+/// Write the OpenCL harness of `test` (its condition already selected) into `dir`.
+pub fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
+    let harness = Harness::new(&dir.display().to_string(), test.clone())?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::file(
+            dir.display().to_string(),
+            format!("cannot create directory: {e}"),
+        )
+    })?;
+    let files = [
+        (TEST_FILE, print_test(test)?),
+        (PARAMS_FILE, params.to_toml()),
+        (KERNEL_FILE, harness.kernel),
+    ];
+    files
+        .into_iter()
+        .map(|(name, text)| write(&dir.join(name), &text))
+        .collect()
+}
+
+/// A test in the syntax it was written in.
+pub fn print_test(test: &Litmus) -> Result<String> {
+    match test.arch {
+        Arch::Ptx => litmus::print_ptx(test),
+        Arch::C11 | Arch::OpenCl => litmus::print_c(test),
+    }
+}
+
+fn write(path: &Path, text: &str) -> Result<PathBuf> {
+    std::fs::write(path, text)
+        .map(|()| path.to_path_buf())
+        .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}")))
+}
+
+/// Run the harness on `device`.
+pub fn run(h: &Harness, device: &Device, params: &Params) -> Result<Tally> {
+    host::run(h, device, params)
+}
+
+/// The report of one run: what ran where, then the histogram and statistics.
+pub fn report(
+    h: &Harness,
+    device: &Device,
+    params_from: &str,
+    params: &Params,
+    t: &Tally,
+) -> String {
+    format!(
+        "test {} on {} / {} (-cl-std={})\nparameters {params_from} (seed {})\n{}",
+        h.test.name,
+        device.platform,
+        device.name,
+        device.cl_std.unwrap_or("?"),
+        params.seed,
+        stats::render(
+            &h.space,
+            &h.test.condition,
+            &runner::render_condition(&h.test),
+            t
+        )
+    )
+}
+
+/// One parameter set tried by `tune`.
+#[derive(Clone, Debug)]
+pub struct Trial {
+    pub params: Params,
+    pub tally: Tally,
+}
+
+/// `k` parameter sets drawn at random around `base` (`Params::random`, generator seeded with
+/// `base.seed`), each run for `base.iterations` launches; the trials, and the index of the one
+/// with the most counted outcomes per second (`None` if none saw the outcome).
+pub fn tune(
+    h: &Harness,
+    device: &Device,
+    base: &Params,
+    k: usize,
+) -> Result<(Vec<Trial>, Option<usize>)> {
+    let mut rng = StdRng::seed_from_u64(base.seed);
+    let mut trials = Vec::with_capacity(k);
+    for _ in 0..k {
+        let params = Params::random(&mut rng, base);
+        let tally = run(h, device, &params)?;
+        trials.push(Trial { params, tally });
+    }
+    let best = trials
+        .iter()
+        .enumerate()
+        .filter(|(_, t)| t.tally.counted > 0)
+        .max_by(|(i, a), (j, b)| {
+            a.tally
+                .per_second()
+                .total_cmp(&b.tally.per_second())
+                .then(j.cmp(i))
+        })
+        .map(|(i, _)| i);
+    Ok((trials, best))
+}
+
+/// One line per trial: its Table 3 parameters and its counted outcomes per second.
+pub fn render_trials(trials: &[Trial], best: Option<usize>) -> String {
+    let mut s = format!(
+        "  {:<5} {:<7} {:<7} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10}\n",
+        "trial",
+        "shuffle",
+        "barrier",
+        "stress",
+        "pre-stress",
+        "line",
+        "targets",
+        "assignment",
+        "stride",
+        "counted",
+        "instances",
+        "per second"
+    );
+    for (i, t) in trials.iter().enumerate() {
+        let p = &t.params;
+        let stress = |on: bool, pattern| {
+            if on {
+                kebab(pattern)
+            } else {
+                "off".to_string()
+            }
+        };
+        let _ = writeln!(
+            s,
+            "{} {i:<5} {:<7} {:<7} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10.1}",
+            if Some(i) == best { '*' } else { ' ' },
+            on_off(p.thread_shuffle),
+            on_off(p.barrier),
+            stress(p.mem_stress, p.mem_stress_pattern),
+            stress(p.pre_stress, p.pre_stress_pattern),
+            p.stress_line_size,
+            p.stress_target_lines,
+            kebab(p.stress_assignment),
+            p.mem_stride,
+            t.tally.counted,
+            t.tally.instances,
+            t.tally.per_second()
+        );
+    }
+    s
+}
+
+fn on_off(b: bool) -> &'static str {
+    if b {
+        "on"
+    } else {
+        "off"
+    }
+}
+
+/// A parameter value as the parameter file spells it (`st-ld`, `round-robin`).
+fn kebab<T: serde::Serialize>(v: T) -> String {
+    let text = toml::Value::try_from(v)
+        .map(|v| v.to_string())
+        .unwrap_or_default();
+    text.trim_matches('"').to_string()
+}

@@ -1,0 +1,382 @@
+//! Where a litmus test's threads and locations go in a launch, for any target language.
+//!
+//! Owns: `Layout` (the test's scope tree as work-groups: which test thread each work-item role
+//! runs; its locations) and `Launch` (one launch's iteration parameters of Kirkham et al.,
+//! OOPSLA 2020, §3: work-group size and count, the shuffled work-group, work-item and instance
+//! tables, the location regions and offsets, the stress targets), drawn from the seed's
+//! generator. The kernels read a `Launch` through the `KNOBS` array and the tables.
+//!
+//! A launch runs `instances` test instances. Testing work-groups come in blocks of `ctas`
+//! (the number of distinct CTAs in the test): in block `b`, logical work-group `b * ctas + j`
+//! plays CTA `j`. The testing work-groups are the first to arrive (the kernel counts arrivals);
+//! `workgroup_table` gives each arrival its logical number. Inside a work-group, work-item `l` (after the work-item table) has slot
+//! `l / roles_per_workgroup` and role `l % roles_per_workgroup`; role `r` of CTA `j` runs the
+//! test thread `role_thread[j * roles_per_workgroup + r]`. The instance of (CTA `j`, block `b`,
+//! slot `s`) is `instance_table[j * instances + b * slots + s]`: a permutation per CTA, so an
+//! instance's threads in one CTA share a work-group and its threads in different CTAs never do.
+use rand::seq::{index, SliceRandom};
+use rand::{Rng, RngExt};
+
+use super::params::{Params, StressAssignment};
+use crate::diag::{Error, Result};
+use crate::litmus::{Instr, Litmus, Target};
+
+/// Words of stressing memory (16 lines of the largest Table 3 stress line).
+pub const SCRATCH_WORDS: u32 = 16 * 1024;
+
+/// The launch parameters the kernels read, in the order of `Launch::knobs`; a kernel defines
+/// `K_<NAME>` as each one's index.
+pub const KNOBS: &[&str] = &[
+    "INSTANCES",
+    "SLOTS",
+    "TESTING_WGS",
+    "STRESSING_WGS",
+    "MEM_STRIDE",
+    "BARRIER",
+    "BARRIER_TIMEOUT",
+    "BARRIER_JITTER",
+    "MEM_STRESS",
+    "MEM_STRESS_ITERATIONS",
+    "MEM_STRESS_PATTERN",
+    "PRE_STRESS",
+    "PRE_STRESS_ITERATIONS",
+    "PRE_STRESS_PATTERN",
+    "STRESS_TARGET_LINES",
+    "STRESS_CHUNKING",
+    "SEED",
+];
+
+/// The test's scope tree as work-groups.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Layout {
+    /// Distinct CTAs (work-groups) one instance spans.
+    pub ctas: usize,
+    /// Threads of one instance in one work-group: the most any of its CTAs has.
+    pub roles_per_workgroup: usize,
+    /// Per (CTA, role), CTA-major: the test thread that role runs, if any.
+    pub role_thread: Vec<Option<usize>>,
+    /// The test's locations in order of first mention, with their initial values.
+    pub locations: Vec<(String, i64)>,
+}
+
+impl Layout {
+    /// The layout of `test`; refuses threads on different GPUs (one launch runs on one device).
+    pub fn of(test: &Litmus) -> Result<Layout> {
+        let gpus: Vec<i64> = test.threads.iter().map(|t| t.placement.gpu).collect();
+        if let Some(t) = test.threads.iter().find(|t| t.placement.gpu != gpus[0]) {
+            return Err(Error::file(
+                &test.name,
+                format!(
+                    "thread {} is on GPU {} and {} on GPU {}: a harness runs on one device",
+                    test.threads[0].name, gpus[0], t.name, t.placement.gpu
+                ),
+            ));
+        }
+        let mut ctas: Vec<(i64, Vec<usize>)> = vec![];
+        for (i, t) in test.threads.iter().enumerate() {
+            match ctas.iter_mut().find(|(c, _)| *c == t.placement.cta) {
+                Some((_, threads)) => threads.push(i),
+                None => ctas.push((t.placement.cta, vec![i])),
+            }
+        }
+        let roles = ctas.iter().map(|(_, ts)| ts.len()).max().unwrap_or(0);
+        let role_thread = ctas
+            .iter()
+            .flat_map(|(_, ts)| (0..roles).map(|r| ts.get(r).copied()))
+            .collect();
+        Ok(Layout {
+            ctas: ctas.len(),
+            roles_per_workgroup: roles,
+            role_thread,
+            locations: locations(test),
+        })
+    }
+
+    pub fn location_index(&self, name: &str) -> Option<usize> {
+        self.locations.iter().position(|(l, _)| l == name)
+    }
+
+    /// The CTA (in layout order) of test thread `t`.
+    pub fn cta_of(&self, t: usize) -> usize {
+        let slot = self.role_thread.iter().position(|r| *r == Some(t));
+        slot.expect("every thread has a role") / self.roles_per_workgroup
+    }
+
+    /// Testing work-groups a launch uses: `params.testing_workgroups` rounded down to whole
+    /// blocks of `ctas`; an error if not even one block fits.
+    pub fn testing_workgroups(&self, params: &Params) -> Result<u32> {
+        let ctas = self.ctas as u32;
+        let used = params.testing_workgroups / ctas * ctas;
+        if used == 0 {
+            return Err(Error::file(
+                "parameters",
+                format!(
+                    "testing_workgroups = {} but one test instance spans {ctas} work-groups (its CTAs)",
+                    params.testing_workgroups
+                ),
+            ));
+        }
+        Ok(used)
+    }
+
+    /// The largest work-group size a launch may draw on a device allowing `device_max`.
+    pub fn max_workgroup_size(&self, params: &Params, device_max: u32) -> Result<u32> {
+        let size = params.max_workgroup_size.min(device_max);
+        if (size as usize) < self.roles_per_workgroup {
+            return Err(Error::file(
+                "parameters",
+                format!(
+                    "work-groups of at most {size} work-items (max_workgroup_size {}, device {device_max}) \
+                     cannot hold the {} threads one instance has in one CTA",
+                    params.max_workgroup_size, self.roles_per_workgroup
+                ),
+            ));
+        }
+        Ok(size)
+    }
+
+    /// Blocks of testing work-groups (one work-group per CTA each) in a launch.
+    pub fn blocks(&self, params: &Params) -> Result<u32> {
+        Ok(self.testing_workgroups(params)? / self.ctas as u32)
+    }
+
+    /// The most instances one launch can have.
+    pub fn max_instances(&self, params: &Params, max_size: u32) -> Result<u32> {
+        Ok(self.blocks(params)? * (max_size / self.roles_per_workgroup as u32))
+    }
+}
+
+/// Locations in order of first mention (initial state, code, condition), with initial values.
+pub fn locations(test: &Litmus) -> Vec<(String, i64)> {
+    let mut out: Vec<(String, i64)> = test.init_mem.clone();
+    let accessed = test
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .filter_map(|i| match i {
+            Instr::Load { loc, .. } | Instr::Store { loc, .. } | Instr::Rmw { loc, .. } => {
+                Some(loc)
+            }
+            _ => None,
+        });
+    let in_condition = test
+        .condition
+        .prop
+        .targets()
+        .into_iter()
+        .filter_map(|t| match t {
+            Target::Mem(l) => Some(l),
+            Target::Reg { .. } => None,
+        });
+    for l in accessed.chain(in_condition) {
+        if !out.iter().any(|(n, _)| n == l) {
+            out.push((l.clone(), 0));
+        }
+    }
+    out
+}
+
+/// One launch's iteration parameters.
+#[derive(Clone, Debug)]
+pub struct Launch {
+    pub workgroup_size: u32,
+    /// All work-groups: testing, then stressing (random occupancy).
+    pub workgroups: u32,
+    pub testing_workgroups: u32,
+    /// Instances per block of testing work-groups (work-items per group / roles per group).
+    pub slots: u32,
+    pub instances: u32,
+    /// A work-group's place in the order of arrival → the logical work-group it plays: the first
+    /// `testing_workgroups` arrivals test, each as the block and CTA this shuffled prefix gives;
+    /// later arrivals keep their place (they stress).
+    pub workgroup_table: Vec<u32>,
+    /// Local work-item id → the one it plays.
+    pub local_table: Vec<u32>,
+    /// Per CTA, slot position → instance (see the module doc).
+    pub instance_table: Vec<u32>,
+    /// Instance × location → its region (of `mem_stride` words) in test memory.
+    pub regions: Vec<u32>,
+    /// Per location: its word offset inside its region.
+    pub offsets: Vec<u32>,
+    /// Word addresses in stressing memory, one per stress target line.
+    pub stress_targets: Vec<u32>,
+    /// Seed of the kernels' own per-instance randomness (the barrier jitter).
+    pub seed: u32,
+}
+
+impl Launch {
+    /// Draw a launch for `layout` under `params`; work-groups of at most `max_size` work-items.
+    pub fn draw<R: Rng + ?Sized>(
+        layout: &Layout,
+        params: &Params,
+        max_size: u32,
+        rng: &mut R,
+    ) -> Result<Launch> {
+        let testing = layout.testing_workgroups(params)?;
+        let roles = layout.roles_per_workgroup as u32;
+        let sizes = workgroup_sizes(roles, max_size);
+        let workgroup_size = sizes[rng.random_range(0..sizes.len())];
+        let workgroups = rng.random_range(testing..=params.max_workgroups.max(testing));
+        let slots = workgroup_size / roles;
+        let instances = testing / layout.ctas as u32 * slots;
+        let shuffle = params.thread_shuffle;
+        let instance_table = (0..layout.ctas)
+            .flat_map(|_| table(instances, shuffle, rng))
+            .collect();
+        Ok(Launch {
+            workgroup_size,
+            workgroups,
+            testing_workgroups: testing,
+            slots,
+            instances,
+            workgroup_table: arrival_table(testing, workgroups, rng),
+            local_table: table(workgroup_size, shuffle, rng),
+            instance_table,
+            regions: table(instances * layout.locations.len() as u32, true, rng),
+            offsets: (0..layout.locations.len())
+                .map(|_| rng.random_range(0..params.mem_stride))
+                .collect(),
+            stress_targets: stress_targets(params, rng),
+            seed: rng.random(),
+        })
+    }
+
+    /// The `KNOBS` array.
+    pub fn knobs(&self, params: &Params) -> Vec<u32> {
+        vec![
+            self.instances,
+            self.slots,
+            self.testing_workgroups,
+            self.workgroups - self.testing_workgroups,
+            params.mem_stride,
+            params.barrier as u32,
+            params.barrier_timeout,
+            params.barrier_jitter,
+            params.mem_stress as u32,
+            params.mem_stress_iterations,
+            params.mem_stress_pattern.code(),
+            params.pre_stress as u32,
+            params.pre_stress_iterations,
+            params.pre_stress_pattern.code(),
+            params.stress_target_lines,
+            (params.stress_assignment == StressAssignment::Chunking) as u32,
+            self.seed,
+        ]
+    }
+}
+
+/// The work-group sizes a launch draws from: the powers of two from `roles` to `max` (or `max`
+/// alone if there is none). Powers of two, not every size: PoCL compiles a kernel once per
+/// work-group size, and a few sizes keep that cost to a few compilations.
+fn workgroup_sizes(roles: u32, max: u32) -> Vec<u32> {
+    let powers: Vec<u32> = (0..32)
+        .map(|k| 1u32 << k)
+        .filter(|p| (roles..=max).contains(p))
+        .collect();
+    if powers.is_empty() {
+        vec![max]
+    } else {
+        powers
+    }
+}
+
+/// `0..workgroups`, its first `testing` entries shuffled among themselves.
+fn arrival_table<R: Rng + ?Sized>(testing: u32, workgroups: u32, rng: &mut R) -> Vec<u32> {
+    let mut t = table(testing, true, rng);
+    t.extend(testing..workgroups);
+    t
+}
+
+/// `0..n`, shuffled when asked.
+fn table<R: Rng + ?Sized>(n: u32, shuffled: bool, rng: &mut R) -> Vec<u32> {
+    let mut t: Vec<u32> = (0..n).collect();
+    if shuffled {
+        t.shuffle(rng);
+    }
+    t
+}
+
+/// Distinct stress lines at random, each with a random word inside it (paper Fig. 3 c, d).
+fn stress_targets<R: Rng + ?Sized>(params: &Params, rng: &mut R) -> Vec<u32> {
+    let size = params.stress_line_size;
+    let lines = index::sample(
+        rng,
+        (SCRATCH_WORDS / size) as usize,
+        params.stress_target_lines as usize,
+    );
+    lines
+        .into_iter()
+        .map(|line| line as u32 * size + rng.random_range(0..size))
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::SeedableRng;
+
+    fn layout(text: &str) -> Layout {
+        Layout::of(&crate::litmus::parse_str("t.litmus", text).unwrap()).unwrap()
+    }
+
+    const THREE_THREADS: &str = "PTX t\n{ x=0; y=0; }\n\
+        P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 0,gpu 0 ;\n\
+        st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r1, y ;\n\
+        exists (1:r0=1 /\\ 2:r1=0)\n";
+
+    #[test]
+    fn threads_of_one_cta_share_a_work_group() {
+        let l = layout(THREE_THREADS);
+        assert_eq!((l.ctas, l.roles_per_workgroup), (2, 2));
+        assert_eq!(l.role_thread, vec![Some(0), Some(2), Some(1), None]);
+        assert_eq!(l.cta_of(2), 0);
+        assert_eq!(l.locations, vec![("x".into(), 0), ("y".into(), 0)]);
+    }
+
+    #[test]
+    fn a_launch_gives_every_instance_each_role_once() {
+        let l = layout(THREE_THREADS);
+        let params = Params {
+            thread_shuffle: true,
+            testing_workgroups: 5,
+            max_workgroups: 9,
+            ..Params::defaults()
+        };
+        let mut rng = rand::rngs::StdRng::seed_from_u64(3);
+        let launch = Launch::draw(&l, &params, 64, &mut rng).unwrap();
+        assert_eq!(launch.testing_workgroups, 4);
+        assert_eq!(launch.instances, 2 * (launch.workgroup_size / 2));
+        for cta in launch.instance_table.chunks(launch.instances as usize) {
+            let mut sorted = cta.to_vec();
+            sorted.sort();
+            assert_eq!(sorted, (0..launch.instances).collect::<Vec<_>>());
+        }
+        assert_eq!(launch.knobs(&params).len(), KNOBS.len());
+        let (testing, stressing) = launch.workgroup_table.split_at(4);
+        assert!(
+            testing.iter().all(|&w| w < 4),
+            "{:?}",
+            launch.workgroup_table
+        );
+        assert!(stressing.iter().copied().eq(4..launch.workgroups));
+        assert!(launch.stress_targets.iter().all(|&w| w < SCRATCH_WORDS));
+    }
+
+    #[test]
+    fn work_group_sizes_are_powers_of_two_that_hold_an_instance() {
+        assert_eq!(workgroup_sizes(1, 8), [1, 2, 4, 8]);
+        assert_eq!(workgroup_sizes(3, 20), [4, 8, 16]);
+        assert_eq!(workgroup_sizes(3, 3), [3]);
+    }
+
+    #[test]
+    fn too_few_testing_work_groups_is_an_error() {
+        let l = layout(THREE_THREADS);
+        let params = Params {
+            testing_workgroups: 1,
+            ..Params::defaults()
+        };
+        let e = l.testing_workgroups(&params).unwrap_err();
+        assert!(e.message.contains("spans 2 work-groups"), "{e}");
+    }
+}

@@ -1,0 +1,141 @@
+//! The CUDA target: a litmus test as a PTX harness that mapcheck writes itself (no nvcc), run
+//! through the CUDA driver API, and checked from the SASS by `optcheck`.
+//!
+//! Files of a CUDA harness directory: `test.litmus` and `params.toml` (as for OpenCL,
+//! `harness`), `kernel.ptx`. `run` regenerates the kernel from `test.litmus` and refuses a
+//! `kernel.ptx` that differs: the test is the one source of truth.
+//!
+//! Module map: `events` (each thread's accesses and fences, with the tags that name them in the
+//! SASS and the manufactured dependencies) → `thread` (a test thread as a PTX function) →
+//! `kernel` (the file: `litmus_init`, `litmus_test`, `litmus_classify` over `layout` and
+//! `KNOBS`, the OpenCL kernels' twins) → `host` (`cudarc`, libcuda loaded at run time).
+//! Uses: `gpu::{layout, outcome, params, stats, harness, detect}`. Decisions:
+//! `docs/decisions/004-ptx-harness.md`.
+//!
+//! One launch runs on one device. Threads the test puts on different GPUs (M3's counterexample
+//! has one) run in different CTAs of that device (`on_one_device`): there, their `.gpu`-scope
+//! operations synchronize, which the test's do not. That only removes behaviours, so an outcome
+//! the harness sees is still one the test can show; an unseen one may need two GPUs.
+mod events;
+mod host;
+mod kernel;
+mod thread;
+
+use std::path::{Path, PathBuf};
+
+pub use events::{events, tag_of, Access, AtomOp, Event, Fence, Op, Scope, Sem, Strength};
+pub use host::{run, Run};
+pub use kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
+pub use thread::name as thread_function;
+
+use super::harness::{print_test, PARAMS_FILE, TEST_FILE};
+use super::layout::Layout;
+use super::outcome::Space;
+use super::params::Params;
+use crate::diag::{Error, Result};
+use crate::litmus::{self, Litmus};
+
+pub const KERNEL_FILE: &str = "kernel.ptx";
+
+/// The most threads a CUDA block has on every device since sm_20.
+pub const MAX_BLOCK: u32 = 1024;
+
+/// A test ready to run on CUDA: its layout, outcome space, events and PTX.
+#[derive(Clone, Debug)]
+pub struct PtxHarness {
+    /// The harness directory (or test name), for messages.
+    pub name: String,
+    pub test: Litmus,
+    pub layout: Layout,
+    pub space: Space,
+    /// Per thread, its memory events as emitted (what optcheck expects in the SASS).
+    pub events: Vec<Vec<Event>>,
+    pub kernel: String,
+}
+
+impl PtxHarness {
+    pub fn new(name: &str, test: Litmus) -> Result<PtxHarness> {
+        let layout = Layout::of(&on_one_device(&test))?;
+        if layout.locations.is_empty() {
+            return Err(Error::file(&test.name, "the test accesses no memory"));
+        }
+        let space = Space::of(&test)?;
+        let events = events(&test)?;
+        let kernel = kernel::kernel_file(&test, &layout, &space, &events)?;
+        Ok(PtxHarness {
+            name: name.to_string(),
+            test,
+            layout,
+            space,
+            events,
+            kernel,
+        })
+    }
+
+    /// The harness in `dir`, its `kernel.ptx` checked against the one `test.litmus` gives.
+    pub fn load(dir: &Path) -> Result<PtxHarness> {
+        let kernel_path = dir.join(KERNEL_FILE);
+        if !kernel_path.exists() {
+            return Err(Error::file(
+                dir.display().to_string(),
+                format!("no {KERNEL_FILE}: not a CUDA harness directory (write one with `mapcheck gpu emit TEST --target cuda -o DIR`)"),
+            ));
+        }
+        let test = litmus::parse_file(&dir.join(TEST_FILE))?;
+        let harness = PtxHarness::new(&dir.display().to_string(), test)?;
+        let on_disk = crate::diag::read_source(&kernel_path)?;
+        if *on_disk != *harness.kernel {
+            return Err(Error::file(
+                kernel_path.display().to_string(),
+                format!("differs from the kernel {TEST_FILE} gives (stale or edited); run `mapcheck gpu emit` again"),
+            ));
+        }
+        Ok(harness)
+    }
+}
+
+/// Write the CUDA harness of `test` (its condition already selected) into `dir`:
+/// `test.litmus`, `params.toml`, `kernel.ptx`. The parameters must fit the test (enough testing
+/// work-groups for its CTAs, blocks large enough for its threads per CTA).
+pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
+    let harness = PtxHarness::new(&dir.display().to_string(), test.clone())?;
+    harness.layout.testing_workgroups(params)?;
+    harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::file(
+            dir.display().to_string(),
+            format!("cannot create directory: {e}"),
+        )
+    })?;
+    let files = [
+        (TEST_FILE, print_test(test)?),
+        (PARAMS_FILE, params.to_toml()),
+        (KERNEL_FILE, harness.kernel),
+    ];
+    files
+        .into_iter()
+        .map(|(name, text)| write(&dir.join(name), &text))
+        .collect()
+}
+
+/// The test with every thread on GPU 0, threads of distinct (GPU, CTA) in distinct CTAs.
+fn on_one_device(test: &Litmus) -> Litmus {
+    let mut placed = test.clone();
+    let mut ctas: Vec<(i64, i64)> = vec![];
+    for t in &mut placed.threads {
+        let key = (t.placement.gpu, t.placement.cta);
+        let cta = ctas.iter().position(|k| *k == key).unwrap_or_else(|| {
+            ctas.push(key);
+            ctas.len() - 1
+        });
+        t.placement.cta = cta as i64;
+        t.placement.gpu = 0;
+    }
+    placed
+}
+
+fn write(path: &Path, text: &str) -> Result<PathBuf> {
+    std::fs::write(path, text)
+        .map(|()| path.to_path_buf())
+        .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}")))
+}

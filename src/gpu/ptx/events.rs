@@ -1,0 +1,402 @@
+//! The memory events of a PTX litmus test as the harness emits them, in program order per
+//! thread: each access with its tag (the immediate offset that names it in the SASS), its
+//! semantics and scope, whether a guard may skip it, and whether it gets a manufactured
+//! dependency; each fence with its semantics and scope. The PTX emitter (`thread`) writes these,
+//! and optcheck checks the SASS against them, so both read one list.
+//!
+//! Tags: access number `k` of the test (all threads, in order) is addressed as `[%aK+TAG]` with
+//! `TAG = 0x100 * (k + 1)`; its pointer is computed from opaque tables so that ptxas can neither
+//! fold the offset away nor prove two accesses (non-)aliasing.
+//!
+//! Manufactured dependencies: ptxas may reorder two loads with no fence between them when one of
+//! them is weak (it did, measured on ptxas 13.5; two strong loads it keeps in order). Such a load
+//! gets an address dependency on the previous load's value, masked with a kernel argument that
+//! is zero at run time (paper 000 §4.5 masks with 0x80000000, which assumes non-negative values;
+//! an opaque zero assumes nothing).
+use crate::diag::{Error, Result};
+use crate::litmus::{BinOp, Instr, Litmus, RmwOp, Thread};
+
+/// A PTX scope.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Scope {
+    Cta,
+    Gpu,
+    Sys,
+}
+
+impl Scope {
+    fn of(tag: &str) -> Option<Scope> {
+        match tag {
+            "CTA" => Some(Scope::Cta),
+            "GPU" => Some(Scope::Gpu),
+            "SYS" => Some(Scope::Sys),
+            _ => None,
+        }
+    }
+    /// The PTX qualifier (`.cta`).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            Scope::Cta => ".cta",
+            Scope::Gpu => ".gpu",
+            Scope::Sys => ".sys",
+        }
+    }
+}
+
+/// Ordering semantics of a strong access or a fence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Sem {
+    Relaxed,
+    Acquire,
+    Release,
+    AcqRel,
+    Sc,
+}
+
+impl Sem {
+    fn of(tag: &str) -> Option<Sem> {
+        match tag {
+            "RLX" => Some(Sem::Relaxed),
+            "ACQ" => Some(Sem::Acquire),
+            "REL" => Some(Sem::Release),
+            "ACQ_REL" => Some(Sem::AcqRel),
+            "SC" => Some(Sem::Sc),
+            _ => None,
+        }
+    }
+    pub fn ptx(self) -> &'static str {
+        match self {
+            Sem::Relaxed => ".relaxed",
+            Sem::Acquire => ".acquire",
+            Sem::Release => ".release",
+            Sem::AcqRel => ".acq_rel",
+            Sem::Sc => ".sc",
+        }
+    }
+    pub fn releases(self) -> bool {
+        matches!(self, Sem::Release | Sem::AcqRel | Sem::Sc)
+    }
+    pub fn acquires(self) -> bool {
+        matches!(self, Sem::Acquire | Sem::AcqRel | Sem::Sc)
+    }
+}
+
+/// How strong an access is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Strength {
+    Weak,
+    /// `.volatile`: relaxed at system scope for the model, its own qualifier for ptxas.
+    Volatile,
+    Strong(Sem, Scope),
+}
+
+impl Strength {
+    /// The PTX qualifiers (`.relaxed.gpu`; empty for weak).
+    pub fn ptx(self) -> String {
+        match self {
+            Strength::Weak => String::new(),
+            Strength::Volatile => ".volatile".into(),
+            Strength::Strong(sem, scope) => format!("{}{}", sem.ptx(), scope.ptx()),
+        }
+    }
+    /// The scope at which the access is strong (volatile: system).
+    pub fn scope(self) -> Option<Scope> {
+        match self {
+            Strength::Weak => None,
+            Strength::Volatile => Some(Scope::Sys),
+            Strength::Strong(_, s) => Some(s),
+        }
+    }
+    pub fn sem(self) -> Sem {
+        match self {
+            Strength::Strong(sem, _) => sem,
+            Strength::Weak | Strength::Volatile => Sem::Relaxed,
+        }
+    }
+}
+
+/// The operation of an atomic (`atom`, `red`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomOp {
+    Add,
+    /// PTX has no `atom.sub`: emitted as `add` of the negated operand.
+    Sub,
+    And,
+    Or,
+    Xor,
+    Exch,
+    Cas,
+}
+
+impl AtomOp {
+    /// The PTX operation and type (`.add.u32`).
+    pub fn ptx(self) -> &'static str {
+        match self {
+            AtomOp::Add | AtomOp::Sub => ".add.u32",
+            AtomOp::And => ".and.b32",
+            AtomOp::Or => ".or.b32",
+            AtomOp::Xor => ".xor.b32",
+            AtomOp::Exch => ".exch.b32",
+            AtomOp::Cas => ".cas.b32",
+        }
+    }
+    /// The operation as SASS writes it (`ATOMG.E.ADD`).
+    pub fn sass(self) -> &'static str {
+        match self {
+            AtomOp::Add | AtomOp::Sub => "ADD",
+            AtomOp::And => "AND",
+            AtomOp::Or => "OR",
+            AtomOp::Xor => "XOR",
+            AtomOp::Exch => "EXCH",
+            AtomOp::Cas => "CAS",
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Op {
+    Load,
+    Store,
+    /// `atom`: reads and writes, the old value to a register.
+    Atom(AtomOp),
+    /// `red`: an atomic without result.
+    Red(AtomOp),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Access {
+    /// Index of the access in the whole test (all threads, in order).
+    pub number: usize,
+    /// The immediate offset that names it: `0x100 * (number + 1)`.
+    pub tag: u32,
+    pub op: Op,
+    pub strength: Strength,
+    pub location: String,
+    /// A forward branch before it may skip it.
+    pub guarded: bool,
+    /// Its address depends on the previous load's value (see the module doc).
+    pub manufactured_dependency: bool,
+    /// Its index in the thread's code.
+    pub instr: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fence {
+    pub sem: Sem,
+    pub scope: Scope,
+    pub instr: usize,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Event {
+    Access(Access),
+    Fence(Fence),
+}
+
+/// The tag of access number `k`.
+pub fn tag_of(number: usize) -> u32 {
+    0x100 * (number as u32 + 1)
+}
+
+/// Per thread, its memory events in program order; an error for what the harness cannot run.
+pub fn events(test: &Litmus) -> Result<Vec<Vec<Event>>> {
+    check_test(test)?;
+    let mut number = 0;
+    let mut out = vec![];
+    for thread in &test.threads {
+        let events = thread_events(test, thread, &mut number)?;
+        out.push(events);
+    }
+    Ok(out)
+}
+
+/// The test as a whole: PTX, global memory only.
+fn check_test(test: &Litmus) -> Result<()> {
+    if test.arch != crate::litmus::Arch::Ptx {
+        return Err(Error::file(
+            &test.name,
+            "the CUDA harness runs PTX tests; compile the test to PTX first (`mapcheck compile`)",
+        ));
+    }
+    match test
+        .loc_tags
+        .iter()
+        .find(|(_, tags)| tags.iter().any(|t| t != "GLOBAL"))
+    {
+        Some((loc, tags)) => Err(Error::file(
+            &test.name,
+            format!(
+                "location `{loc}` is [{}]: the harness places every location in global memory",
+                tags.join(", ")
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn thread_events(test: &Litmus, thread: &Thread, number: &mut usize) -> Result<Vec<Event>> {
+    let fail = |i: usize, msg: String| {
+        Error::file(
+            &test.name,
+            format!("{}, instruction {i}: {msg}", thread.name),
+        )
+    };
+    let mut events = vec![];
+    for (i, instr) in thread.code.iter().enumerate() {
+        let event = match instr {
+            Instr::Fence { tags } => {
+                let (sem, scope) = fence(tags).map_err(|m| fail(i, m))?;
+                Some(Event::Fence(Fence { sem, scope, instr: i }))
+            }
+            Instr::Barrier { .. } => {
+                return Err(fail(
+                    i,
+                    "barriers are not supported by the CUDA harness: the work-items of a \
+                     work-group run different instances, so no barrier joins one instance's threads"
+                        .into(),
+                ))
+            }
+            _ => match access_parts(instr).map_err(|m| fail(i, m))? {
+                Some((op, strength, location)) => {
+                    let access = Access {
+                        number: *number,
+                        tag: tag_of(*number),
+                        op,
+                        strength,
+                        location: location.to_string(),
+                        guarded: is_guarded(&thread.code, i),
+                        manufactured_dependency: false,
+                        instr: i,
+                    };
+                    *number += 1;
+                    Some(Event::Access(access))
+                }
+                None => None,
+            },
+        };
+        events.extend(event);
+    }
+    mark_dependencies(&mut events);
+    Ok(events)
+}
+
+/// Can a forward branch before instruction `i` jump over it?
+fn is_guarded(code: &[Instr], i: usize) -> bool {
+    let label_at = |l: &str| {
+        code.iter()
+            .position(|x| matches!(x, Instr::Label(m) if m == l))
+    };
+    code[..i].iter().any(|x| match x {
+        Instr::Goto(l) | Instr::BranchIf { target: l, .. } => label_at(l).is_some_and(|at| at > i),
+        _ => false,
+    })
+}
+
+/// A load that follows a load, with no fence or other access between, when one of the two is
+/// weak and the first does not acquire: ptxas may swap them, so the second gets a dependency.
+fn mark_dependencies(events: &mut [Event]) {
+    let mut previous_load: Option<Strength> = None;
+    for e in events.iter_mut() {
+        match e {
+            Event::Fence(_) => previous_load = None,
+            Event::Access(a) => {
+                let is_load = a.op == Op::Load;
+                if let (true, Some(prev)) = (is_load, previous_load) {
+                    let weak = prev == Strength::Weak || a.strength == Strength::Weak;
+                    a.manufactured_dependency = weak && !prev.sem().acquires();
+                }
+                previous_load = is_load.then_some(a.strength);
+            }
+        }
+    }
+}
+
+fn split(tags: &[String]) -> (Option<Sem>, Option<Scope>, Vec<&str>) {
+    let (mut sem, mut scope, mut rest) = (None, None, vec![]);
+    for t in tags {
+        match (Sem::of(t), Scope::of(t)) {
+            (Some(s), _) => sem = Some(s),
+            (_, Some(s)) => scope = Some(s),
+            _ => rest.push(t.as_str()),
+        }
+    }
+    (sem, scope, rest)
+}
+
+fn unsupported(tags: &[String]) -> String {
+    format!("tags [{}] have no PTX qualifiers", tags.join(", "))
+}
+
+fn fence(tags: &[String]) -> std::result::Result<(Sem, Scope), String> {
+    match split(tags) {
+        (Some(sem), Some(scope), rest) if rest.is_empty() && sem != Sem::Relaxed => {
+            Ok((sem, scope))
+        }
+        _ => Err(unsupported(tags)),
+    }
+}
+
+fn access_strength(tags: &[String], op: Op) -> std::result::Result<Strength, String> {
+    let (sem, scope, rest) = split(tags);
+    let plain = matches!(op, Op::Load | Op::Store);
+    let rest_ok = rest.is_empty() || (matches!(op, Op::Red(_)) && rest == ["RED"]);
+    match (sem, scope, rest.as_slice()) {
+        (None, None, ["WEAK"]) if plain => Ok(Strength::Weak),
+        (Some(Sem::Relaxed), Some(Scope::Sys), ["V"]) if plain => Ok(Strength::Volatile),
+        (Some(sem), Some(scope), _) if rest_ok && sem != Sem::Sc => {
+            Ok(Strength::Strong(sem, scope))
+        }
+        _ => Err(unsupported(tags)),
+    }
+}
+
+/// Operation, strength and location of a memory access; `None` for other instructions.
+fn access_parts(instr: &Instr) -> std::result::Result<Option<(Op, Strength, &str)>, String> {
+    let (op, tags, loc) = match instr {
+        Instr::Load { loc, tags, .. } => (Op::Load, tags, loc),
+        Instr::Store { loc, tags, .. } => (Op::Store, tags, loc),
+        Instr::Rmw {
+            dst,
+            loc,
+            op,
+            tags,
+            fail_tags,
+        } => {
+            if fail_tags.as_ref().is_some_and(|f| f != tags) {
+                return Err("PTX has no separate failure order for a compare-and-swap".into());
+            }
+            let atom = atom_op(op)?;
+            let red = tags.iter().any(|t| t == "RED");
+            match (red, dst) {
+                (true, Some(_)) => return Err("a reduction (RED) has no destination".into()),
+                (true, None) if atom == AtomOp::Cas || atom == AtomOp::Exch => {
+                    return Err("PTX has no `red.cas` or `red.exch`".into())
+                }
+                (true, None) => (Op::Red(atom), tags, loc),
+                (false, _) => (Op::Atom(atom), tags, loc),
+            }
+        }
+        _ => return Ok(None),
+    };
+    let strength = access_strength(tags, op)?;
+    if matches!(op, Op::Red(_)) && strength.sem().acquires() {
+        return Err(format!(
+            "PTX has no `red{}` (ptxas: illegal modifier); a reduction is `.relaxed` or `.release`",
+            strength.sem().ptx()
+        ));
+    }
+    Ok(Some((op, strength, loc.as_str())))
+}
+
+fn atom_op(op: &RmwOp) -> std::result::Result<AtomOp, String> {
+    Ok(match op {
+        RmwOp::Arith(BinOp::Add, _) => AtomOp::Add,
+        RmwOp::Arith(BinOp::Sub, _) => AtomOp::Sub,
+        RmwOp::Arith(BinOp::And, _) => AtomOp::And,
+        RmwOp::Arith(BinOp::Or, _) => AtomOp::Or,
+        RmwOp::Arith(BinOp::Xor, _) => AtomOp::Xor,
+        RmwOp::Arith(BinOp::Mul, _) => return Err("PTX has no `atom.mul`".into()),
+        RmwOp::Exch(_) => AtomOp::Exch,
+        RmwOp::Cas { .. } => AtomOp::Cas,
+    })
+}

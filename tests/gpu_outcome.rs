@@ -1,0 +1,125 @@
+//! Outcome selection on counterexamples of the mapping check: the selected condition names a
+//! state of every observed register and location, the target model allows it and the source
+//! model forbids it (both judged again by the runner on the rewritten tests).
+//!
+//! `tests/data/gpu/0004_b1_*` and `0005_m1_*` are the files `mapcheck check` writes for B1 (bound
+//! 4, Coherence) and M1 (bound 4, SC) with `--first`.
+use std::path::Path;
+
+use mapcheck::gpu::outcome::{select, Judges, Selection};
+use mapcheck::litmus::{self, Litmus, Prop, Quantifier};
+use mapcheck::{mapping, runner};
+
+fn load(name: &str) -> Litmus {
+    litmus::parse_file(&Path::new("tests/data/gpu").join(name)).unwrap()
+}
+
+/// Select the target test's outcome against the mapping's two models, and check the result
+/// with the runner.
+fn select_counterexample(map: &str, prefix: &str) -> Selection {
+    let m = mapping::load(Path::new(map)).unwrap();
+    let source = load(&format!("{prefix}_source.litmus"));
+    let target = load(&format!("{prefix}_target.litmus"));
+    let judges = Judges {
+        target: Some(&m.target),
+        source: Some((&m.source, &source)),
+    };
+    let s = select(&target, &judges).unwrap();
+    assert!(!s.witnesses.is_empty(), "{:?}", s.notes);
+    let opts = runner::Options::default();
+    let allowed = runner::run(&m.target, &s.test, &opts).unwrap();
+    assert!(
+        allowed.validated,
+        "the target model must allow the selected outcome"
+    );
+    let mut judged_source = source.clone();
+    judged_source.condition = s.test.condition.clone();
+    let forbidden = runner::run(&m.source, &judged_source, &opts).unwrap();
+    assert_eq!(
+        (forbidden.validated, forbidden.positive),
+        (false, 0),
+        "the source model must forbid the selected outcome"
+    );
+    s
+}
+
+/// Every state the condition accepts names a value for every observed target.
+fn assert_pins_every_target(s: &Selection) {
+    assert_eq!(s.test.condition.quantifier, Quantifier::Exists);
+    let mentioned = s.test.condition.prop.targets().len();
+    assert_eq!(
+        mentioned,
+        s.space.targets.len(),
+        "{}",
+        s.space.names.join(", ")
+    );
+    for w in &s.witnesses {
+        assert!(s.space.satisfies(&s.test.condition.prop, w));
+    }
+}
+
+#[test]
+fn b1_outcome_is_allowed_by_ptx_and_forbidden_by_scoped_rc11() {
+    let s = select_counterexample(
+        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
+        "0004_b1",
+    );
+    assert_pins_every_target(&s);
+    assert_eq!(s.space.names, ["0:r0", "1:r0", "x"]);
+    assert_eq!(s.witnesses, vec![vec![2, 1, 1]]);
+}
+
+#[test]
+fn m1_outcome_is_allowed_by_ptx_and_forbidden_by_scoped_rc11() {
+    let s = select_counterexample(
+        "mappings/known-bugs/m1-sc-load-fence-dropped.map",
+        "0005_m1",
+    );
+    assert_pins_every_target(&s);
+    assert_eq!(s.space.names, ["1:r1", "x", "y"]);
+    // Two writes to y: its final value orders them (coherence pinned, no note needed).
+    assert!(s.notes.is_empty(), "{:?}", s.notes);
+}
+
+#[test]
+fn an_outcome_the_source_allows_is_no_counterexample() {
+    let m = mapping::load(Path::new("mappings/opencl-ptx.map")).unwrap();
+    let sb = load("0001_sb_relaxed_two_work_groups.litmus");
+    let compiled = m.compile_program(&sb).unwrap().target;
+    let judges = Judges {
+        target: Some(&m.target),
+        source: Some((&m.source, &sb)),
+    };
+    let e = select(&compiled, &judges).unwrap_err();
+    assert!(e.message.contains("no counterexample"), "{e}");
+}
+
+#[test]
+fn an_outcome_the_model_forbids_keeps_its_condition() {
+    let m = mapcheck::ir::load(Path::new("models/opencl.cat")).unwrap();
+    let mp = load("0003_mp_release_acquire.litmus");
+    let judges = Judges {
+        target: Some(&m),
+        source: None,
+    };
+    let s = select(&mp, &judges).unwrap();
+    assert!(s.witnesses.is_empty());
+    assert_eq!(s.test.condition, mp.condition);
+    assert!(
+        s.notes.iter().any(|n| n.contains("never observed")),
+        "{:?}",
+        s.notes
+    );
+}
+
+#[test]
+fn the_selected_test_prints_and_parses_back() {
+    let s = select_counterexample(
+        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
+        "0004_b1",
+    );
+    let text = litmus::print_ptx(&s.test).unwrap();
+    let back = litmus::parse_str("b1.litmus", &text).unwrap();
+    assert_eq!(back.condition, s.test.condition);
+    assert!(matches!(back.condition.prop, Prop::And(..)));
+}
