@@ -11,7 +11,7 @@ use super::detect::{self, OpenCl};
 use super::harness::{self, Harness, PARAMS_FILE, TUNED_FILE};
 use super::outcome::{self, Judges, Selection};
 use super::params::Params;
-use super::ptx;
+use super::{optcheck, ptx};
 use crate::diag::{Error, Result};
 use crate::{ir, litmus, mapping};
 
@@ -46,6 +46,8 @@ pub struct EmitOptions {
 pub struct Emitted {
     pub selection: Selection,
     pub files: Vec<PathBuf>,
+    /// For a CUDA harness: optcheck's report on the sm_90 SASS, or why it could not run.
+    pub optcheck: Option<std::result::Result<optcheck::Report, String>>,
 }
 
 /// Select the test's outcome and write its harness.
@@ -78,11 +80,38 @@ pub fn emit(o: &EmitOptions) -> Result<Emitted> {
         source: source_judge,
     };
     let selection = outcome::select(&test, &judges)?;
-    let files = match o.target {
-        Target::OpenCl => harness::write_opencl(&selection.test, &params, &o.output)?,
-        Target::Cuda => ptx::emit(&selection.test, &params, &o.output)?,
+    let (files, optcheck) = match o.target {
+        Target::OpenCl => (
+            harness::write_opencl(&selection.test, &params, &o.output)?,
+            None,
+        ),
+        Target::Cuda => {
+            let files = ptx::emit(&selection.test, &params, &o.output)?;
+            (files, Some(check_sass(&o.output)?))
+        }
     };
-    Ok(Emitted { selection, files })
+    Ok(Emitted {
+        selection,
+        files,
+        optcheck,
+    })
+}
+
+/// optcheck on a CUDA harness where ptxas and nvdisasm are found; a failed check is an error
+/// (the kernel would not test what the litmus test says).
+fn check_sass(dir: &Path) -> Result<std::result::Result<optcheck::Report, String>> {
+    let tools = match optcheck::find_tools() {
+        Ok(t) => t,
+        Err(why) => return Ok(Err(why)),
+    };
+    let report = optcheck::check_dir(dir, &tools)?;
+    if !report.passed() {
+        return Err(Error::file(
+            dir.display().to_string(),
+            format!("optcheck failed: ptxas did not keep the test's accesses\n{report}"),
+        ));
+    }
+    Ok(Ok(report))
 }
 
 fn load_model(path: Option<&Path>) -> Result<Option<ir::Model>> {
@@ -105,6 +134,13 @@ pub fn render_emitted(e: &Emitted) -> String {
     }
     for f in &e.files {
         out.push_str(&format!("wrote {}\n", f.display()));
+    }
+    match &e.optcheck {
+        Some(Ok(report)) => out.push_str(&format!("{}\n", report.to_string().trim_end())),
+        Some(Err(why)) => out.push_str(&format!(
+            "optcheck not run: {why} (scripts/install-cuda-wheels.sh installs ptxas and nvdisasm)\n"
+        )),
+        None => {}
     }
     out
 }
