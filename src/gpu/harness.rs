@@ -56,29 +56,52 @@ impl Harness {
 
     /// The harness in `dir`, its `kernel.cl` checked against the one `test.litmus` gives.
     pub fn load(dir: &Path) -> Result<Harness> {
-        let kernel_path = dir.join(KERNEL_FILE);
-        if !kernel_path.exists() {
-            return Err(Error::file(
-                dir.display().to_string(),
-                format!("no {KERNEL_FILE}: not an OpenCL harness directory (write one with `mapcheck gpu emit TEST --target opencl -o DIR`)"),
-            ));
-        }
-        let test = litmus::parse_file(&dir.join(TEST_FILE))?;
-        let harness = Harness::new(&dir.display().to_string(), test)?;
-        let on_disk = crate::diag::read_source(&kernel_path)?;
-        if *on_disk != *harness.kernel {
-            return Err(Error::file(
-                kernel_path.display().to_string(),
-                format!("differs from the kernel {TEST_FILE} gives (stale or edited); run `mapcheck gpu emit` again"),
-            ));
-        }
-        Ok(harness)
+        load_checked(dir, KERNEL_FILE, "opencl", Harness::new, |h| &h.kernel)
     }
+}
+
+/// A harness directory read back: its test rebuilt with `build`, and the kernel file on disk
+/// required to be the one the test gives (`kernel_of`), so a stale or edited kernel never runs.
+pub fn load_checked<H>(
+    dir: &Path,
+    kernel_file: &str,
+    target: &str,
+    build: impl FnOnce(&str, Litmus) -> Result<H>,
+    kernel_of: impl Fn(&H) -> &str,
+) -> Result<H> {
+    let kernel_path = dir.join(kernel_file);
+    if !kernel_path.exists() {
+        return Err(Error::file(
+            dir.display().to_string(),
+            format!("no {kernel_file}: not a harness directory for --target {target} (write one with `mapcheck gpu emit TEST --target {target} -o DIR`)"),
+        ));
+    }
+    let test = litmus::parse_file(&dir.join(TEST_FILE))?;
+    let harness = build(&dir.display().to_string(), test)?;
+    let on_disk = crate::diag::read_source(&kernel_path)?;
+    if *on_disk != *kernel_of(&harness) {
+        return Err(Error::file(
+            kernel_path.display().to_string(),
+            format!("differs from the kernel {TEST_FILE} gives (stale or edited); run `mapcheck gpu emit` again"),
+        ));
+    }
+    Ok(harness)
 }
 
 /// Write the OpenCL harness of `test` (its condition already selected) into `dir`.
 pub fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
     let harness = Harness::new(&dir.display().to_string(), test.clone())?;
+    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel)
+}
+
+/// A harness directory: `test.litmus`, `params.toml` and the kernel file.
+pub fn write_dir(
+    dir: &Path,
+    test: &Litmus,
+    params: &Params,
+    kernel_file: &str,
+    kernel: &str,
+) -> Result<Vec<PathBuf>> {
     std::fs::create_dir_all(dir).map_err(|e| {
         Error::file(
             dir.display().to_string(),
@@ -88,7 +111,7 @@ pub fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<Pa
     let files = [
         (TEST_FILE, print_test(test)?),
         (PARAMS_FILE, params.to_toml()),
-        (KERNEL_FILE, harness.kernel),
+        (kernel_file, kernel.to_string()),
     ];
     files
         .into_iter()

@@ -28,12 +28,12 @@ pub use host::{run, Run};
 pub use kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
 pub use thread::name as thread_function;
 
-use super::harness::{print_test, PARAMS_FILE, TEST_FILE};
+use super::harness::{load_checked, write_dir};
 use super::layout::Layout;
 use super::outcome::Space;
 use super::params::Params;
 use crate::diag::{Error, Result};
-use crate::litmus::{self, Litmus};
+use crate::litmus::Litmus;
 
 pub const KERNEL_FILE: &str = "kernel.ptx";
 
@@ -74,23 +74,7 @@ impl PtxHarness {
 
     /// The harness in `dir`, its `kernel.ptx` checked against the one `test.litmus` gives.
     pub fn load(dir: &Path) -> Result<PtxHarness> {
-        let kernel_path = dir.join(KERNEL_FILE);
-        if !kernel_path.exists() {
-            return Err(Error::file(
-                dir.display().to_string(),
-                format!("no {KERNEL_FILE}: not a CUDA harness directory (write one with `mapcheck gpu emit TEST --target cuda -o DIR`)"),
-            ));
-        }
-        let test = litmus::parse_file(&dir.join(TEST_FILE))?;
-        let harness = PtxHarness::new(&dir.display().to_string(), test)?;
-        let on_disk = crate::diag::read_source(&kernel_path)?;
-        if *on_disk != *harness.kernel {
-            return Err(Error::file(
-                kernel_path.display().to_string(),
-                format!("differs from the kernel {TEST_FILE} gives (stale or edited); run `mapcheck gpu emit` again"),
-            ));
-        }
-        Ok(harness)
+        load_checked(dir, KERNEL_FILE, "cuda", PtxHarness::new, |h| &h.kernel)
     }
 }
 
@@ -101,21 +85,7 @@ pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> 
     let harness = PtxHarness::new(&dir.display().to_string(), test.clone())?;
     harness.layout.testing_workgroups(params)?;
     harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Error::file(
-            dir.display().to_string(),
-            format!("cannot create directory: {e}"),
-        )
-    })?;
-    let files = [
-        (TEST_FILE, print_test(test)?),
-        (PARAMS_FILE, params.to_toml()),
-        (KERNEL_FILE, harness.kernel),
-    ];
-    files
-        .into_iter()
-        .map(|(name, text)| write(&dir.join(name), &text))
-        .collect()
+    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel)
 }
 
 /// The test with every thread on GPU 0, threads of distinct (GPU, CTA) in distinct CTAs.
@@ -132,10 +102,4 @@ fn on_one_device(test: &Litmus) -> Litmus {
         t.placement.gpu = 0;
     }
     placed
-}
-
-fn write(path: &Path, text: &str) -> Result<PathBuf> {
-    std::fs::write(path, text)
-        .map(|()| path.to_path_buf())
-        .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}")))
 }
