@@ -137,8 +137,9 @@ impl<'m> Names<'m> {
     }
 }
 
-/// Which reading of an expression to print: the predicate over `X : exec`, or the boolean
-/// function over `n` events and `XB : bexec`.
+/// Which reading of an expression to print: the predicate over `X : exec`, or its boolean
+/// mirror inside a concrete execution's module (`concrete`), where `n`, `XB` and every
+/// definition's value `<name>_c` are closed constants.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Side {
     Prop,
