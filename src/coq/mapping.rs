@@ -73,7 +73,7 @@ fn app(side: Side, op: &str, a: impl std::fmt::Display, b: impl std::fmt::Displa
 
 /// The set of events of a source class in `x`: its kind, its order and scope tags, and no scope
 /// tag when the class has none.
-fn class_set(side: Side, c: &Class, x: &str) -> String {
+fn class_body(side: Side, c: &Class, x: &str) -> String {
     let mut s = kind_set(side, c.kind, x);
     for t in c.tags() {
         s = app(side, "set_inter", &s, &side.field(t, x));
@@ -105,7 +105,7 @@ fn kind_set(side: Side, kind: ClassKind, x: &str) -> String {
 }
 
 /// The events a target instruction gives: its kind and tags.
-fn op_set(side: Side, op: &TargetOp, x: &str) -> String {
+fn op_body(side: Side, op: &TargetOp, x: &str) -> String {
     let kind = match op.kind {
         OpKind::Load => ClassKind::R,
         OpKind::Store => ClassKind::W,
@@ -115,6 +115,74 @@ fn op_set(side: Side, op: &TargetOp, x: &str) -> String {
     op.tags.iter().fold(kind_set(side, kind, x), |acc, t| {
         app(side, "set_inter", &acc, &side.field(t, x))
     })
+}
+
+/// The Coq name of a source class's event set (`class_R_SC_CTA`).
+fn class_name(c: &Class) -> String {
+    format!("class_{}", super::ident(&c.to_string()))
+}
+
+/// The Coq name of a target instruction's event set (`op_ld_acquire_cta`).
+fn op_name(op: &TargetOp) -> String {
+    format!("op_{}", super::ident(&op.to_string()))
+}
+
+/// A named event set applied to execution `x` on one side.
+fn named(side: Side, name: &str, x: &str) -> String {
+    match side {
+        Side::Prop => format!("({name} {x})"),
+        Side::Bool => format!("({name}_b n {})", x.replacen('X', "XB", 1)),
+    }
+}
+
+fn class_set(side: Side, c: &Class, x: &str) -> String {
+    named(side, &class_name(c), x)
+}
+
+fn op_set(side: Side, op: &TargetOp, x: &str) -> String {
+    named(side, &op_name(op), x)
+}
+
+/// The Definitions of every class's and target instruction's event set, with their mirrors.
+fn print_event_sets(mapping: &Mapping, out: &mut String) {
+    let mut ops: Vec<&TargetOp> = Vec::new();
+    for class in mapping.classes() {
+        let body = |side| class_body(side, class, "X");
+        print_set(
+            &class_name(class),
+            &format!("source class {class}"),
+            &body,
+            out,
+        );
+        for op in mapping.compile(class) {
+            if !ops.contains(&op) {
+                ops.push(op);
+            }
+        }
+    }
+    for op in ops {
+        let body = |side| op_body(side, op, "X");
+        print_set(
+            &op_name(op),
+            &format!("target instruction `{op}`"),
+            &body,
+            out,
+        );
+    }
+}
+
+fn print_set(name: &str, what: &str, body: &dyn Fn(Side) -> String, out: &mut String) {
+    let _ = writeln!(
+        out,
+        "(* The events of {what}. *)\n\
+         Definition {name} (X : exec) : set := {}.\n\
+         Definition {name}_b (n : nat) (XB : bexec) : bset := {}.\n\
+         Lemma {name}_r : forall n X XB, exec_reflects n X XB -> reflects_set n ({name} X) ({name}_b n XB).\n\
+         Proof. intros n X XB H. unfold {name}, {name}_b. reflect_tac. Qed.\n\
+         Global Hint Resolve {name}_r : mc_reflect.\n",
+        body(Side::Prop),
+        body(Side::Bool)
+    );
 }
 
 /// `d` immediate program-order steps of the target.
@@ -290,6 +358,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
 }
 
 fn print_lowering(mapping: &Mapping, out: &mut String) {
+    print_event_sets(mapping, out);
     let _ = writeln!(
         out,
         "(* Immediate program order of the target. *)\n\
