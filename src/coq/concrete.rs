@@ -66,17 +66,12 @@ fn binder(names: &Names, scope: &[DefId]) -> (String, String) {
     (binder, intros)
 }
 
-/// The arguments that instantiate a lemma of module `m` at `m.X` and the evaluator's witnesses.
-pub fn instance(names: &Names, m: &str, scope: &[DefId]) -> String {
-    let mut args = format!("{m}.X (of_bexec_reflects {m}.n {m}.XB)");
-    for w in scope {
-        let _ = write!(
-            args,
-            " (rel_of {m}.n {m}.{}_c) rel_of_reflects",
-            names.def(*w)
-        );
-    }
-    args
+/// ` (rel_of m.n m.w_c) …`: the evaluator's witness values in module `m`, as relations.
+fn witness_values(names: &Names, m: &str, scope: &[DefId]) -> Vec<String> {
+    scope
+        .iter()
+        .map(|w| format!("(rel_of {m}.n {m}.{}_c)", names.def(*w)))
+        .collect()
 }
 
 fn mirror(names: &Names, base: &Base, out: &mut String) {
@@ -209,20 +204,15 @@ fn mirror_summary(names: &Names, out: &mut String) {
 /// A lemma that check `c` of `names` holds or fails on module `m`'s execution (with the
 /// evaluator's witnesses), proved by computation.
 pub fn check_lemma(names: &Names, lemma: &str, m: &str, c: usize, holds: bool) -> String {
-    let dec = format!(
-        "({m}.{}_cd {})",
-        names.check(c),
-        instance(names, m, names.check_scope(c))
-    );
-    let stmt = format!("{}{}", names.check(c), {
-        let scope = names.check_scope(c);
-        let args: String = scope
-            .iter()
-            .map(|w| format!(" (rel_of {m}.n {m}.{}_c)", names.def(*w)))
-            .collect();
-        format!(" {m}.X{args}")
-    });
-    decided(lemma, &stmt, &dec, holds)
+    let values = witness_values(names, m, names.check_scope(c));
+    let stmt: String = values.iter().map(|v| format!(" {v}")).collect();
+    let proofs: String = values
+        .iter()
+        .map(|v| format!(" {v} rel_of_reflects"))
+        .collect();
+    let check = names.check(c);
+    let dec = format!("({m}.{check}_cd {m}.X (of_bexec_reflects {m}.n {m}.XB){proofs})");
+    decided(lemma, &format!("{check} {m}.X{stmt}"), &dec, holds)
 }
 
 /// `Lemma <lemma> : [~] <stmt>.` proved from the decision `dec` by computation.

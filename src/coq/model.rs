@@ -311,15 +311,18 @@ fn print_value(names: &Names, id: DefId, out: &mut String) {
     let DefBody::Value(e) = &d.body else {
         return; // functions are inlined at their calls
     };
-    let kind = names.model.kind_of(e);
+    let body = expr(names, Side::Prop, e, None);
+    let kind = kind_type(names.model.kind_of(e));
+    let params = names.params(names.def_scope(id));
+    definition(&d.source_text, names.def(id), &params, kind, &body, out);
+}
+
+/// `(* cat text *) Definition <name> (X : exec) <params> : <ty> := <body>.`
+fn definition(cat: &str, name: &str, params: &str, ty: &str, body: &str, out: &mut String) {
     let _ = writeln!(
         out,
-        "{}\nDefinition {} (X : exec){} : {} := {}.\n",
-        coq_comment(&d.source_text),
-        names.def(id),
-        names.params(names.def_scope(id)),
-        kind_type(kind),
-        expr(names, Side::Prop, e, None)
+        "{}\nDefinition {name} (X : exec){params} : {ty} := {body}.\n",
+        coq_comment(cat)
     );
 }
 
@@ -329,15 +332,20 @@ fn print_witness(names: &Names, w: usize, out: &mut String) {
     let witness = &names.model.witnesses[w];
     let mut scope = names.def_scope(witness.def).to_vec();
     scope.push(witness.def);
-    let _ = writeln!(
-        out,
-        "{}\nDefinition {}_lin (X : exec){} : Prop :=\n  linearisation (E X) {} {} {}.\n",
-        coq_comment(&witness.source_text),
-        names.def(witness.def),
-        names.params(&scope),
+    let name = names.def(witness.def);
+    let body = format!(
+        "linearisation (E X) {} {} {name}",
         expr(names, Side::Prop, &witness.set, None),
-        expr(names, Side::Prop, &witness.order, None),
-        names.def(witness.def)
+        expr(names, Side::Prop, &witness.order, None)
+    );
+    let params = names.params(&scope);
+    definition(
+        &witness.source_text,
+        &format!("{name}_lin"),
+        &params,
+        "Prop",
+        &body,
+        out,
     );
 }
 
@@ -439,13 +447,15 @@ fn mentions(e: &Expr, id: DefId) -> bool {
 
 fn print_check(names: &Names, c: usize, out: &mut String) {
     let check = &names.model.checks[c];
-    let _ = writeln!(
-        out,
-        "{}\nDefinition {} (X : exec){} : Prop := {}.\n",
-        coq_comment(&check.source_text),
+    let body = check_text(names, Side::Prop, check);
+    let params = names.params(names.check_scope(c));
+    definition(
+        &check.source_text,
         names.check(c),
-        names.params(names.check_scope(c)),
-        check_text(names, Side::Prop, check)
+        &params,
+        "Prop",
+        &body,
+        out,
     );
 }
 

@@ -405,7 +405,9 @@ impl<'a> ThreadWriter<'a> {
         Ok(match e {
             Expr::Const(v) => word(&self.test.name, *v)?.to_string(),
             Expr::Reg(r) => self.name("reg", r),
-            Expr::Bin(op, a, b) => format!("({} {} {})", self.expr(a)?, binop(*op), self.expr(b)?),
+            Expr::Bin(op, a, b) => {
+                format!("({} {} {})", self.expr(a)?, op.c_symbol(), self.expr(b)?)
+            }
         })
     }
 }
@@ -731,17 +733,6 @@ fn fetch_function(test: &str, op: BinOp) -> Result<&'static str> {
             return Err(Error::file(test, "OpenCL C has no atomic multiplication"));
         }
     })
-}
-
-fn binop(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::And => "&",
-        BinOp::Or => "|",
-        BinOp::Xor => "^",
-    }
 }
 
 fn cmp(op: CmpOp) -> &'static str {

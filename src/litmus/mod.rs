@@ -27,7 +27,7 @@ mod ptx;
 mod ptx_ast;
 mod ptx_instr;
 mod source;
-pub use print::print_ptx;
+pub use print::{print_ptx, single_order};
 pub use print_c::print_c;
 
 use std::path::Path;

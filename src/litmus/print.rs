@@ -285,9 +285,7 @@ fn instruction(instr: &Instr, names: &mut Names) -> Lines {
             tags,
             fail_tags,
         } => {
-            if fail_tags.as_ref().is_some_and(|f| f != tags) {
-                return Err("PTX has no separate failure order for a compare-and-swap".into());
-            }
+            single_order(tags, fail_tags.as_deref())?;
             rmw(dst.as_deref(), loc, op, tags, names, &mut pre)?
         }
         Instr::Fence { tags } => format!("fence{}", fence_quals(tags)?),
@@ -360,6 +358,16 @@ fn fence_quals(tags: &[String]) -> Msg<String> {
             Ok(format!("{word}{}", scope_word(sc)))
         }
         _ => Err(unsupported(tags)),
+    }
+}
+
+/// PTX gives a compare-and-swap one memory order: its failure order must be its order.
+pub fn single_order(tags: &[String], fail_tags: Option<&[String]>) -> Msg<()> {
+    match fail_tags {
+        Some(f) if f != tags => {
+            Err("PTX has no separate failure order for a compare-and-swap".into())
+        }
+        _ => Ok(()),
     }
 }
 

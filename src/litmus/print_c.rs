@@ -699,7 +699,7 @@ impl Body<'_> {
                     ));
                 }
                 let (a, b) = (self.expr(a)?, self.expr(b)?);
-                Ok(format!("({a} {} {b})", bin_symbol(*op)))
+                Ok(format!("({a} {} {b})", op.c_symbol()))
             }
         }
     }
@@ -904,17 +904,6 @@ fn fetch_name(op: BinOp) -> Msg<&'static str> {
         BinOp::Xor => "atomic_fetch_xor",
         BinOp::Mul => return Err("C has no atomic_fetch_mul".into()),
     })
-}
-
-fn bin_symbol(op: BinOp) -> &'static str {
-    match op {
-        BinOp::Add => "+",
-        BinOp::Sub => "-",
-        BinOp::Mul => "*",
-        BinOp::And => "&",
-        BinOp::Or => "|",
-        BinOp::Xor => "^",
-    }
 }
 
 /// The position of `Label(label)` in `code[from..hi]`.

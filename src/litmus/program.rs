@@ -40,6 +40,20 @@ pub enum BinOp {
     Xor,
 }
 
+impl BinOp {
+    /// The C operator (`+`, `&`, …): how the C printers and the OpenCL harness write it.
+    pub fn c_symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::And => "&",
+            BinOp::Or => "|",
+            BinOp::Xor => "^",
+        }
+    }
+}
+
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum CmpOp {
     Eq,

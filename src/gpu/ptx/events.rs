@@ -362,9 +362,7 @@ fn access_parts(instr: &Instr) -> std::result::Result<Option<(Op, Strength, &str
             tags,
             fail_tags,
         } => {
-            if fail_tags.as_ref().is_some_and(|f| f != tags) {
-                return Err("PTX has no separate failure order for a compare-and-swap".into());
-            }
+            crate::litmus::single_order(tags, fail_tags.as_deref())?;
             let atom = atom_op(op)?;
             let red = tags.iter().any(|t| t == "RED");
             match (red, dst) {
