@@ -129,6 +129,12 @@ pub fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
         .map_err(|e| Error::file(path.display().to_string(), format!("cannot read file: {e}")))
 }
 
+/// Write a file, turning an I/O failure into an `Error`.
+pub fn write_file(path: &std::path::Path, text: impl AsRef<[u8]>) -> Result<()> {
+    std::fs::write(path, text)
+        .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}")))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -344,8 +344,7 @@ fn compile(map: &Path, source: &Path, output: Option<&PathBuf>) -> Result<(), Er
     let test = litmus::parse_file(source)?;
     let text = litmus::print_ptx(&mapping.compile_program(&test)?.target)?;
     match output {
-        Some(path) => std::fs::write(path, text)
-            .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}"))),
+        Some(path) => mapcheck::diag::write_file(path, text),
         None => {
             print!("{text}");
             Ok(())

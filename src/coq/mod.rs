@@ -93,10 +93,7 @@ impl Written {
 
     /// Write one file into the directory (`.v` files are compiled in the order written).
     pub fn write(&mut self, name: &str, text: &str) -> diag::Result<()> {
-        let path = self.dir.join(name);
-        std::fs::write(&path, text).map_err(|e| {
-            diag::Error::file(path.display().to_string(), format!("cannot write: {e}"))
-        })?;
+        diag::write_file(&self.dir.join(name), text)?;
         if name.ends_with(".v") {
             self.files.push(name.to_string());
         }
@@ -104,11 +101,9 @@ impl Written {
     }
 
     /// `_CoqProject`, for `coq_makefile -f _CoqProject -o Makefile && make`.
-    pub fn finish(mut self) -> diag::Result<Written> {
+    pub fn finish(self) -> diag::Result<Written> {
         let project = format!("-R . Mapcheck\n{}\n", self.files.join("\n"));
-        let files = std::mem::take(&mut self.files);
-        self.write("_CoqProject", &project)?;
-        self.files = files;
+        diag::write_file(&self.dir.join("_CoqProject"), project)?;
         Ok(self)
     }
 }

@@ -248,9 +248,7 @@ fn tune(
     match best {
         Some(i) => {
             let path = dir.join(TUNED_FILE);
-            std::fs::write(&path, trials[i].params.to_toml()).map_err(|e| {
-                Error::file(path.display().to_string(), format!("cannot write: {e}"))
-            })?;
+            crate::diag::write_file(&path, trials[i].params.to_toml())?;
             print(&format!(
                 "best: trial {i}, {:.1} counted outcomes per second; wrote {}\n",
                 trials[i].tally.per_second(),

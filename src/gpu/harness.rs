@@ -128,9 +128,7 @@ pub fn print_test(test: &Litmus) -> Result<String> {
 }
 
 fn write(path: &Path, text: &str) -> Result<PathBuf> {
-    std::fs::write(path, text)
-        .map(|()| path.to_path_buf())
-        .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}")))
+    crate::diag::write_file(path, text).map(|()| path.to_path_buf())
 }
 
 /// Run the harness on `device`.

@@ -101,12 +101,7 @@ pub fn check_dir(dir: &Path, tools: &Tools) -> Result<Report> {
     )?;
     let sass = tool_output(&tools.nvdisasm, &["-c".as_ref(), cubin.as_os_str()])?;
     let sass_path = dir.join(format!("kernel.{ARCH}.sass"));
-    std::fs::write(&sass_path, &sass).map_err(|e| {
-        Error::file(
-            sass_path.display().to_string(),
-            format!("cannot write: {e}"),
-        )
-    })?;
+    crate::diag::write_file(&sass_path, &sass)?;
     Ok(check_sass(&h.test, &h.events, &sass))
 }
 
