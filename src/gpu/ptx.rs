@@ -12,10 +12,8 @@
 //! Uses: `gpu::{layout, outcome, params, stats, harness, detect}`. Decisions:
 //! `docs/decisions/004-ptx-harness.md`.
 //!
-//! One launch runs on one device. Threads the test puts on different GPUs (M3's counterexample
-//! has one) run in different CTAs of that device (`on_one_device`): there, their `.gpu`-scope
-//! operations synchronize, which the test's do not. That only removes behaviours, so an outcome
-//! the harness sees is still one the test can show; an unseen one may need two GPUs.
+//! Threads the test puts on different GPUs run in different CTAs of the one device
+//! (`Layout::of`).
 mod events;
 mod host;
 mod kernel;
@@ -55,7 +53,7 @@ pub struct PtxHarness {
 
 impl PtxHarness {
     pub fn new(name: &str, test: Litmus) -> Result<PtxHarness> {
-        let layout = Layout::of(&on_one_device(&test))?;
+        let layout = Layout::of(&test)?;
         if layout.locations.is_empty() {
             return Err(Error::file(&test.name, "the test accesses no memory"));
         }
@@ -86,20 +84,4 @@ pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> 
     harness.layout.testing_workgroups(params)?;
     harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
     write_dir(dir, test, params, KERNEL_FILE, &harness.kernel)
-}
-
-/// The test with every thread on GPU 0, threads of distinct (GPU, CTA) in distinct CTAs.
-fn on_one_device(test: &Litmus) -> Litmus {
-    let mut placed = test.clone();
-    let mut ctas: Vec<(i64, i64)> = vec![];
-    for t in &mut placed.threads {
-        let key = (t.placement.gpu, t.placement.cta);
-        let cta = ctas.iter().position(|k| *k == key).unwrap_or_else(|| {
-            ctas.push(key);
-            ctas.len() - 1
-        });
-        t.placement.cta = cta as i64;
-        t.placement.gpu = 0;
-    }
-    placed
 }
