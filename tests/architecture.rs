@@ -44,3 +44,39 @@ fn every_source_file_says_what_it_is() {
         "files without a //! header: {missing:?}"
     );
 }
+
+/// The repository is self-contained: no file outside `docs/` names the workplace folder beside
+/// the checkout, which a clone does not have (what the tests need is vendored in `tests/data/`).
+#[test]
+fn nothing_outside_docs_points_outside_the_repository() {
+    // Spelled in pieces so that this file does not name what it looks for.
+    let needles = [concat!("../", "shared"), concat!("/work/", "shared")];
+    let skip = [
+        "./.git",
+        "./target",
+        "./.tools",
+        "./docs",
+        "./counterexamples",
+    ];
+    let mut offenders = vec![];
+    let mut stack = vec![std::path::PathBuf::from(".")];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if skip.iter().any(|s| path == std::path::Path::new(s)) {
+                continue;
+            }
+            if path.is_dir() {
+                stack.push(path);
+            } else if let Ok(text) = fs::read_to_string(&path) {
+                if needles.iter().any(|n| text.contains(n)) {
+                    offenders.push(path.display().to_string());
+                }
+            }
+        }
+    }
+    assert!(
+        offenders.is_empty(),
+        "files naming the folder beside the checkout: {offenders:?}"
+    );
+}

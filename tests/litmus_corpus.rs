@@ -1,4 +1,4 @@
-//! Every litmus test the external verdict lists name (`../shared/oracle/dat3m/expected/`
+//! Every litmus test the external verdict lists name (`tests/data/oracle/dat3m/expected/`
 //! PTXv6_0, RC11, C11, OPENCL) parses; so does every other PTX / C11 / OpenCL file of the corpus,
 //! except the PTX 7.5 mixed-proxy tests, which must be refused with an error that says so.
 use std::path::{Path, PathBuf};
@@ -19,7 +19,7 @@ const SUITES: &[(&str, Arch)] = &[
 const UNSUPPORTED: &[(&str, &str)] = &[];
 
 fn corpus() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle/dat3m")
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/oracle/dat3m")
 }
 
 /// The test paths of one verdict list (relative to the corpus root), without duplicates.

@@ -11,7 +11,7 @@ use proptest::prelude::*;
 fn seeds() -> &'static Vec<String> {
     static SEEDS: OnceLock<Vec<String>> = OnceLock::new();
     SEEDS.get_or_init(|| {
-        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/oracle/dat3m/litmus");
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/oracle/dat3m/litmus");
         let files: Vec<PathBuf> = [
             "PTX/Manual/Ticketlock-acq2rlx-1.litmus",
             "PTX/Manual/MICRO24-Fig4b.litmus",

@@ -1,6 +1,6 @@
 //! What the litmus front ends produce for representative tests: tags, placements, initial
 //! values, condition structure, and the lowering of branches, compare-exchange, barriers and
-//! arrays. Corpus files are read from `../shared/oracle/dat3m/litmus/`; the rest are inline.
+//! arrays. Corpus files are read from `tests/data/oracle/dat3m/litmus/`; the rest are inline.
 use std::path::Path;
 
 use mapcheck::litmus::{
@@ -9,7 +9,7 @@ use mapcheck::litmus::{
 
 fn corpus(rel: &str) -> Litmus {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../shared/oracle/dat3m/litmus")
+        .join("tests/data/oracle/dat3m/litmus")
         .join(rel);
     litmus::parse_file(&path).unwrap_or_else(|e| panic!("{}", e.render()))
 }
