@@ -81,12 +81,13 @@ fn options(bound: usize, counting: Counting, axiom: &str, backend: Backend) -> O
         locations: None,
         backend,
         first: false,
+        stop: Default::default(),
     }
 }
 
 fn measure(m: &mapping::Mapping, opts: &Options, check: &str, alloy: &'static str) -> Result<Row> {
     let start = Instant::now();
-    let report = search::check(m, opts, &|_, _, _| {})?;
+    let report = search::check(m, opts, &|_| {})?;
     let found: Vec<String> = report
         .axioms
         .iter()

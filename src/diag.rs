@@ -85,6 +85,17 @@ impl Error {
         let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
         Some((line, col))
     }
+    /// The diagnostic as JSON, for `--json` runs: `{"error": {path, line, column, message, notes}}`.
+    pub fn json(&self) -> serde_json::Value {
+        let (line, column) = self.line_col().unzip();
+        serde_json::json!({ "error": {
+            "path": self.path,
+            "line": line,
+            "column": column,
+            "message": self.message,
+            "notes": self.notes,
+        }})
+    }
     /// The diagnostic as plain text: `error: …` with `path:line:col` and the source line.
     pub fn render(&self) -> String {
         let mut out = NoColor::new(Vec::new());
@@ -129,12 +140,6 @@ pub fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
         .map_err(|e| Error::file(path.display().to_string(), format!("cannot read file: {e}")))
 }
 
-/// Write a file, turning an I/O failure into an `Error`.
-pub fn write_file(path: &std::path::Path, text: impl AsRef<[u8]>) -> Result<()> {
-    std::fs::write(path, text)
-        .map_err(|e| Error::file(path.display().to_string(), format!("cannot write: {e}")))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +151,11 @@ mod tests {
         assert_eq!(e.line_col(), Some((2, 9)));
         assert_eq!(e.to_string(), "m.cat:2:9: expected an expression");
         assert!(e.render().contains("m.cat:2:9"));
+        let j = e.json();
+        assert_eq!(
+            (j["error"]["line"].as_u64(), j["error"]["column"].as_u64()),
+            (Some(2), Some(9))
+        );
+        assert_eq!(j["error"]["message"], "expected an expression");
     }
 }

@@ -1,7 +1,7 @@
 //! mapcheck: checks compilation mappings between memory consistency models.
 //!
 //! The stages, in the order data flows (ARCHITECTURE.md has a section for each):
-//! - foundations: `diag` (errors), `rel` (concrete relations), `vocab` (built-in names);
+//! - foundations: `diag` (errors), `output` (files written whole, directories a run owns), `rel` (concrete relations), `vocab` (built-in names);
 //! - front ends: `cat` (model syntax) → `ir` (typed models); `litmus` (tests); `mapping` (tables);
 //! - consumers: `exec` + `eval` (one execution), `runner` (every execution of a test: the ground
 //!   truth), `solver` + `encode` (models as SAT constraints);
@@ -13,6 +13,7 @@
 
 // Foundations.
 pub mod diag;
+pub mod output;
 pub mod rel;
 pub mod vocab;
 

@@ -1,14 +1,25 @@
 //! The `mapcheck` command line: parses arguments, calls one library entry point, prints, exits.
 //!
-//! Exit status: 0 success (for `check`: no counterexample), 1 a counterexample found, 2 bad
-//! input (rendered diagnostic on stderr), 3 (`gpu run`) no device to run on.
+//! Exit status: 0 success (for `check`: no counterexample up to the bound), 1 a counterexample
+//! found (also by a check stopped early), 2 bad input or a failed write (a diagnostic on stderr;
+//! with `--json` also as JSON on stdout), 3 (`gpu run`) no device to run on, 4 a check stopped
+//! (SIGINT, SIGTERM, `--timeout`) before its bound with no counterexample found so far, 141
+//! standard output closed (`| head`), 130 a second SIGINT or SIGTERM while a check is stopping.
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+use std::sync::atomic::AtomicBool;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
 use mapcheck::diag::Error;
 use mapcheck::encode::Backend;
+use mapcheck::output::{eprint, print};
+use mapcheck::solver::Stop;
 use mapcheck::{bench, coq, ir, litmus, mapping, oracle, report, runner, search};
+
+/// A check stopped before its bound with nothing found.
+const STOPPED: u8 = 4;
 
 #[derive(Parser)]
 #[command(
@@ -40,7 +51,7 @@ enum Command {
     /// Agreement with external verdicts, per suite.
     Oracle {
         /// Oracle directory (with `expected/` and `litmus/`).
-        #[arg(default_value = "../shared/oracle/dat3m")]
+        #[arg(default_value = "tests/data/oracle/dat3m")]
         dir: PathBuf,
         /// Suite → model table.
         #[arg(long, default_value = "models/suites.tsv")]
@@ -56,7 +67,7 @@ enum Command {
         /// The mapping, a `.map` file.
         mapping: PathBuf,
         /// Largest program size, in source events (an RMW counts two).
-        #[arg(long, default_value_t = 4)]
+        #[arg(long, default_value_t = 4, value_parser = at_least_one)]
         bound: usize,
         /// Count the bound as the Alloy artifact of ASPLOS'19 did (N source and N target events,
         /// N scopes, no SC accesses) instead of N source events.
@@ -66,10 +77,10 @@ enum Command {
         #[arg(long)]
         axiom: Vec<String>,
         /// At most this many threads.
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_one)]
         threads: Option<usize>,
         /// At most this many locations.
-        #[arg(long)]
+        #[arg(long, value_parser = at_least_one)]
         locations: Option<usize>,
         /// SAT solver.
         #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
@@ -83,6 +94,10 @@ enum Command {
         /// Also write each counterexample as a Coq certificate into DIR/<name>/.
         #[arg(long, value_name = "DIR")]
         coq: Option<PathBuf>,
+        /// Stop after this many seconds with what is settled (as on SIGINT or SIGTERM).
+        #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
+        timeout: Option<u64>,
+        /// Print the report (and any error) as JSON.
         #[arg(long)]
         json: bool,
     },
@@ -209,6 +224,19 @@ impl From<SolverArg> for Backend {
     }
 }
 
+/// A count that must be at least 1 (0 would search nothing and report it clean).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (0 would search no program)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn at_least_one_u64(text: &str) -> Result<u64, String> {
+    at_least_one(text).map(|n| n as u64)
+}
+
 /// The arguments, with `mapcheck FILE.map …` read as `mapcheck check FILE.map …`.
 fn arguments() -> Vec<std::ffi::OsString> {
     let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
@@ -240,7 +268,7 @@ fn main() -> ExitCode {
             mapping,
             source,
             output,
-        } => compile(&mapping, &source, output.as_ref()),
+        } => compile(&mapping, &source, output.as_deref()),
         Command::Gpu { command } => return gpu(command),
         Command::Bench {
             bounds,
@@ -259,8 +287,10 @@ fn main() -> ExitCode {
             first,
             output,
             coq,
+            timeout,
             json,
         } => {
+            let stop = stop_on_signals();
             let opts = search::Options {
                 bound,
                 counting: if alloy_bounds {
@@ -273,8 +303,12 @@ fn main() -> ExitCode {
                 locations,
                 backend: solver.into(),
                 first,
+                stop: match timeout {
+                    Some(t) => stop.with_deadline(Instant::now() + Duration::from_secs(t)),
+                    None => stop,
+                },
             };
-            return check(&mapping, &opts, &output, coq.as_deref(), json);
+            return check(&mapping, &opts, &output, coq.as_deref(), timeout, json);
         }
         Command::ExportCoq {
             mapping,
@@ -285,32 +319,66 @@ fn main() -> ExitCode {
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprint!("{}", e.render());
-            ExitCode::from(2)
-        }
+        Err(e) => fail(&e, false),
     }
 }
 
-fn run(model: &PathBuf, tests: &[PathBuf], json: bool, unroll: usize) -> Result<(), Error> {
+/// Report `e` (on stderr; with `json` also as JSON on stdout) and exit with status 2.
+fn fail(e: &Error, json: bool) -> ExitCode {
+    eprint(&e.render());
+    if json {
+        print(&format!("{}\n", e.json()));
+    }
+    ExitCode::from(2)
+}
+
+/// A `Stop` that SIGINT and SIGTERM request (its cause is the signal's number); a second one
+/// while the check is stopping ends the program at once with status 130.
+fn stop_on_signals() -> Stop {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    use signal_hook::flag;
+    let stop = Stop::new();
+    let asked = Arc::new(AtomicBool::new(false));
+    for signal in [SIGINT, SIGTERM] {
+        // Registered first, so it sees `asked` as the earlier signal left it.
+        let registered = flag::register_conditional_shutdown(signal, 130, asked.clone())
+            .and_then(|_| flag::register(signal, asked.clone()))
+            .and_then(|_| flag::register_usize(signal, stop.cause_cell().clone(), signal as usize));
+        if let Err(e) = registered {
+            eprint(&format!("warning: cannot handle signal {signal}: {e}\n"));
+        }
+    }
+    stop
+}
+
+/// What stopped a check, in words.
+fn stop_cause(stop: &Stop, timeout: Option<u64>) -> String {
+    use signal_hook::consts::{SIGINT, SIGTERM};
+    match stop.cause() {
+        c if c == SIGINT as usize => "SIGINT".into(),
+        c if c == SIGTERM as usize => "SIGTERM".into(),
+        0 if stop.deadline_passed() => format!("--timeout {} s", timeout.unwrap_or_default()),
+        _ => "asked to stop".into(),
+    }
+}
+
+fn run(model: &Path, tests: &[PathBuf], json: bool, unroll: usize) -> Result<(), Error> {
     let model = ir::load(model)?;
     let opts = runner::Options { unroll };
     for path in tests {
         let test = litmus::parse_file(path)?;
         let outcome = runner::run(&model, &test, &opts)?;
         if json {
-            println!(
-                "{}",
-                serde_json::to_string_pretty(&outcome).expect("outcomes serialise")
-            );
+            let text = serde_json::to_string_pretty(&outcome).expect("outcomes serialise");
+            print(&format!("{text}\n"));
         } else {
-            print!("{}", runner::render_herd(&outcome));
+            print(&runner::render_herd(&outcome));
         }
     }
     Ok(())
 }
 
-fn run_oracle(dir: &PathBuf, table: &PathBuf, only: &[String], json: bool) -> Result<(), Error> {
+fn run_oracle(dir: &Path, table: &Path, only: &[String], json: bool) -> Result<(), Error> {
     let suites = oracle::read_suites(table)?;
     if let Some(unknown) = only.iter().find(|n| !suites.iter().any(|s| &s.name == *n)) {
         let known: Vec<&str> = suites.iter().map(|s| s.name.as_str()).collect();
@@ -329,26 +397,42 @@ fn run_oracle(dir: &PathBuf, table: &PathBuf, only: &[String], json: bool) -> Re
         .map(|s| oracle::run_suite(dir, s, &opts))
         .collect::<Result<Vec<_>, _>>()?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&reports).expect("reports serialise")
-        );
+        let text = serde_json::to_string_pretty(&reports).expect("reports serialise");
+        print(&format!("{text}\n"));
     } else {
-        print!("{}", oracle::render(&reports));
+        print(&oracle::render(&reports));
     }
     Ok(())
 }
 
-fn compile(map: &Path, source: &Path, output: Option<&PathBuf>) -> Result<(), Error> {
+fn compile(map: &Path, source: &Path, output: Option<&Path>) -> Result<(), Error> {
+    if let Some(path) = output {
+        refuse_overwriting(path, &[map, source])?;
+    }
     let mapping = mapping::load(map)?;
     let test = litmus::parse_file(source)?;
     let text = litmus::print_ptx(&mapping.compile_program(&test)?.target)?;
     match output {
-        Some(path) => mapcheck::diag::write_file(path, text),
+        Some(path) => mapcheck::output::write_file(path, text),
         None => {
-            print!("{text}");
+            print(&text);
             Ok(())
         }
+    }
+}
+
+/// Refuse an output path that is one of the command's inputs (or the same file by another name).
+fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> Result<(), Error> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    match inputs.iter().find(|i| same(output, i)) {
+        Some(input) => Err(Error::file(
+            output.display().to_string(),
+            format!("is the input {}; give another output file", input.display()),
+        )),
+        None => Ok(()),
     }
 }
 
@@ -357,79 +441,84 @@ fn check(
     opts: &search::Options,
     out: &Path,
     coq_dir: Option<&Path>,
+    timeout: Option<u64>,
     json: bool,
 ) -> ExitCode {
-    let result = mapping::load(map).and_then(|m| {
-        let progress = report::Progress::new(opts.bound);
-        let r = search::check(&m, opts, &|b, d, t| progress.update(b, d, t));
-        progress.finish();
-        let r = r?;
-        let files = report::write_counterexamples(&r, out)?;
-        if let Some(dir) = coq_dir {
-            for written in coq::export_certificates(&m, &r, dir)? {
-                eprintln!("wrote {}", written.dir.display());
+    let m = match mapping::load(map) {
+        Ok(m) => m,
+        Err(e) => return fail(&e, json),
+    };
+    let live = match search::scope(&m, opts).and_then(|scope| {
+        Ok((
+            scope,
+            report::LiveReport::new(&m, opts, out, coq_dir, json)?,
+        ))
+    }) {
+        Ok((scope, live)) => {
+            for gap in &scope.not_searched {
+                eprint(&format!("warning: not searched: {gap}\n"));
             }
+            if !json {
+                print(&report::render_header(&m.path, opts, &scope));
+            }
+            live
         }
-        if json {
-            println!("{}", report::json(&r, &files));
-        } else {
-            print!("{}", report::render(&r, &files));
-        }
-        Ok(r)
-    });
-    match result {
-        Ok(r) if r.axioms.iter().any(|a| a.counterexample.is_some()) => ExitCode::from(1),
-        Ok(_) => ExitCode::SUCCESS,
-        Err(e) => {
-            eprint!("{}", e.render());
-            ExitCode::from(2)
-        }
+        Err(e) => return fail(&e, json),
+    };
+    let result = search::check(&m, opts, &|e| live.observe(e));
+    let (r, files) = match live.finish(result) {
+        Ok(done) => done,
+        Err(e) => return fail(&e, json),
+    };
+    let cause = r.stopped.then(|| stop_cause(&opts.stop, timeout));
+    if json {
+        print(&format!("{}\n", report::json(&r, &files, cause.as_deref())));
+    } else {
+        print(&report::render_summary(&r, &files, cause.as_deref()));
+    }
+    if r.axioms.iter().any(|a| a.counterexample.is_some()) {
+        ExitCode::from(1)
+    } else if r.stopped {
+        ExitCode::from(STOPPED)
+    } else {
+        ExitCode::SUCCESS
     }
 }
 
 fn export_coq(map: &Path, out: &Path, bound: usize, backend: Backend) -> Result<(), Error> {
+    mapcheck::output::OutputDir::check(out)?;
     let m = mapping::load(map)?;
     let evidence = if bound == 0 {
         Vec::new()
     } else {
-        let opts = search::Options {
-            bound,
-            counting: search::Counting::Natural,
-            axioms: Vec::new(),
-            threads: None,
-            locations: None,
-            backend,
-            first: false,
-        };
+        let opts = search::Options::natural(bound, backend);
         let progress = report::Progress::new(bound);
-        let r = search::check(&m, &opts, &|b, d, t| progress.update(b, d, t));
+        let r = search::check(&m, &opts, &|e| progress.observe(&e));
         progress.finish();
         coq::evidence(&r?)
     };
     let written = coq::export_mapping(&m, &evidence, out)?;
-    println!(
-        "wrote {} files to {} (compile: cd {} && coq_makefile -f _CoqProject -o Makefile && make)",
+    print(&format!(
+        "wrote {} files to {} (compile: cd {} && coq_makefile -f _CoqProject -o Makefile && make)\n",
         written.files.len(),
         out.display(),
         out.display()
-    );
+    ));
     Ok(())
 }
 
 fn bench(bounds: &[usize], b1_bound: usize, backend: Backend, json: bool) -> Result<(), Error> {
     let rows = bench::run(bounds, b1_bound, backend, &|r| {
-        eprintln!(
-            "{} bound {}: {:.2} s, {}",
+        eprint(&format!(
+            "{} bound {}: {:.2} s, {}\n",
             r.check, r.bound, r.seconds, r.result
-        )
+        ))
     })?;
     if json {
-        println!(
-            "{}",
-            serde_json::to_string_pretty(&rows).expect("rows serialise")
-        );
+        let text = serde_json::to_string_pretty(&rows).expect("rows serialise");
+        print(&format!("{text}\n"));
     } else {
-        print!("{}", bench::render(&rows, backend));
+        print(&bench::render(&rows, backend));
     }
     Ok(())
 }
@@ -465,11 +554,8 @@ fn gpu(command: GpuCommand) -> ExitCode {
                 source_model,
             };
             match commands::emit(&o) {
-                Ok(e) => print!("{}", commands::render_emitted(&e)),
-                Err(e) => {
-                    eprint!("{}", e.render());
-                    return ExitCode::from(2);
-                }
+                Ok(e) => print(&commands::render_emitted(&e)),
+                Err(e) => return fail(&e, false),
             }
             if !run {
                 return ExitCode::SUCCESS;
@@ -496,14 +582,11 @@ fn gpu(command: GpuCommand) -> ExitCode {
             device,
         },
     };
-    match commands::run(&options, &mut |s| print!("{s}")) {
+    match commands::run(&options, &mut |s| print(s)) {
         Ok(()) => ExitCode::SUCCESS,
-        Err(Failure::Input(e)) => {
-            eprint!("{}", e.render());
-            ExitCode::from(2)
-        }
+        Err(Failure::Input(e)) => fail(&e, false),
         Err(Failure::NoDevice(why)) => {
-            eprintln!("{why}");
+            eprint(&format!("{why}\n"));
             ExitCode::from(3)
         }
     }

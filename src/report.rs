@@ -1,20 +1,29 @@
-//! Reports of the mapping check: the text and JSON summaries, a progress bar for long runs, and
-//! each counterexample written out as files — the source and target litmus tests (which
-//! `mapcheck run` accepts) and the execution graph (DOT, and SVG when Graphviz is installed).
+//! Reports of the mapping check, as it runs and when it ends: what is searched (the header),
+//! each counterexample when it is settled — printed, and written out as files: the source and
+//! target litmus tests (which `mapcheck run` accepts), the execution graph (DOT, and SVG when
+//! Graphviz is installed), the Coq certificate when asked — progress on stderr, and the text or
+//! JSON summary, also of a check stopped early.
 //!
-//! Owns: `render`, `json`, `write_counterexamples`, `Files`, `Progress`. Uses: `search` (the
-//! report), `litmus` (printers). Decides nothing: every verdict here was made by `search` and
-//! confirmed by the runner.
+//! Owns: `LiveReport`, `Progress`, `render_header`, `render_counterexample`, `render_summary`,
+//! `json`, `write_counterexample`, `Files`. Uses: `search` (events and the report), `litmus`
+//! (printers), `coq` (certificates), `output` (stdout, whole files, owned directories). Decides
+//! nothing: every verdict here was made by `search` and confirmed by the runner.
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
+use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
+use std::sync::{mpsc, Arc, Mutex};
+use std::time::{Duration, Instant};
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::diag::{Error, Result};
 use crate::litmus::{self, Instr, Litmus};
-use crate::search::{Counterexample, Counting, Key, Report};
+use crate::mapping::Mapping;
+use crate::output::{self, OutputDir};
+use crate::search::{Counterexample, Counting, Event, Key, Options, Report, Scope};
+use crate::solver::Stop;
 
 /// The files written for one counterexample.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -23,6 +32,8 @@ pub struct Files {
     pub target: Option<PathBuf>,
     pub dot: Option<PathBuf>,
     pub svg: Option<PathBuf>,
+    /// The Coq certificate's directory (`check --coq`).
+    pub coq: Option<PathBuf>,
 }
 
 /// How the bound was counted, in words.
@@ -39,83 +50,79 @@ pub fn counting(c: Counting, bound: usize) -> String {
     }
 }
 
-/// The text summary.
-pub fn render(r: &Report, files: &BTreeMap<String, Files>) -> String {
+/// What a check searches, printed before it starts: the mapping, the bound, the classes a
+/// source event may be, and what is left out.
+pub fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> String {
     let mut s = String::new();
-    let o = &r.options;
-    let _ = writeln!(s, "mapping {}", r.mapping);
-    let _ = writeln!(s, "bound {}: {}", o.bound, counting(o.counting, o.bound));
+    let _ = writeln!(s, "mapping {mapping}");
     let _ = writeln!(
         s,
-        "solver {}, {} worker threads, {:.2} s",
-        r.solver,
-        rayon::current_num_threads(),
-        r.seconds
+        "bound {}: {}",
+        opts.bound,
+        counting(opts.counting, opts.bound)
     );
-    for a in &r.axioms {
-        let stats = format!(
-            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
-            a.queries, a.solves, a.racy, a.explained, a.seconds
-        );
-        match &a.counterexample {
-            None => {
-                let _ = writeln!(
-                    s,
-                    "\n{}: none up to bound {} ({stats})",
-                    a.axiom, a.clean_to
-                );
-            }
-            Some(cx) => {
-                let _ = writeln!(
-                    s,
-                    "\n{}: COUNTEREXAMPLE at bound {} ({stats})",
-                    a.axiom, cx.bound
-                );
-                render_counterexample(&mut s, cx, files.get(&a.axiom));
-            }
-        }
+    let limits = [("threads", opts.threads), ("locations", opts.locations)];
+    for (what, n) in limits.iter().filter_map(|(w, n)| n.map(|n| (w, n))) {
+        let _ = writeln!(s, "at most {n} {what}");
     }
+    let _ = writeln!(
+        s,
+        "searched: {} classes: {}",
+        scope.searched.len(),
+        scope.searched.join(", ")
+    );
+    for gap in &scope.not_searched {
+        let _ = writeln!(s, "not searched: {gap}");
+    }
+    let _ = writeln!(
+        s,
+        "solver {}, {} worker threads",
+        crate::solver::new(opts.backend).name(),
+        rayon::current_num_threads()
+    );
     s
 }
 
-fn render_counterexample(s: &mut String, cx: &Counterexample, files: Option<&Files>) {
+/// A counterexample as it is settled: the violated axiom, the source program (with its guards),
+/// the cycle, `rf` and `co`, and the files written for it.
+pub fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> String {
+    let mut s = String::new();
     let labels = event_labels(&cx.found.source);
     let label = |k: &Key| labels.get(k).cloned().unwrap_or_else(|| format!("{k:?}"));
     let shape: Vec<String> = cx.shape.iter().map(|k| k.to_string()).collect();
     let _ = writeln!(
         s,
-        "  threads of {} events; axioms failing on the lifted execution: {}",
-        shape.join("+"),
+        "\n{}: COUNTEREXAMPLE at bound {} (threads of {} events)",
+        cx.axiom,
+        cx.bound,
+        shape.join("+")
+    );
+    let _ = writeln!(
+        s,
+        "  axioms failing on the lifted execution: {}",
         cx.failed.join(", ")
     );
+    let _ = writeln!(s, "  source program:");
+    for line in program_text(cx).lines() {
+        let _ = writeln!(s, "    {line}");
+    }
+    let _ = writeln!(s, "  events:");
+    for l in labels.values() {
+        let _ = writeln!(s, "    {l}");
+    }
+    let _ = writeln!(s, "  rf: {}", edges(&cx.found.source_rf, &label));
+    let _ = writeln!(s, "  co: {}", edges(&cx.found.source_mo, &label));
     let _ = writeln!(s, "  violating edges of {}:", cx.axiom);
     for (a, b) in &cx.cycle {
         let _ = writeln!(s, "    {} -> {}", label(a), label(b));
     }
-    let _ = writeln!(s, "  source program:");
-    for (t, th) in cx.found.source.threads.iter().enumerate() {
-        let events: Vec<String> = labels
-            .iter()
-            .filter(|(k, _)| matches!(k, Key::Event(u, _) if *u == t))
-            .map(|(_, l)| l.clone())
-            .collect();
-        let _ = writeln!(
-            s,
-            "    {} (cta {}, gpu {}): {}",
-            th.name,
-            th.placement.cta,
-            th.placement.gpu,
-            events.join("; ")
-        );
-    }
-    let _ = writeln!(s, "  rf: {}", edges(&cx.found.source_rf, &label));
-    let _ = writeln!(s, "  co: {}", edges(&cx.found.source_mo, &label));
     if let Some(f) = files {
         for (what, p) in [
             ("source test", &f.source),
             ("target test", &f.target),
             ("graph", &f.dot),
             ("graph (SVG)", &f.svg),
+            ("Coq certificate", &f.coq),
         ] {
             if let Some(p) = p {
                 let _ = writeln!(s, "  {what}: {}", p.display());
@@ -128,6 +135,7 @@ fn render_counterexample(s: &mut String, cx: &Counterexample, files: Option<&Fil
          execution with the lifted rf and a coherence order extending the lifted co is inconsistent; \
          no consistent source execution raises a flag (race-free)"
     );
+    s
 }
 
 fn edges(r: &crate::search::KeyRel, label: &dyn Fn(&Key) -> String) -> String {
@@ -136,6 +144,53 @@ fn edges(r: &crate::search::KeyRel, label: &dyn Fn(&Key) -> String) -> String {
         .map(|(a, b)| format!("{} -> {}", label(a), label(b)))
         .collect();
     v.join(", ")
+}
+
+/// The source program as a litmus test (C syntax: guards are `if` blocks).
+fn program_text(cx: &Counterexample) -> String {
+    litmus::print_c(&cx.found.source).unwrap_or_else(|e| format!("(cannot print: {})", e.message))
+}
+
+/// The summary at the end of a check, finished or stopped: one line per axiom.
+pub fn render_summary(
+    r: &Report,
+    files: &BTreeMap<String, Files>,
+    stopped_by: Option<&str>,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "\nsummary ({:.2} s):", r.seconds);
+    for a in &r.axioms {
+        let stats = format!(
+            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
+            a.queries, a.solves, a.racy, a.explained, a.seconds
+        );
+        let verdict = match (&a.counterexample, &a.unfinished) {
+            (Some(cx), _) => {
+                let at = files
+                    .get(&a.axiom)
+                    .and_then(|f| f.source.as_ref())
+                    .and_then(|p| p.parent())
+                    .map(|d| format!(", written to {}", d.display()))
+                    .unwrap_or_default();
+                format!("COUNTEREXAMPLE at bound {}{at}", cx.bound)
+            }
+            (None, Some(u)) => format!(
+                "none up to bound {}; stopped during bound {} ({} of {} thread shapes finished)",
+                a.clean_to, u.bound, u.shapes_done, u.shapes
+            ),
+            (None, None) => format!("none up to bound {}", a.clean_to),
+        };
+        let _ = writeln!(s, "  {}: {verdict} ({stats})", a.axiom);
+    }
+    if r.stopped {
+        let _ = writeln!(
+            s,
+            "stopped ({}) before bound {} was finished: the verdicts above are what was settled",
+            stopped_by.unwrap_or("asked to stop"),
+            r.options.bound
+        );
+    }
+    s
 }
 
 /// A short label for every event of a straight-line test: `P1.0 W.REL.GPU y=1`.
@@ -179,8 +234,9 @@ fn expr(e: &litmus::Expr) -> String {
     }
 }
 
-/// The JSON summary.
-pub fn json(r: &Report, files: &BTreeMap<String, Files>) -> String {
+/// The JSON report: what was searched, and per axiom its verdict, statistics and, for a
+/// counterexample, the program, its executions (`rf`, `co`), the cycle and the files.
+pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str>) -> String {
     let axioms: Vec<serde_json::Value> = r
         .axioms
         .iter()
@@ -188,10 +244,18 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>) -> String {
             let cx = a.counterexample.as_ref().map(|cx| {
                 let labels = event_labels(&cx.found.source);
                 let label = |k: &Key| labels.get(k).cloned().unwrap_or_default();
+                let pairs = |r: &crate::search::KeyRel| -> Vec<[String; 2]> {
+                    r.iter().map(|(x, y)| [label(x), label(y)]).collect()
+                };
                 json!({
                     "bound": cx.bound,
                     "shape": cx.shape,
                     "failed": cx.failed,
+                    "source_program": program_text(cx),
+                    "target_program": litmus::print_ptx(&cx.found.target).unwrap_or_default(),
+                    "events": labels.values().collect::<Vec<_>>(),
+                    "rf": pairs(&cx.found.source_rf),
+                    "co": pairs(&cx.found.source_mo),
                     "cycle": cx.cycle.iter().map(|(x, y)| [label(x), label(y)]).collect::<Vec<_>>(),
                     "files": files.get(&a.axiom),
                 })
@@ -199,6 +263,7 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>) -> String {
             json!({
                 "axiom": a.axiom,
                 "clean_to": a.clean_to,
+                "unfinished": a.unfinished,
                 "queries": a.queries,
                 "solves": a.solves,
                 "racy_refinements": a.racy,
@@ -212,54 +277,44 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>) -> String {
         "mapping": r.mapping,
         "options": r.options,
         "counting": counting(r.options.counting, r.options.bound),
+        "searched": r.scope.searched,
+        "not_searched": r.scope.not_searched,
         "solver": r.solver,
         "seconds": r.seconds,
+        "stopped": r.stopped.then(|| stopped_by.unwrap_or("asked to stop")),
         "axioms": axioms,
     });
     serde_json::to_string_pretty(&v).expect("reports serialise")
 }
 
-/// Write each counterexample into `dir/<test name>/`: `source.litmus`, `target.litmus`,
-/// `graph.dot` (and `graph.svg` when Graphviz's `dot` runs). Returns the files by axiom.
-pub fn write_counterexamples(r: &Report, dir: &Path) -> Result<BTreeMap<String, Files>> {
-    let mut out = BTreeMap::new();
-    for a in &r.axioms {
-        let Some(cx) = &a.counterexample else {
-            continue;
-        };
-        let sub = dir.join(&cx.found.source.name);
-        std::fs::create_dir_all(&sub).map_err(|e| io(&sub, e))?;
-        let write = |name: &str, text: &str| -> Result<PathBuf> {
-            let p = sub.join(name);
-            std::fs::write(&p, text).map_err(|e| io(&p, e))?;
-            Ok(p)
-        };
-        let mut files = Files {
-            source: Some(write("source.litmus", &litmus::print_c(&cx.found.source)?)?),
-            target: Some(write(
-                "target.litmus",
-                &litmus::print_ptx(&cx.found.target)?,
-            )?),
-            dot: Some(write("graph.dot", &dot(cx))?),
-            svg: None,
-        };
-        let svg = sub.join("graph.svg");
-        let ran = std::process::Command::new("dot")
-            .arg("-Tsvg")
-            .arg(sub.join("graph.dot"))
-            .arg("-o")
-            .arg(&svg)
-            .status();
-        if ran.is_ok_and(|s| s.success()) {
-            files.svg = Some(svg);
-        }
-        out.insert(a.axiom.clone(), files);
-    }
-    Ok(out)
+/// The directory a counterexample to `axiom` of the check of `mapping` is written into.
+pub fn counterexample_dir(out: &Path, mapping: &Mapping, axiom: &str) -> PathBuf {
+    out.join(crate::search::test_name(mapping, axiom))
 }
 
-fn io(p: &Path, e: std::io::Error) -> Error {
-    Error::file(p.display().to_string(), format!("cannot write: {e}"))
+/// Write a counterexample into `dir` (which the run owns, see `output::OutputDir`):
+/// `source.litmus`, `target.litmus`, `graph.dot`, and `graph.svg` when Graphviz's `dot` runs.
+pub fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
+    let mut out = OutputDir::claim(dir)?;
+    let mut files = Files {
+        source: Some(out.write("source.litmus", litmus::print_c(&cx.found.source)?)?),
+        target: Some(out.write("target.litmus", litmus::print_ptx(&cx.found.target)?)?),
+        dot: Some(out.write("graph.dot", dot(cx))?),
+        ..Files::default()
+    };
+    out.record("graph.svg")?;
+    let svg = dir.join("graph.svg");
+    let ran = std::process::Command::new("dot")
+        .arg("-Tsvg")
+        .arg(dir.join("graph.dot"))
+        .arg("-o")
+        .arg(&svg)
+        .stderr(std::process::Stdio::null())
+        .status();
+    if ran.is_ok_and(|s| s.success()) {
+        files.svg = Some(svg);
+    }
+    Ok(files)
 }
 
 /// The source execution as a DOT graph: threads as clusters, `po`, `rf`, `co` (immediate
@@ -319,33 +374,222 @@ pub fn dot(cx: &Counterexample) -> String {
     s
 }
 
-/// A progress bar on stderr (hidden when stderr is not a terminal).
+/// Progress of a long check on stderr: a bar on a terminal; otherwise (redirected, in CI) a line
+/// every `LINE_EVERY` from a ticker thread, saying the bound, the thread shapes done and what is
+/// settled.
 pub struct Progress {
-    bar: ProgressBar,
-    bound: usize,
+    bar: Option<ProgressBar>,
+    state: Arc<Mutex<LineState>>,
+    /// Dropping it ends the ticker.
+    ticker: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
 }
+
+struct LineState {
+    start: Instant,
+    last_bound: usize,
+    /// The bound in progress, its shapes done and its shapes.
+    bound: usize,
+    done: usize,
+    total: usize,
+    /// Per axiom, what is settled so far (a counterexample, or the bound it is clean to).
+    settled: BTreeMap<String, String>,
+}
+
+/// How often a progress line is written when stderr is not a terminal.
+pub const LINE_EVERY: Duration = Duration::from_secs(5);
 
 impl Progress {
     pub fn new(bound: usize) -> Progress {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "bound {msg} [{bar:30}] {pos}/{len} thread shapes, {elapsed}",
-            )
-            .expect("a valid template")
-            .progress_chars("=> "),
-        );
-        Progress { bar, bound }
+        let state = Arc::new(Mutex::new(LineState {
+            start: Instant::now(),
+            last_bound: bound,
+            bound: 0,
+            done: 0,
+            total: 0,
+            settled: BTreeMap::new(),
+        }));
+        if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(0);
+            bar.set_style(
+                ProgressStyle::with_template(
+                    "bound {msg} [{bar:30}] {pos}/{len} thread shapes, {elapsed}",
+                )
+                .expect("a valid template")
+                .progress_chars("=> "),
+            );
+            return Progress {
+                bar: Some(bar),
+                state,
+                ticker: None,
+            };
+        }
+        let (tx, rx) = mpsc::channel::<()>();
+        let shared = state.clone();
+        let handle = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(LINE_EVERY) {
+                output::eprint(&lock(&shared).line());
+            }
+        });
+        Progress {
+            bar: None,
+            state,
+            ticker: Some((tx, handle)),
+        }
     }
 
-    /// `done` of `total` thread shapes of bound `bound` are checked.
-    pub fn update(&self, bound: usize, done: usize, total: usize) {
-        self.bar.set_length(total as u64);
-        self.bar.set_position(done as u64);
-        self.bar.set_message(format!("{bound}/{}", self.bound));
+    /// Follow one event of the check.
+    pub fn observe(&self, e: &Event) {
+        let mut st = lock(&self.state);
+        match *e {
+            Event::Shape { bound, done, total } => {
+                (st.bound, st.done, st.total) = (bound, done, total);
+                if let Some(bar) = &self.bar {
+                    bar.set_length(total as u64);
+                    bar.set_position(done as u64);
+                    bar.set_message(format!("{bound}/{}", st.last_bound));
+                }
+            }
+            Event::Counterexample(cx) => {
+                let what = format!("counterexample at bound {}", cx.bound);
+                st.settled.insert(cx.axiom.clone(), what);
+            }
+            Event::Bound { bound, clean } => {
+                for a in clean {
+                    st.settled.insert(a.clone(), format!("clean to {bound}"));
+                }
+            }
+        }
     }
 
-    pub fn finish(&self) {
-        self.bar.finish_and_clear();
+    /// Print `text` on stdout without tearing the bar.
+    pub fn print(&self, text: &str) {
+        match &self.bar {
+            Some(bar) => bar.suspend(|| output::print(text)),
+            None => output::print(text),
+        }
     }
+
+    pub fn finish(mut self) {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        if let Some((tx, handle)) = self.ticker.take() {
+            drop(tx);
+            let _ = handle.join();
+        }
+    }
+}
+
+impl LineState {
+    fn line(&self) -> String {
+        let settled: String = self
+            .settled
+            .iter()
+            .map(|(a, v)| format!("; {a} {v}"))
+            .collect();
+        format!(
+            "[{:.0} s] bound {}/{}: {} of {} thread shapes{settled}\n",
+            self.start.elapsed().as_secs_f64(),
+            self.bound,
+            self.last_bound,
+            self.done,
+            self.total,
+        )
+    }
+}
+
+/// A check reported as it runs: each settled counterexample written out (its files, and its Coq
+/// certificate when asked) and, in text mode, printed at once; progress on stderr. The first
+/// failure to write stops the check and is its result.
+pub struct LiveReport<'a> {
+    mapping: &'a Mapping,
+    out: &'a Path,
+    coq: Option<&'a Path>,
+    json: bool,
+    stop: Stop,
+    progress: Progress,
+    files: Mutex<BTreeMap<String, Files>>,
+    failure: Mutex<Option<Error>>,
+}
+
+impl<'a> LiveReport<'a> {
+    /// Refuses, before any work, an output directory the check could not write: `out` and the
+    /// Coq directory must be directories (or absent), and each counterexample's directory in
+    /// them new, empty or written by an earlier run (`output::OutputDir`).
+    pub fn new(
+        mapping: &'a Mapping,
+        opts: &Options,
+        out: &'a Path,
+        coq: Option<&'a Path>,
+        json: bool,
+    ) -> Result<LiveReport<'a>> {
+        output::check_directory(out)?;
+        if let Some(dir) = coq {
+            output::check_directory(dir)?;
+        }
+        for axiom in crate::search::selected_axioms(mapping, opts)? {
+            OutputDir::check(&counterexample_dir(out, mapping, &axiom))?;
+            if let Some(dir) = coq {
+                OutputDir::check(&crate::coq::certificate_dir(dir, mapping, &axiom))?;
+            }
+        }
+        Ok(LiveReport {
+            mapping,
+            out,
+            coq,
+            json,
+            stop: opts.stop.clone(),
+            progress: Progress::new(opts.bound),
+            files: Mutex::new(BTreeMap::new()),
+            failure: Mutex::new(None),
+        })
+    }
+
+    /// Follow one event of the check (`search::check` calls it one event at a time).
+    pub fn observe(&self, e: Event) {
+        self.progress.observe(&e);
+        let Event::Counterexample(cx) = e else {
+            return;
+        };
+        match self.write(cx) {
+            Ok(files) => {
+                if !self.json {
+                    self.progress
+                        .print(&render_counterexample(cx, Some(&files)));
+                }
+                lock(&self.files).insert(cx.axiom.clone(), files);
+            }
+            Err(e) => {
+                lock(&self.failure).get_or_insert(e);
+                self.stop.request();
+            }
+        }
+    }
+
+    fn write(&self, cx: &Counterexample) -> Result<Files> {
+        let dir = counterexample_dir(self.out, self.mapping, &cx.axiom);
+        let mut files = write_counterexample(cx, &dir)?;
+        if let Some(coq) = self.coq {
+            let dir = crate::coq::certificate_dir(coq, self.mapping, &cx.axiom);
+            files.coq = Some(crate::coq::export_certificate(self.mapping, cx, &dir)?.dir);
+        }
+        Ok(files)
+    }
+
+    /// The check's report and the files written for it; a failure to write comes first.
+    pub fn finish(self, result: Result<Report>) -> Result<(Report, BTreeMap<String, Files>)> {
+        self.progress.finish();
+        if let Some(e) = into_inner(self.failure) {
+            return Err(e);
+        }
+        result.map(|r| (r, into_inner(self.files)))
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+fn into_inner<T>(m: Mutex<T>) -> T {
+    m.into_inner().unwrap_or_else(|p| p.into_inner())
 }

@@ -22,8 +22,9 @@ fn certificate(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
         locations: None,
         backend: Backend::BatSat,
         first: true,
+        stop: Default::default(),
     };
-    let report = search::check(&m, &opts, &|_, _, _| {}).expect("search runs");
+    let report = search::check(&m, &opts, &|_| {}).expect("search runs");
     let dir = std::env::temp_dir().join(format!("mapcheck-cert-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut written = coq::export_certificates(&m, &report, &dir).expect("certificates");

@@ -31,8 +31,9 @@ fn counterexample(map: &str, bound: usize) -> Litmus {
         locations: None,
         backend: Backend::BatSat,
         first: true,
+        stop: Default::default(),
     };
-    let report = search::check(&m, &opts, &|_, _, _| {}).expect("search runs");
+    let report = search::check(&m, &opts, &|_| {}).expect("search runs");
     let cx = report
         .axioms
         .into_iter()

@@ -772,9 +772,10 @@ fn cross_check(file: &str, bound: usize) -> BTreeMap<String, Option<usize>> {
         locations: Some(locs()),
         backend: Backend::BatSat,
         first: false,
+        stop: Default::default(),
     };
     let report =
-        search::check(&m, &opts, &|_, _, _| {}).unwrap_or_else(|e| panic!("{file}: {}", e.message));
+        search::check(&m, &opts, &|_| {}).unwrap_or_else(|e| panic!("{file}: {}", e.message));
     let t_search = t1.elapsed();
 
     eprintln!(

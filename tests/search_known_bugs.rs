@@ -16,13 +16,14 @@ fn options(bound: usize, axioms: &[&str]) -> Options {
         locations: None,
         backend: Backend::BatSat,
         first: false,
+        stop: Default::default(),
     }
 }
 
 /// Search `map` up to `bound`; return the counterexamples found, with the bound each was found at.
 fn search(map: &str, opts: &Options) -> Vec<Counterexample> {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
-    let report = search::check(&m, opts, &|_, _, _| {}).expect("search runs");
+    let report = search::check(&m, opts, &|_| {}).expect("search runs");
     report
         .axioms
         .into_iter()
@@ -152,7 +153,7 @@ fn the_correct_mappings_are_clean_at_small_bounds() {
 #[test]
 fn an_unknown_axiom_is_an_error() {
     let m = mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap();
-    let err = search::check(&m, &options(2, &["Coherense"]), &|_, _, _| {}).unwrap_err();
+    let err = search::check(&m, &options(2, &["Coherense"]), &|_| {}).unwrap_err();
     assert!(
         err.message.contains("Coherence, Atomicity, SC"),
         "{}",
@@ -210,7 +211,7 @@ fn both_solvers_agree() {
                     backend,
                     ..options(bound, &[])
                 };
-                let r = search::check(&m, &opts, &|_, _, _| {}).unwrap();
+                let r = search::check(&m, &opts, &|_| {}).unwrap();
                 r.axioms
                     .iter()
                     .map(|a| a.counterexample.as_ref().map(|c| c.bound))

@@ -16,6 +16,7 @@ use std::path::{Path, PathBuf};
 
 use crate::diag;
 use crate::mapping::Mapping;
+use crate::output::OutputDir;
 use model::Names;
 
 /// The project's Coq library, copied into every export (compile order).
@@ -77,23 +78,27 @@ pub fn model_prefix(path: &str) -> String {
     ident(&stem)
 }
 
-/// Files written by one export, in compile order.
+/// Files written by one export into the directory it owns, in compile order.
 pub struct Written {
     pub dir: PathBuf,
     pub files: Vec<String>,
+    out: OutputDir,
 }
 
 impl Written {
-    pub fn new(dir: &Path) -> Written {
-        Written {
+    /// Take `dir` for the export (see `output::OutputDir`: created, or cleared of what an
+    /// earlier export wrote; a foreign non-empty directory is refused).
+    pub fn new(dir: &Path) -> diag::Result<Written> {
+        Ok(Written {
             dir: dir.to_path_buf(),
             files: Vec::new(),
-        }
+            out: OutputDir::claim(dir)?,
+        })
     }
 
     /// Write one file into the directory (`.v` files are compiled in the order written).
     pub fn write(&mut self, name: &str, text: &str) -> diag::Result<()> {
-        diag::write_file(&self.dir.join(name), text)?;
+        self.out.write(name, text)?;
         if name.ends_with(".v") {
             self.files.push(name.to_string());
         }
@@ -101,9 +106,9 @@ impl Written {
     }
 
     /// `_CoqProject`, for `coq_makefile -f _CoqProject -o Makefile && make`.
-    pub fn finish(self) -> diag::Result<Written> {
+    pub fn finish(mut self) -> diag::Result<Written> {
         let project = format!("-R . Mapcheck\n{}\n", self.files.join("\n"));
-        diag::write_file(&self.dir.join("_CoqProject"), project)?;
+        self.out.write("_CoqProject", project)?;
         Ok(self)
     }
 }
@@ -111,9 +116,6 @@ impl Written {
 /// Write the library, `Exec.v`, and `Model_<prefix>.v` for each model (with `Skeleton.v` after
 /// `Model_wf.v`).
 pub fn write_common(out: &mut Written, models: &[&Names]) -> diag::Result<()> {
-    std::fs::create_dir_all(&out.dir).map_err(|e| {
-        diag::Error::file(out.dir.display().to_string(), format!("cannot create: {e}"))
-    })?;
     for (name, text) in LIBRARY {
         out.write(name, text)?;
     }
@@ -146,7 +148,7 @@ fn with_models(
     let wf_names = Names::new(&wf, "wf");
     let source = Names::new(&m.source, &model_prefix(&m.source_path.to_string_lossy()));
     let target = Names::new(&m.target, &model_prefix(&m.target_path.to_string_lossy()));
-    let mut out = Written::new(dir);
+    let mut out = Written::new(dir)?;
     write_common(&mut out, &[&wf_names, &source, &target])?;
     let imports = format!(
         "Rel Dec Checks Exec Model_wf Skeleton Model_{} Model_{}",
@@ -228,6 +230,11 @@ pub fn export_certificate(
     })
 }
 
+/// The directory under `dir` of the certificate for a counterexample to `axiom`.
+pub fn certificate_dir(dir: &Path, m: &Mapping, axiom: &str) -> PathBuf {
+    dir.join(format!("{}-{}", model_prefix(&m.path), ident(axiom)))
+}
+
 /// Certificates for every counterexample of a check, one directory per axiom.
 pub fn export_certificates(
     m: &Mapping,
@@ -237,10 +244,7 @@ pub fn export_certificates(
     r.axioms
         .iter()
         .filter_map(|a| a.counterexample.as_ref())
-        .map(|cx| {
-            let name = format!("{}-{}", model_prefix(&m.path), ident(&cx.axiom));
-            export_certificate(m, cx, &dir.join(name))
-        })
+        .map(|cx| export_certificate(m, cx, &certificate_dir(dir, m, &cx.axiom)))
         .collect()
 }
 

@@ -51,6 +51,11 @@ impl Sat {
         self.solver.add_clause(&[l]);
     }
 
+    /// End each later `solve` with `Stopped` soon after `stop` is requested.
+    pub fn stop_when(&mut self, stop: solver::Stop) {
+        self.solver.stop_when(stop);
+    }
+
     /// Solve under assumptions.
     pub fn solve(&mut self, assumptions: &[Lit]) -> Verdict {
         self.solver.solve(assumptions)

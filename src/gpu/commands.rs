@@ -248,7 +248,7 @@ fn tune(
     match best {
         Some(i) => {
             let path = dir.join(TUNED_FILE);
-            crate::diag::write_file(&path, trials[i].params.to_toml())?;
+            crate::output::write_file(&path, trials[i].params.to_toml())?;
             print(&format!(
                 "best: trial {i}, {:.1} counted outcomes per second; wrote {}\n",
                 trials[i].tally.per_second(),

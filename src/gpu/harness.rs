@@ -22,6 +22,7 @@ use super::stats::{self, Tally};
 use super::{host, opencl};
 use crate::diag::{Error, Result};
 use crate::litmus::{self, Arch, Litmus};
+use crate::output::OutputDir;
 use crate::runner;
 
 pub const TEST_FILE: &str = "test.litmus";
@@ -102,12 +103,7 @@ pub fn write_dir(
     kernel_file: &str,
     kernel: &str,
 ) -> Result<Vec<PathBuf>> {
-    std::fs::create_dir_all(dir).map_err(|e| {
-        Error::file(
-            dir.display().to_string(),
-            format!("cannot create directory: {e}"),
-        )
-    })?;
+    let mut out = OutputDir::claim(dir)?;
     let files = [
         (TEST_FILE, print_test(test)?),
         (PARAMS_FILE, params.to_toml()),
@@ -115,7 +111,7 @@ pub fn write_dir(
     ];
     files
         .into_iter()
-        .map(|(name, text)| write(&dir.join(name), &text))
+        .map(|(name, text)| out.write(name, text))
         .collect()
 }
 
@@ -125,10 +121,6 @@ pub fn print_test(test: &Litmus) -> Result<String> {
         Arch::Ptx => litmus::print_ptx(test),
         Arch::C11 | Arch::OpenCl => litmus::print_c(test),
     }
-}
-
-fn write(path: &Path, text: &str) -> Result<PathBuf> {
-    crate::diag::write_file(path, text).map(|()| path.to_path_buf())
 }
 
 /// Run the harness on `device`.

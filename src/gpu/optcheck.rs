@@ -101,7 +101,7 @@ pub fn check_dir(dir: &Path, tools: &Tools) -> Result<Report> {
     )?;
     let sass = tool_output(&tools.nvdisasm, &["-c".as_ref(), cubin.as_os_str()])?;
     let sass_path = dir.join(format!("kernel.{ARCH}.sass"));
-    crate::diag::write_file(&sass_path, &sass)?;
+    crate::output::write_file(&sass_path, &sass)?;
     Ok(check_sass(&h.test, &h.events, &sass))
 }
 

@@ -66,6 +66,15 @@ impl ClassKind {
             ClassKind::F => "a fence (F)",
         }
     }
+    /// The kind in the plural, for messages.
+    pub fn plural(self) -> &'static str {
+        match self {
+            ClassKind::R => "loads (R)",
+            ClassKind::W => "stores (W)",
+            ClassKind::Rmw => "read-modify-writes (RMW)",
+            ClassKind::F => "fences (F)",
+        }
+    }
     /// Is it a memory access (as opposed to a fence)?
     pub fn is_access(self) -> bool {
         self != ClassKind::F

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::{diag, ir};
-pub use class::{Class, ClassKind, Tag};
+pub use class::{Class, ClassKind, Tag, ORDERS};
 pub use lower::{Rule, Table};
 pub use program::{Compiled, Image, Origin, Role};
 pub use ptx::{OpKind, TargetOp};

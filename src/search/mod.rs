@@ -11,14 +11,19 @@
 //! execution is consistent (counterexample-guided refinement); a solution the runner does not
 //! confirm as a counterexample never reaches the user.
 //!
-//! Owns: `Options`, `check`, `Report`, `AxiomResult`, `Counterexample`. Uses: `mapping`, `encode`,
-//! `runner` (through `validate`), `rayon`.
+//! A check reports as it goes (`Event`): a counterexample as soon as it is settled (no thread
+//! shape before it in the bound's order can still give another), every finished bound, every
+//! finished shape. A requested `Stop` (a signal, a deadline) ends it early with what is settled:
+//! per axiom a counterexample, or the largest bound finished clean and how far the next one got.
+//!
+//! Owns: `Options`, `check`, `Event`, `Report`, `AxiomResult`, `Counterexample`, `Unfinished`.
+//! Uses: `mapping`, `encode`, `runner` (through `validate`), `rayon`.
 mod layout;
 mod symbolic;
 pub mod validate;
 
-use std::collections::BTreeSet;
-use std::sync::atomic::{AtomicUsize, Ordering};
+use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Mutex;
 use std::time::Instant;
 
 use rayon::prelude::*;
@@ -32,8 +37,9 @@ use self::validate::Verdict;
 use crate::diag;
 use crate::encode::{Backend, Circuit, Encoded, Matrix, Node, Sat};
 use crate::ir::{CheckKind, CoKind};
-use crate::mapping::Mapping;
+use crate::mapping::{ClassKind, Mapping};
 use crate::rel::Rel;
+use crate::solver::{Stop, Verdict as SatVerdict};
 
 /// What to search.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -49,6 +55,25 @@ pub struct Options {
     pub backend: Backend,
     /// Stop after the first bound at which some axiom has a counterexample.
     pub first: bool,
+    /// Asked for by a signal handler or a deadline: end early, with what is settled.
+    #[serde(skip)]
+    pub stop: Stop,
+}
+
+impl Options {
+    /// The options of a check of every axiom up to `bound` in natural counting.
+    pub fn natural(bound: usize, backend: Backend) -> Options {
+        Options {
+            bound,
+            counting: Counting::Natural,
+            axioms: Vec::new(),
+            threads: None,
+            locations: None,
+            backend,
+            first: false,
+            stop: Stop::new(),
+        }
+    }
 }
 
 /// A confirmed counterexample.
@@ -82,6 +107,32 @@ pub struct AxiomResult {
     pub explained: usize,
     /// Time spent on this axiom's queries, summed over the worker threads.
     pub seconds: f64,
+    /// The bound the check was in when it stopped early without a counterexample.
+    pub unfinished: Option<Unfinished>,
+}
+
+/// How far a bound got before the check stopped.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Unfinished {
+    pub bound: usize,
+    /// Thread shapes of that bound finished for this axiom, of `shapes`.
+    pub shapes_done: usize,
+    pub shapes: usize,
+}
+
+/// What a running check tells its caller, as it happens (from worker threads, one at a time).
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// A thread shape of `bound` is finished: `done` of `total`.
+    Shape {
+        bound: usize,
+        done: usize,
+        total: usize,
+    },
+    /// A counterexample, confirmed by the runner and settled.
+    Counterexample(&'a Counterexample),
+    /// Every axiom in `clean` has no counterexample up to `bound`.
+    Bound { bound: usize, clean: &'a [String] },
 }
 
 /// The whole check.
@@ -92,17 +143,63 @@ pub struct Report {
     pub axioms: Vec<AxiomResult>,
     pub seconds: f64,
     pub solver: &'static str,
+    /// The check stopped (`Options::stop`) before it finished its bound.
+    pub stopped: bool,
+    /// The mapping's classes the search put in programs, and what it could not (see `Scope`).
+    pub scope: Scope,
 }
 
-/// Progress of a long check: (bound, shapes done, shapes of this bound).
-pub type Progress<'a> = &'a (dyn Fn(usize, usize, usize) + Sync);
+/// What programs the search considers, in terms of the mapping's classes.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Scope {
+    /// The classes a source event may be, in the mapping's order.
+    pub searched: Vec<String>,
+    /// What the search leaves out, in words: declared classes the counting excludes, and kinds
+    /// of operation and memory orders the source model has but no searched class has.
+    pub not_searched: Vec<String>,
+}
 
-/// Run the check.
-pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Result<Report> {
-    let start = Instant::now();
+/// Called with every `Event` of a check.
+pub type Observer<'a> = &'a (dyn Fn(Event) + Sync);
+
+/// What a check with `opts` would search (see `Scope`), or why it would search nothing.
+pub fn scope(mapping: &Mapping, opts: &Options) -> diag::Result<Scope> {
+    searchable_menu(mapping, opts).map(|(_, scope)| scope)
+}
+
+/// The names of the source axioms a check with `opts` checks.
+pub fn selected_axioms(mapping: &Mapping, opts: &Options) -> diag::Result<Vec<String>> {
+    select_axioms(mapping, &opts.axioms)
+        .map(|all| all.into_iter().map(|(_, name)| name).collect())
+        .map_err(|m| diag::Error::file(&mapping.path, m))
+}
+
+/// The operations a source event may be, and the scope they make; an error for options or a
+/// mapping that would search no program (and so report every axiom clean).
+fn searchable_menu(mapping: &Mapping, opts: &Options) -> diag::Result<(Vec<Op>, Scope)> {
     let err = |msg: String| diag::Error::file(&mapping.path, msg);
+    refuse_empty_bounds(opts).map_err(err)?;
     let menu = menu(mapping, opts.counting)
         .map_err(|m| err(format!("the search cannot use this mapping: {m}")))?;
+    let scope = Scope::of(mapping, &menu);
+    if menu.is_empty() {
+        let why = if mapping.classes().is_empty() {
+            "it declares none".to_string()
+        } else {
+            scope.not_searched.join("; ")
+        };
+        return Err(err(format!(
+            "no class of the mapping can be searched ({why}): a check would search no program"
+        )));
+    }
+    Ok((menu, scope))
+}
+
+/// Run the check.
+pub fn check(mapping: &Mapping, opts: &Options, observe: Observer) -> diag::Result<Report> {
+    let start = Instant::now();
+    let err = |msg: String| diag::Error::file(&mapping.path, msg);
+    let (menu, scope) = searchable_menu(mapping, opts)?;
     let axioms = select_axioms(mapping, &opts.axioms).map_err(err)?;
     let mut results: Vec<AxiomResult> = axioms
         .iter()
@@ -115,6 +212,7 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
             racy: 0,
             explained: 0,
             seconds: 0.0,
+            unfinished: None,
         })
         .collect();
     // Natural counting grows the bound one event at a time; Alloy counting checks bound N at once
@@ -123,6 +221,7 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
         Counting::Natural => 1,
         Counting::Alloy => opts.bound,
     };
+    let mut stopped = false;
     for bound in first_bound..=opts.bound {
         let open: Vec<usize> = (0..axioms.len())
             .filter(|&a| results[a].counterexample.is_none())
@@ -130,50 +229,32 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
         if open.is_empty() {
             break;
         }
+        if opts.stop.requested() {
+            stopped = true;
+            break;
+        }
         let shapes = shapes_at(bound, opts);
-        let done = AtomicUsize::new(0);
-        let outcomes: Vec<diag::Result<Vec<ShapeAxiom>>> = shapes
-            .par_iter()
-            .map(|shape| {
-                let mut q = Query::new(mapping, &menu, shape, bound, opts);
-                let out = open
-                    .iter()
-                    .map(|&a| q.run_axiom(axioms[a].0, &axioms[a].1).map_err(err))
-                    .collect();
-                progress(
-                    bound,
-                    done.fetch_add(1, Ordering::Relaxed) + 1,
-                    shapes.len(),
-                );
-                out
-            })
-            .collect();
-        for (shape, outcome) in shapes.iter().zip(outcomes) {
-            for (k, r) in outcome?.into_iter().enumerate() {
-                let res = &mut results[open[k]];
-                res.queries += 1;
-                res.solves += r.solves;
-                res.racy += r.racy;
-                res.explained += r.explained;
-                res.seconds += r.seconds;
-                if res.counterexample.is_none() {
-                    res.counterexample = r.found.map(|(found, failed, cycle)| Counterexample {
-                        axiom: res.axiom.clone(),
-                        bound,
-                        shape: shape.clone(),
-                        found,
-                        failed,
-                        cycle,
-                    });
+        let level = Mutex::new(Level::new(bound, &shapes, open.len()));
+        shapes.par_iter().enumerate().for_each(|(i, shape)| {
+            if opts.stop.requested() {
+                return;
+            }
+            let mut q = Query::new(mapping, &menu, shape, bound, opts);
+            for (k, &a) in open.iter().enumerate() {
+                if lock(&level).settled_before(k, i) {
+                    continue;
                 }
+                let outcome = q.run_axiom(axioms[a].0, &axioms[a].1, &opts.stop);
+                lock(&level).record(i, k, &results[a].axiom, outcome.map_err(err), observe);
             }
+            lock(&level).shape_done(observe);
+        });
+        let level = level.into_inner().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = level.error {
+            return Err(e);
         }
-        for &a in &open {
-            if results[a].counterexample.is_none() {
-                results[a].clean_to = bound;
-            }
-        }
-        if opts.first && results.iter().any(|r| r.counterexample.is_some()) {
+        stopped = level.merge(&open, &mut results, observe);
+        if stopped || (opts.first && results.iter().any(|r| r.counterexample.is_some())) {
             break;
         }
     }
@@ -183,7 +264,209 @@ pub fn check(mapping: &Mapping, opts: &Options, progress: Progress) -> diag::Res
         axioms: results,
         seconds: start.elapsed().as_secs_f64(),
         solver: crate::solver::new(opts.backend).name(),
+        stopped,
+        scope,
     })
+}
+
+/// Zero threads, locations or a zero bound would search nothing and report it clean.
+fn refuse_empty_bounds(opts: &Options) -> Result<(), String> {
+    for (what, value) in [
+        ("bound", Some(opts.bound)),
+        ("number of threads", opts.threads),
+        ("number of locations", opts.locations),
+    ] {
+        if value == Some(0) {
+            return Err(format!(
+                "the {what} must be at least 1 (0 would search no program)"
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// One bound's shapes as they finish, per open axiom (indexed `k`, in `open`'s order): which
+/// shapes have finished it and the counterexamples found so far. A counterexample is settled
+/// once every shape before it has finished the axiom, so the one reported is that of the first
+/// shape in order, whichever worker finds it first; later shapes skip a settled axiom.
+struct Level {
+    bound: usize,
+    shapes: Vec<Vec<usize>>,
+    done: usize,
+    finished: Vec<Vec<bool>>,
+    found: Vec<BTreeMap<usize, Counterexample>>,
+    settled: Vec<bool>,
+    totals: Vec<ShapeAxiom>,
+    error: Option<diag::Error>,
+}
+
+impl Level {
+    fn new(bound: usize, shapes: &[Vec<usize>], open: usize) -> Level {
+        Level {
+            bound,
+            shapes: shapes.to_vec(),
+            done: 0,
+            finished: vec![vec![false; shapes.len()]; open],
+            found: vec![BTreeMap::new(); open],
+            settled: vec![false; open],
+            totals: (0..open).map(|_| ShapeAxiom::default()).collect(),
+            error: None,
+        }
+    }
+
+    /// Has a shape before `shape` a counterexample to axiom `k`? (Then `shape` need not look.)
+    fn settled_before(&self, k: usize, shape: usize) -> bool {
+        self.found[k]
+            .keys()
+            .next()
+            .is_some_and(|&first| first < shape)
+    }
+
+    fn record(
+        &mut self,
+        shape: usize,
+        k: usize,
+        axiom: &str,
+        outcome: diag::Result<ShapeAxiom>,
+        observe: Observer,
+    ) {
+        let r = match outcome {
+            Ok(r) => r,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return;
+            }
+        };
+        let t = &mut self.totals[k];
+        t.solves += r.solves;
+        t.racy += r.racy;
+        t.explained += r.explained;
+        t.seconds += r.seconds;
+        t.queries += 1;
+        self.finished[k][shape] = !r.stopped;
+        if let Some((found, failed, cycle)) = r.found {
+            let cx = Counterexample {
+                axiom: axiom.to_string(),
+                bound: self.bound,
+                shape: self.shapes[shape].clone(),
+                found,
+                failed,
+                cycle,
+            };
+            self.found[k].insert(shape, cx);
+        }
+        self.settle(k, observe);
+    }
+
+    /// Report axiom `k`'s counterexample if every shape before it has finished.
+    fn settle(&mut self, k: usize, observe: Observer) {
+        let Some((&first, cx)) = self.found[k].iter().next() else {
+            return;
+        };
+        if !self.settled[k] && self.finished[k][..first].iter().all(|&f| f) {
+            self.settled[k] = true;
+            observe(Event::Counterexample(cx));
+        }
+    }
+
+    fn shape_done(&mut self, observe: Observer) {
+        self.done += 1;
+        observe(Event::Shape {
+            bound: self.bound,
+            done: self.done,
+            total: self.shapes.len(),
+        });
+    }
+
+    /// Fold the bound into `results`; true if it was not finished (the check stopped). A
+    /// counterexample found before a stop is reported even if shapes before it did not finish:
+    /// the runner confirmed it, though a smaller shape of the bound might have given another.
+    fn merge(mut self, open: &[usize], results: &mut [AxiomResult], observe: Observer) -> bool {
+        let mut stopped = false;
+        let mut clean = vec![];
+        for (k, &a) in open.iter().enumerate() {
+            let res = &mut results[a];
+            let t = &self.totals[k];
+            res.queries += t.queries;
+            res.solves += t.solves;
+            res.racy += t.racy;
+            res.explained += t.explained;
+            res.seconds += t.seconds;
+            if let Some((_, cx)) = std::mem::take(&mut self.found[k]).into_iter().next() {
+                if !self.settled[k] {
+                    observe(Event::Counterexample(&cx));
+                }
+                res.counterexample = Some(cx);
+            } else if self.finished[k].iter().all(|&f| f) {
+                res.clean_to = self.bound;
+                clean.push(res.axiom.clone());
+            } else {
+                stopped = true;
+                res.unfinished = Some(Unfinished {
+                    bound: self.bound,
+                    shapes_done: self.finished[k].iter().filter(|&&f| f).count(),
+                    shapes: self.shapes.len(),
+                });
+            }
+        }
+        if !clean.is_empty() {
+            observe(Event::Bound {
+                bound: self.bound,
+                clean: &clean,
+            });
+        }
+        stopped
+    }
+}
+
+impl Scope {
+    fn of(mapping: &Mapping, menu: &[Op]) -> Scope {
+        let mut searched: Vec<String> = vec![];
+        for op in menu {
+            let name = op.class.to_string();
+            if !searched.contains(&name) {
+                searched.push(name);
+            }
+        }
+        let mut not_searched: Vec<String> = mapping
+            .classes()
+            .iter()
+            .map(|c| c.to_string())
+            .filter(|c| !searched.contains(c))
+            .map(|c| format!("class {c} (the counting leaves it out)"))
+            .collect();
+        let source = &mapping.source;
+        let has = |kind: ClassKind| menu.iter().any(|op| op.class.kind == kind);
+        let model_has = |name: &str| source.bases.contains(&name);
+        for (kind, in_model) in [
+            (ClassKind::R, true),
+            (ClassKind::W, true),
+            (ClassKind::Rmw, model_has("rmw")),
+            (ClassKind::F, model_has("F")),
+        ] {
+            if in_model && !has(kind) {
+                not_searched.push(format!(
+                    "{}: the source model has them, no searched class is one",
+                    kind.plural()
+                ));
+            }
+        }
+        for order in crate::mapping::ORDERS {
+            if model_has(order) && !menu.iter().any(|op| op.class.order == *order) {
+                not_searched.push(format!(
+                    "memory order {order}: the source model names it, no searched class has it"
+                ));
+            }
+        }
+        Scope {
+            searched,
+            not_searched,
+        }
+    }
 }
 
 /// The thread shapes checked at `bound`: natural counting adds the shapes of exactly `bound`
@@ -229,14 +512,18 @@ fn select_axioms(mapping: &Mapping, wanted: &[String]) -> Result<Vec<(usize, Str
         .collect())
 }
 
-/// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail
-/// and the violating edges), solver calls, refinements.
+/// One axiom's result on one shape (or, summed, on a bound's shapes): the counterexample (with
+/// the axioms the runner saw fail and the violating edges), queries, solver calls, refinements,
+/// and whether the check stopped before the shape was finished.
+#[derive(Default)]
 struct ShapeAxiom {
     found: Option<(Found, Vec<String>, Vec<(Key, Key)>)>,
+    queries: usize,
     solves: usize,
     racy: usize,
     explained: usize,
     seconds: f64,
+    stopped: bool,
 }
 
 /// The SAT problem of one thread shape, with the target model asserted consistent.
@@ -275,6 +562,7 @@ impl<'a> Query<'a> {
             typed_locations: mapping.typed_locations,
         };
         let mut sat = Sat::new(opts.backend);
+        sat.stop_when(opts.stop.clone());
         let c = &mut sat.circuit;
         let program = Program::new(c, layout, menu, &setup);
         let x_target = program.view(c, false, &program.rf, &program.co);
@@ -315,23 +603,26 @@ impl<'a> Query<'a> {
         }
     }
 
-    /// Search this shape for a counterexample to source check `i`.
-    fn run_axiom(&mut self, i: usize, name: &str) -> Result<ShapeAxiom, String> {
+    /// Search this shape for a counterexample to source check `i`, until `stop` is requested.
+    fn run_axiom(&mut self, i: usize, name: &str, stop: &Stop) -> Result<ShapeAxiom, String> {
         let start = Instant::now();
-        let mut out = ShapeAxiom {
-            found: None,
-            solves: 0,
-            racy: 0,
-            explained: 0,
-            seconds: 0.0,
-        };
+        let mut out = ShapeAxiom::default();
         let fails = self.source.fails_node(&mut self.sat.circuit, i);
         let lit = self.sat.lit(fails);
         loop {
-            out.solves += 1;
-            if !self.sat.solve(&[lit]).is_sat() {
+            if stop.requested() {
+                out.stopped = true;
                 out.seconds = start.elapsed().as_secs_f64();
                 return Ok(out);
+            }
+            out.solves += 1;
+            match self.sat.solve(&[lit]) {
+                SatVerdict::Sat => {}
+                SatVerdict::Unsat => {
+                    out.seconds = start.elapsed().as_secs_f64();
+                    return Ok(out);
+                }
+                SatVerdict::Stopped => continue,
             }
             let choice = self.program.read(&self.sat);
             let f = validate::found(
@@ -452,8 +743,8 @@ impl<'a> Query<'a> {
     }
 }
 
-/// The name of a counterexample test.
-fn test_name(mapping: &Mapping, axiom: &str) -> String {
+/// The name of a counterexample test (and of the directory it is written into).
+pub fn test_name(mapping: &Mapping, axiom: &str) -> String {
     let stem = std::path::Path::new(&mapping.path)
         .file_stem()
         .map_or("mapping".into(), |s| s.to_string_lossy().into_owned());

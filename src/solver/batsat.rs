@@ -1,37 +1,27 @@
-//! Backends of the `rustsat` family: any `rustsat` incremental solver behind the seam; BatSat is
-//! the one built (pure Rust). Uses: `rustsat`, `rustsat-batsat`.
+//! BatSat (pure Rust) behind the seam, through the `rustsat` family's wrapper, with its `stop`
+//! callback reading the run's `Stop`. Uses: `rustsat`, `rustsat-batsat`.
 use rustsat::solvers::{Solve, SolveIncremental, SolverResult};
 use rustsat::types::{Clause, TernaryVal, Var};
 
-use super::{Counters, Lit, SatSolver, Stats, Verdict};
+use super::{Counters, Lit, SatSolver, Stats, Stop, Verdict};
 
-/// A `rustsat` solver behind the seam.
-pub struct Rustsat<S> {
-    inner: S,
+/// BatSat behind the seam.
+pub struct Rustsat {
+    inner: rustsat_batsat::BasicSolver,
     counters: Counters,
-    name: &'static str,
 }
 
-impl Rustsat<rustsat_batsat::BasicSolver> {
+impl Rustsat {
     /// BatSat, pure Rust.
     pub fn batsat() -> Self {
-        Rustsat::wrap(rustsat_batsat::BasicSolver::default())
-    }
-}
-
-impl<S: Solve + SolveIncremental> Rustsat<S> {
-    /// Put any `rustsat` incremental solver behind the seam.
-    pub fn wrap(inner: S) -> Self {
-        let name = inner.signature();
         Rustsat {
-            inner,
+            inner: rustsat_batsat::BasicSolver::default(),
             counters: Counters::default(),
-            name,
         }
     }
 }
 
-impl<S: Solve + SolveIncremental> SatSolver for Rustsat<S> {
+impl SatSolver for Rustsat {
     fn new_var(&mut self) -> Lit {
         let var = Var::new(self.counters.var());
         self.inner
@@ -54,7 +44,7 @@ impl<S: Solve + SolveIncremental> SatSolver for Rustsat<S> {
         match result.expect("rustsat solver failed") {
             SolverResult::Sat => Verdict::Sat,
             SolverResult::Unsat => Verdict::Unsat,
-            SolverResult::Interrupted => unreachable!("no limit or terminator is ever set"),
+            SolverResult::Interrupted => Verdict::Stopped,
         }
     }
 
@@ -67,6 +57,13 @@ impl<S: Solve + SolveIncremental> SatSolver for Rustsat<S> {
     }
 
     fn name(&self) -> &'static str {
-        self.name
+        self.inner.signature()
+    }
+
+    fn stop_when(&mut self, stop: Stop) {
+        self.inner
+            .batsat_mut()
+            .cb_mut()
+            .set_stop(move || stop.requested());
     }
 }

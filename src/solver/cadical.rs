@@ -1,8 +1,8 @@
 //! The CaDiCaL backend through `cadical-sys` (C++ compiled by `cc` via `cxx`; no cmake, no
 //! libclang). Uses: `cadical-sys`.
-use cadical_sys::{CaDiCal, Status};
+use cadical_sys::{CaDiCal, Status, Terminator};
 
-use super::{Counters, Lit, SatSolver, Stats, Verdict};
+use super::{Counters, Lit, SatSolver, Stats, Stop, Verdict};
 
 /// CaDiCaL behind the seam.
 pub struct Cadical {
@@ -57,7 +57,8 @@ impl SatSolver for Cadical {
                 Verdict::Sat
             }
             Status::UNSATISFIABLE => Verdict::Unsat,
-            Status::UNKNOWN => unreachable!("no limit or terminator is ever set"),
+            // No limit is ever set: only the terminator (`stop_when`) ends a call undecided.
+            Status::UNKNOWN => Verdict::Stopped,
         }
     }
 
@@ -73,5 +74,18 @@ impl SatSolver for Cadical {
 
     fn name(&self) -> &'static str {
         "CaDiCaL (cadical-sys 0.8)"
+    }
+
+    fn stop_when(&mut self, stop: Stop) {
+        self.inner.connect_terminator(StopTerminator(stop));
+    }
+}
+
+/// CaDiCaL's terminator, asking the run's `Stop`.
+struct StopTerminator(Stop);
+
+impl Terminator for StopTerminator {
+    fn terminated(&mut self) -> bool {
+        self.0.requested()
     }
 }

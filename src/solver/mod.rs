@@ -1,7 +1,8 @@
 //! The SAT seam: a small incremental solver interface and one constructor per backend.
 //!
 //! Owns: `SatSolver` (new variable, add clause, solve under assumptions, value, stats), `Verdict`,
-//! `Stats`, `Backend`, and the backends: BatSat (pure Rust, through `rustsat`; the default) and
+//! `Stats`, `Backend`, `Stop` (a run's request to stop, which every solver of the run polls while
+//! it solves), and the backends: BatSat (pure Rust, through `rustsat`; the default) and
 //! CaDiCaL (C++, through `cadical-sys`/`cxx`, which needs only a C++ compiler).
 //! Uses: `rustsat` for literal types, nothing else of the crate: no relational type appears here
 //! (Kodkod's layering: relations → boolean circuit → CNF → this seam).
@@ -9,7 +10,9 @@
 mod batsat;
 mod cadical;
 
-use std::time::Duration;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
+use std::time::{Duration, Instant};
 
 pub use rustsat::types::{Lit, Var};
 
@@ -21,6 +24,8 @@ pub use self::cadical::Cadical;
 pub enum Verdict {
     Sat,
     Unsat,
+    /// The run's `Stop` was requested during the call: nothing was decided.
+    Stopped,
 }
 
 impl Verdict {
@@ -58,6 +63,57 @@ pub trait SatSolver {
     fn stats(&self) -> Stats;
     /// The backend's name and version.
     fn name(&self) -> &'static str;
+    /// From now on, end each `solve` with `Stopped` soon after `stop` is requested.
+    fn stop_when(&mut self, stop: Stop);
+}
+
+/// A request to stop a run: a cause set by whoever asks (a signal handler, `request`), or a
+/// deadline passing. Clones share the cause; the solvers of a run poll it while they solve.
+#[derive(Clone, Debug, Default)]
+pub struct Stop {
+    /// 0 while nothing has asked; otherwise the asker's code (for signals: the signal number).
+    cause: Arc<AtomicUsize>,
+    deadline: Option<Instant>,
+}
+
+impl Stop {
+    /// Code of a stop asked for by `request` without a cause of its own.
+    pub const REQUESTED: usize = usize::MAX;
+
+    pub fn new() -> Stop {
+        Stop::default()
+    }
+
+    /// The same request, also made when `deadline` passes.
+    pub fn with_deadline(mut self, deadline: Instant) -> Stop {
+        self.deadline = Some(deadline);
+        self
+    }
+
+    /// The shared cause, for a signal handler to set to its signal's number.
+    pub fn cause_cell(&self) -> &Arc<AtomicUsize> {
+        &self.cause
+    }
+
+    /// Ask the run to stop.
+    pub fn request(&self) {
+        let _ = self
+            .cause
+            .compare_exchange(0, Stop::REQUESTED, Ordering::SeqCst, Ordering::SeqCst);
+    }
+
+    pub fn requested(&self) -> bool {
+        self.cause() != 0 || self.deadline_passed()
+    }
+
+    /// The asker's code (0: none; a deadline alone leaves it 0).
+    pub fn cause(&self) -> usize {
+        self.cause.load(Ordering::SeqCst)
+    }
+
+    pub fn deadline_passed(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// The solvers the seam can build.
@@ -152,6 +208,21 @@ mod tests {
             assert_eq!(s.solve(&[]), Verdict::Unsat);
             let st = s.stats();
             assert_eq!((st.vars, st.clauses, st.literals, st.solves), (2, 2, 2, 4));
+        }
+    }
+
+    #[test]
+    fn every_backend_stops_when_asked() {
+        for b in Backend::ALL {
+            let mut s = new(b);
+            let stop = Stop::new();
+            s.stop_when(stop.clone());
+            stop.request();
+            // Eleven pigeons in ten holes take either solver far longer than a poll interval.
+            assert_eq!(pigeonhole(s.as_mut(), 10), Verdict::Stopped, "{}", s.name());
+            let mut s = new(b);
+            s.stop_when(Stop::new().with_deadline(Instant::now()));
+            assert_eq!(pigeonhole(s.as_mut(), 10), Verdict::Stopped, "{}", s.name());
         }
     }
 

@@ -1,0 +1,223 @@
+//! What a run writes — standard output and files — so that no run loses or garbles it.
+//!
+//! Owns: `print` and `eprint` (standard output and error that never panic: a closed pipe ends the
+//! program quietly with status `PIPE_CLOSED`, as a shell's SIGPIPE death would read; another
+//! failure to write standard output is a diagnostic and status 2), `write_file` (every file mapcheck writes goes through it: written to a temporary name
+//! beside its destination, then renamed, so a killed run leaves the old file or the new one,
+//! never half of one) and `OutputDir` (a directory a run owns: it lists what it writes in
+//! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
+//! stale file of an earlier run is left beside new ones; a non-empty directory without that list
+//! is someone else's and is refused). Uses: `diag` (every failure is an `Error` naming the path).
+use std::io::Write as _;
+use std::path::{Path, PathBuf};
+
+use crate::diag::{Error, Result};
+
+/// The exit status when standard output is a closed pipe (128 + SIGPIPE, as a shell reports a
+/// program SIGPIPE ended).
+pub const PIPE_CLOSED: i32 = 141;
+
+/// Write `text` to standard output and flush it. A closed pipe (`| head -1`) ends the program
+/// quietly with `PIPE_CLOSED`; any other failure (a full disk) with a diagnostic and status 2.
+/// Files already written are whole (`write_file`), so ending here loses nothing written.
+pub fn print(text: &str) {
+    let mut out = std::io::stdout().lock();
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        Ok(()) => {}
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => std::process::exit(PIPE_CLOSED),
+        Err(e) => {
+            eprint(&Error::file("<standard output>", format!("cannot write: {e}")).render());
+            std::process::exit(2);
+        }
+    }
+}
+
+/// Write `text` to standard error, ignoring failure (there is nowhere left to report it).
+pub fn eprint(text: &str) {
+    let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// The list of files a run wrote into its output directory.
+pub const MANIFEST: &str = ".mapcheck-files";
+
+fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
+    Error::file(path.display().to_string(), format!("cannot {what}: {e}"))
+}
+
+/// Write `bytes` to `path`: into a temporary file in the same directory, flushed to disk, then
+/// renamed over `path`.
+pub fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".mapcheck-");
+    #[cfg(unix)]
+    builder.permissions(readable_by_all());
+    let mut file = builder
+        .tempfile_in(dir)
+        .map_err(|e| io_error(path, "write (creating a temporary file beside it)", e))?;
+    file.write_all(bytes.as_ref())
+        .and_then(|()| file.as_file().sync_all())
+        .map_err(|e| io_error(path, "write", e))?;
+    file.persist(path)
+        .map_err(|e| io_error(path, "write (renaming the temporary file)", e.error))?;
+    Ok(())
+}
+
+/// Refuse, before any work, a path that exists and is not a directory (where a run will put
+/// directories of its own).
+pub fn check_directory(dir: &Path) -> Result<()> {
+    if dir.exists() && !dir.is_dir() {
+        return Err(Error::file(
+            dir.display().to_string(),
+            "is not a directory; give a directory to write into",
+        ));
+    }
+    Ok(())
+}
+
+/// The mode of a new file as any program would create it (rw for all, less the umask), not the
+/// owner-only mode of a temporary file.
+#[cfg(unix)]
+fn readable_by_all() -> std::fs::Permissions {
+    use std::os::unix::fs::PermissionsExt as _;
+    std::fs::Permissions::from_mode(0o666)
+}
+
+/// A directory this run owns (see the module doc).
+#[derive(Debug)]
+pub struct OutputDir {
+    dir: PathBuf,
+    written: Vec<String>,
+}
+
+impl OutputDir {
+    /// Refuse, before any work, a path this run could not own: a file, or a non-empty directory
+    /// that an earlier run did not write. Creates nothing.
+    pub fn check(dir: &Path) -> Result<()> {
+        check_directory(dir)?;
+        if dir.is_dir() && !dir.join(MANIFEST).exists() {
+            let mut entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, "read", e))?;
+            if entries.next().is_some() {
+                return Err(Error::file(
+                    dir.display().to_string(),
+                    format!(
+                        "is a non-empty directory that mapcheck did not write (no {MANIFEST}); \
+                         give a new or empty directory"
+                    ),
+                ));
+            }
+        }
+        Ok(())
+    }
+
+    /// Take `dir` for this run: create it, or remove what an earlier run listed in it.
+    pub fn claim(dir: &Path) -> Result<OutputDir> {
+        OutputDir::check(dir)?;
+        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create directory", e))?;
+        let manifest = dir.join(MANIFEST);
+        if let Ok(listed) = std::fs::read_to_string(&manifest) {
+            for name in listed.lines().filter(|l| !l.starts_with('#')) {
+                let stale = dir.join(name);
+                if is_plain_name(name) && stale.exists() {
+                    std::fs::remove_file(&stale).map_err(|e| io_error(&stale, "remove", e))?;
+                }
+            }
+        }
+        let out = OutputDir {
+            dir: dir.to_path_buf(),
+            written: vec![],
+        };
+        out.save_manifest()?;
+        Ok(out)
+    }
+
+    pub fn path(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Write `name` (a file name, not a path) into the directory; returns its path.
+    pub fn write(&mut self, name: &str, bytes: impl AsRef<[u8]>) -> Result<PathBuf> {
+        self.record(name)?;
+        let path = self.dir.join(name);
+        write_file(&path, bytes)?;
+        Ok(path)
+    }
+
+    /// List `name` as written (before it is), for files another program writes into the
+    /// directory (Graphviz's SVG).
+    pub fn record(&mut self, name: &str) -> Result<()> {
+        assert!(is_plain_name(name), "output file names are plain names");
+        if !self.written.iter().any(|w| w == name) {
+            self.written.push(name.to_string());
+            self.save_manifest()?;
+        }
+        Ok(())
+    }
+
+    fn save_manifest(&self) -> Result<()> {
+        let mut text = String::from(
+            "# written by mapcheck; the next run into this directory removes these files\n",
+        );
+        for name in &self.written {
+            text.push_str(name);
+            text.push('\n');
+        }
+        write_file(&self.dir.join(MANIFEST), text)
+    }
+}
+
+/// A file name with no directory part (what a manifest may list).
+fn is_plain_name(name: &str) -> bool {
+    !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\'])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_rerun_removes_what_the_earlier_run_wrote_and_nothing_else() {
+        let tmp = tempfile::tempdir().unwrap();
+        let dir = tmp.path().join("out");
+        let mut first = OutputDir::claim(&dir).unwrap();
+        first.write("graph.dot", "a").unwrap();
+        first.write("graph.svg", "b").unwrap();
+        let mut second = OutputDir::claim(&dir).unwrap();
+        assert!(!dir.join("graph.svg").exists() && !dir.join("graph.dot").exists());
+        second.write("graph.dot", "c").unwrap();
+        assert_eq!(std::fs::read_to_string(dir.join("graph.dot")).unwrap(), "c");
+        let listed = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
+        assert!(listed.contains("graph.dot") && !listed.contains("graph.svg"));
+    }
+
+    #[test]
+    fn a_foreign_non_empty_directory_and_a_file_are_refused() {
+        let tmp = tempfile::tempdir().unwrap();
+        std::fs::write(tmp.path().join("notes.txt"), "mine").unwrap();
+        let e = OutputDir::claim(tmp.path()).unwrap_err();
+        assert!(e.message.contains("did not write"), "{}", e.message);
+        assert!(tmp.path().join("notes.txt").exists());
+        let e = OutputDir::check(&tmp.path().join("notes.txt")).unwrap_err();
+        assert!(e.message.contains("not a directory"), "{}", e.message);
+        assert!(OutputDir::check(&tmp.path().join("new")).is_ok());
+    }
+
+    #[test]
+    fn a_written_file_leaves_no_temporary_file_behind() {
+        let tmp = tempfile::tempdir().unwrap();
+        let path = tmp.path().join("x.v");
+        write_file(&path, "old").unwrap();
+        write_file(&path, "new").unwrap();
+        assert_eq!(std::fs::read_to_string(&path).unwrap(), "new");
+        assert_eq!(std::fs::read_dir(tmp.path()).unwrap().count(), 1);
+        #[cfg(unix)]
+        {
+            use std::os::unix::fs::PermissionsExt as _;
+            let mode = std::fs::metadata(&path).unwrap().permissions().mode();
+            assert_ne!(mode & 0o044, 0, "others may read it (mode {mode:o})");
+        }
+    }
+}
