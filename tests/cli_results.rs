@@ -1,0 +1,323 @@
+//! No run loses, garbles or invents a result (issue 10), as a user meets it on the command line:
+//! a check stopped by a signal or `--timeout` says what it settled; closed and full outputs end
+//! the program without a panic; output arguments are checked before any work; nothing is
+//! reported clean that was not searched.
+use std::io::Read as _;
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+use std::time::{Duration, Instant};
+
+fn mapcheck() -> Command {
+    Command::new(env!("CARGO_BIN_EXE_mapcheck"))
+}
+
+fn run(args: &[&str]) -> (i32, String, String) {
+    let Output {
+        status,
+        stdout,
+        stderr,
+    } = mapcheck().args(args).output().expect("binary runs");
+    (
+        status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&stdout).into(),
+        String::from_utf8_lossy(&stderr).into(),
+    )
+}
+
+fn no_panic(err: &str) {
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+/// A check at a bound it cannot finish, stopped by `--timeout`: exit 4, and every axiom says the
+/// largest bound it finished and the bound it was stopped in. (Coherence and Atomicity of
+/// `rc11-ptx.map` have no counterexample, so nothing found is the only right outcome.)
+#[test]
+fn a_timeout_prints_what_is_settled_and_exits_4() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cx");
+    let (code, stdout, err) = run(&[
+        "mappings/rc11-ptx.map",
+        "--bound",
+        "12",
+        "--axiom",
+        "Coherence",
+        "--axiom",
+        "Atomicity",
+        "--timeout",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    no_panic(&err);
+    assert_eq!(code, 4, "{stdout}{err}");
+    assert!(
+        stdout.starts_with("mapping mappings/rc11-ptx.map\n"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("stopped (--timeout 2 s) before bound 12"),
+        "{stdout}"
+    );
+    for axiom in ["Coherence", "Atomicity"] {
+        let line = stdout
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{axiom}: ")))
+            .unwrap_or_else(|| panic!("no line for {axiom}: {stdout}"));
+        assert!(
+            line.contains("none up to bound") && line.contains("stopped during bound"),
+            "{line}"
+        );
+    }
+}
+
+/// The same with `--json`: one JSON document with the partial result.
+#[test]
+fn a_timeout_with_json_gives_the_partial_result() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cx");
+    let (code, stdout, err) = run(&[
+        "check",
+        "mappings/rc11-ptx.map",
+        "--bound",
+        "12",
+        "--axiom",
+        "Coherence",
+        "--timeout",
+        "2",
+        "--json",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 4, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("one JSON document");
+    assert_eq!(v["stopped"], "--timeout 2 s");
+    for a in v["axioms"].as_array().unwrap() {
+        let unfinished = &a["unfinished"];
+        assert_eq!(
+            unfinished["bound"].as_u64().unwrap(),
+            a["clean_to"].as_u64().unwrap() + 1,
+            "{a}"
+        );
+    }
+}
+
+/// SIGINT stops a check the same way (the solvers poll the request, so it ends promptly).
+#[test]
+fn sigint_stops_a_check_with_what_is_settled() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("cx");
+    let mut child = mapcheck()
+        .args([
+            "mappings/rc11-ptx.map",
+            "--bound",
+            "12",
+            "--axiom",
+            "Coherence",
+            "-o",
+        ])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
+    let asked = Instant::now();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert!(
+        asked.elapsed() < Duration::from_secs(60),
+        "still running a minute after SIGINT"
+    );
+    assert_eq!(status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("stopped (SIGINT)"), "{stdout}");
+}
+
+/// `| head -1`: the program ends quietly with the status of a pipe close, and a full disk is a
+/// diagnostic with status 2.
+#[test]
+fn closed_and_full_standard_output_end_without_a_panic() {
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = mapcheck()
+        .args([
+            "run",
+            "models/ptx-v6.cat",
+            "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+        ])
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    no_panic(&err);
+    assert_eq!(out.status.code(), Some(141), "{err}");
+    assert!(err.is_empty(), "quietly: {err}");
+
+    if Path::new("/dev/full").exists() {
+        let full = std::fs::OpenOptions::new()
+            .write(true)
+            .open("/dev/full")
+            .unwrap();
+        let out = mapcheck()
+            .args([
+                "run",
+                "models/ptx-v6.cat",
+                "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+            ])
+            .stdout(full)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        no_panic(&err);
+        assert_eq!(out.status.code(), Some(2), "{err}");
+        assert!(err.contains("cannot write"), "{err}");
+    }
+}
+
+/// `-o FILE` is refused before the search starts (nothing printed but the error).
+#[test]
+fn an_output_path_that_is_a_file_is_refused_before_any_work() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("results.txt");
+    std::fs::write(&file, "mine").unwrap();
+    let (code, stdout, err) = run(&[
+        "mappings/rc11-ptx.map",
+        "--bound",
+        "9",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(err.contains("is not a directory"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
+/// A counterexample directory with files mapcheck did not write is refused; one an earlier run
+/// wrote is cleared of exactly those files.
+#[test]
+fn a_run_owns_its_counterexample_directory() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().to_str().unwrap();
+    let map = "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map";
+    let case = dir.path().join("m4-release-acquire-gpu-narrowed-Coherence");
+    std::fs::create_dir(&case).unwrap();
+    std::fs::write(case.join("notes.txt"), "mine").unwrap();
+    let args = [map, "--bound", "3", "--axiom", "Coherence", "-o", out];
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("did not write"), "{err}");
+
+    std::fs::remove_file(case.join("notes.txt")).unwrap();
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 1, "{err}");
+    let manifest = std::fs::read_to_string(case.join(".mapcheck-files")).unwrap();
+    assert!(manifest.contains("graph.dot"), "{manifest}");
+    // A stale file the earlier run listed is gone after the next run, a user's file stays.
+    std::fs::write(case.join("graph.svg"), "stale").unwrap();
+    std::fs::write(
+        case.join(".mapcheck-files"),
+        format!("{manifest}graph.svg\n"),
+    )
+    .unwrap();
+    std::fs::write(case.join("notes.txt"), "mine").unwrap();
+    let (code, _, err) = run(&args);
+    assert_eq!(code, 1, "{err}");
+    let svg = std::fs::read_to_string(case.join("graph.svg")).unwrap_or_default();
+    assert_ne!(
+        svg, "stale",
+        "an earlier run's graph.svg is left beside the new graph.dot"
+    );
+    assert!(case.join("notes.txt").exists());
+}
+
+/// `compile -o` onto its own input is refused and the input is left as it was.
+#[test]
+fn compile_refuses_to_overwrite_its_input() {
+    let dir = tempfile::tempdir().unwrap();
+    let source = dir.path().join("mp.litmus");
+    let text = std::fs::read_to_string("tests/data/gpu/0004_b1_source.litmus").unwrap();
+    std::fs::write(&source, &text).unwrap();
+    let s = source.to_str().unwrap();
+    let (code, _, err) = run(&["compile", "mappings/rc11-ptx.map", s, "-o", s]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is the input"), "{err}");
+    assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
+}
+
+/// Zero bounds, threads or locations would search nothing: refused, never "none up to bound".
+#[test]
+fn zero_bounds_threads_and_locations_are_refused() {
+    for flag in ["--bound", "--threads", "--locations"] {
+        let (code, stdout, err) = run(&["mappings/rc11-ptx.map", flag, "0"]);
+        assert_eq!(code, 2, "{flag}: {stdout}{err}");
+        assert!(err.contains("at least 1"), "{flag}: {err}");
+        assert!(!stdout.contains("none up to"), "{stdout}");
+    }
+}
+
+/// A mapping file with its `class` lines cut off is refused; one without fence classes is
+/// searched with a warning naming what is not searched, and the header says it too.
+#[test]
+fn a_mapping_that_leaves_operations_out_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let full = std::fs::read_to_string("mappings/rc11-ptx.map")
+        .unwrap()
+        .replace("\"../models/", &format!("\"{}/", models.display()));
+    let header: String = full
+        .lines()
+        .take_while(|l| !l.starts_with("class"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let truncated = dir.path().join("truncated.map");
+    std::fs::write(&truncated, header).unwrap();
+    let (code, stdout, err) = run(&[truncated.to_str().unwrap(), "--bound", "2"]);
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(
+        err.contains("declares none") && !stdout.contains("none up to"),
+        "{err}"
+    );
+
+    let no_fences: String = full
+        .lines()
+        .filter(|l| !l.starts_with("F.") && !l.starts_with("class F"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    let path = dir.path().join("no-fences.map");
+    std::fs::write(&path, no_fences).unwrap();
+    let out = dir.path().join("cx");
+    let (code, stdout, err) = run(&[
+        path.to_str().unwrap(),
+        "--bound",
+        "2",
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(err.contains("warning: not searched: fences (F)"), "{err}");
+    assert!(stdout.contains("not searched: fences (F)"), "{stdout}");
+    assert!(
+        !stdout
+            .lines()
+            .any(|l| l.starts_with("searched:") && l.contains("F.SC")),
+        "{stdout}"
+    );
+}
+
+/// With `--json`, an error is a JSON document too (and the diagnostic stays on stderr).
+#[test]
+fn errors_are_json_when_json_is_asked() {
+    let (code, stdout, err) = run(&["check", "no-such.map", "--json"]);
+    assert_eq!(code, 2);
+    let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON error");
+    assert_eq!(v["error"]["path"], "no-such.map");
+    assert!(err.contains("no-such.map"), "{err}");
+}
