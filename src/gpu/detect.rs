@@ -5,8 +5,11 @@
 //! Owns: `cuda_driver`, `opencl` (→ `OpenCl`: no library, no platform, or the devices with what
 //! the harness needs of each: name, kind, compute units, largest work-group, and the
 //! `-cl-std=` its OpenCL C supports), `render` (the lines `gpu run` prints first).
+//!
+//! Discovery is one thread at a time (`DISCOVERY`), because of PoCL; see there.
 use std::ffi::CStr;
 use std::fmt::Write as _;
+use std::sync::{Mutex, PoisonError};
 
 use opencl3::device::{
     Device as ClDevice, CL_DEVICE_TYPE_ACCELERATOR, CL_DEVICE_TYPE_ALL, CL_DEVICE_TYPE_CPU,
@@ -73,8 +76,27 @@ impl OpenCl {
     }
 }
 
+/// Held while the platforms and devices are listed and queried.
+///
+/// PoCL (3.1, the CI device) initialises its devices inside the first `clGetDeviceIDs` of the
+/// process, under its init lock; but a second thread calling it meanwhile does not wait: PoCL's
+/// guard against hwloc re-entering it (`init_in_progress`) is read before the lock, so that call
+/// returns at once, with the device list still being filled in — no device at all, or a device
+/// whose name is still a null pointer, which the next `clGetDeviceInfo(CL_DEVICE_NAME)` passes to
+/// `strlen` (SIGSEGV; issue 10, where two test threads discovered the device at once). Any
+/// thread's discovery therefore waits for the one in progress; once one has finished, PoCL is
+/// initialised for the rest of the process, and the device ids it gave out are complete.
+static DISCOVERY: Mutex<()> = Mutex::new(());
+
 /// The OpenCL platforms and their devices.
 pub fn opencl() -> OpenCl {
+    // A panic inside discovery leaves nothing half-done on our side: the lock guards PoCL's
+    // initialisation, not data of ours, so a poisoned lock is still good to take.
+    let _one_at_a_time = DISCOVERY.lock().unwrap_or_else(PoisonError::into_inner);
+    discover()
+}
+
+fn discover() -> OpenCl {
     let platforms = match get_platforms() {
         Ok(p) if p.is_empty() => return OpenCl::NoPlatform("the ICD loader lists none".into()),
         Ok(p) => p,

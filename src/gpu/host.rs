@@ -179,9 +179,15 @@ impl Buffers {
         params: &Params,
     ) -> opencl3::Result<Vec<cl_uint>> {
         let knobs = launch.knobs(params);
+        let zeros = vec![0; self.bins];
+        // Declared after the host data the writes read (`knobs`, `zeros`; `launch` is the
+        // caller's), so dropped — the queue waited for — before that data is freed, also when a
+        // `?` below returns early or `set_arg` panics with writes still queued.
+        let _drain = Drain(queue);
         // SAFETY: every write fits its buffer (sized for the largest launch in `create`) and its
-        // data (`knobs`, `zeros`, `launch`) outlives the final blocking read; the kernels'
-        // arguments are the buffers in the order the kernel source declares them.
+        // data outlives the writes: the final blocking read waits for them, and on an early exit
+        // `_drain` does; the kernels' arguments are the buffers in the order the kernel source
+        // declares them.
         unsafe {
             write(queue, &mut self.knobs, &knobs)?;
             write(queue, &mut self.workgroup_table, &launch.workgroup_table)?;
@@ -190,7 +196,6 @@ impl Buffers {
             write(queue, &mut self.regions, &launch.regions)?;
             write(queue, &mut self.offsets, &launch.offsets)?;
             write(queue, &mut self.stress_targets, &launch.stress_targets)?;
-            let zeros = vec![0; self.bins];
             write(queue, &mut self.histogram, &zeros)?;
             let per_instance = (launch.instances as usize).div_ceil(self.group) * self.group;
             ExecuteKernel::new(&k.init)
@@ -237,6 +242,23 @@ impl Buffers {
     }
 }
 
+/// Waits, when dropped, until `queue` has run every command enqueued on it.
+///
+/// `launch`'s writes are asynchronous and read host memory until they run. Returning on an
+/// enqueue error (a kernel refusing its work-group size, say) or unwinding from a panic would
+/// otherwise free that memory while the device (PoCL: its worker threads) may still copy from
+/// it; after a successful launch the queue is already empty (its last command was a blocking
+/// read).
+struct Drain<'q>(&'q CommandQueue);
+
+impl Drop for Drain<'_> {
+    fn drop(&mut self) {
+        // A failed clFinish means the queue itself is lost; there is nothing left to wait for
+        // and no way to report it from here (the launch's own error is on its way out).
+        let _ = self.0.finish();
+    }
+}
+
 /// Largest work-group of the per-instance kernels (`litmus_init`, `litmus_classify`): their size
 /// is fixed, so that a device that compiles per work-group size (PoCL) compiles them once.
 const PER_INSTANCE_GROUP: u32 = 64;
@@ -252,7 +274,8 @@ fn buffer<T>(context: &Context, n: usize) -> opencl3::Result<Buffer<T>> {
 ///
 /// # Safety
 /// `data` must fit the buffer and live until the queue has run the write (`launch` ends with a
-/// blocking read, after which every earlier command has completed).
+/// blocking read, after which every earlier command has completed, and holds a `Drain` for the
+/// ways out before it).
 unsafe fn write<T>(
     queue: &CommandQueue,
     buffer: &mut Buffer<T>,
