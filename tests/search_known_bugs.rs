@@ -138,19 +138,6 @@ fn b1_rmw_sc_without_release_is_found() {
 }
 
 #[test]
-fn the_correct_mappings_are_clean_at_small_bounds() {
-    for (map, bound) in [
-        ("mappings/rc11-ptx-artifact.map", 4),
-        ("mappings/rc11-ptx.map", 4),
-        ("mappings/opencl-ptx.map", 3),
-        ("mappings/cuda-ptx.map", 3),
-    ] {
-        let found = search(map, &options(bound, &[]));
-        assert!(found.is_empty(), "{map}: {:?}", axioms(&found));
-    }
-}
-
-#[test]
 fn an_unknown_axiom_is_an_error() {
     let m = mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap();
     let err = search::check(&m, &options(2, &["Coherense"]), &|_| {}).unwrap_err();
