@@ -92,18 +92,24 @@ pub fn load_checked<H>(
 /// Write the OpenCL harness of `test` (its condition already selected) into `dir`.
 pub fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
     let harness = Harness::new(&dir.display().to_string(), test.clone())?;
-    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel)
+    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel, &[])
 }
 
-/// A harness directory: `test.litmus`, `params.toml` and the kernel file.
+/// A harness directory: `test.litmus`, `params.toml` and the kernel file. `later` names the
+/// files other steps write into it (`gpu run --tune`, optcheck), listed as this run's so that the
+/// next `gpu emit` into the directory removes them with the rest.
 pub fn write_dir(
     dir: &Path,
     test: &Litmus,
     params: &Params,
     kernel_file: &str,
     kernel: &str,
+    later: &[&str],
 ) -> Result<Vec<PathBuf>> {
     let mut out = OutputDir::claim(dir)?;
+    for name in [TUNED_FILE].iter().chain(later) {
+        out.record(name)?;
+    }
     let files = [
         (TEST_FILE, print_test(test)?),
         (PARAMS_FILE, params.to_toml()),

@@ -30,8 +30,13 @@ use super::ptx::{thread_function, Event, Op, PtxHarness, Scope, Sem, Strength, T
 use crate::diag::{Error, Result};
 use crate::litmus::Litmus;
 
-/// The architecture optcheck assembles for.
-pub const ARCH: &str = "sm_90";
+/// The architecture optcheck assembles for (a macro too, for the file names in `FILES`).
+macro_rules! arch {
+    () => {
+        "sm_90"
+    };
+}
+pub const ARCH: &str = arch!();
 /// The environment variable naming the directory with `ptxas` and `nvdisasm`.
 pub const BIN_ENV: &str = "MAPCHECK_CUDA_BIN";
 
@@ -83,11 +88,16 @@ fn wheel_bins(root: &Path) -> Vec<PathBuf> {
     bins
 }
 
-/// Assemble and disassemble the harness in `dir` (writing `kernel.sm_90.cubin` and
-/// `kernel.sm_90.sass` beside it) and check the SASS.
+/// The files `check_dir` writes into a harness directory: the cubin and its SASS.
+pub const FILES: [&str; 2] = [
+    concat!("kernel.", arch!(), ".cubin"),
+    concat!("kernel.", arch!(), ".sass"),
+];
+
+/// Assemble and disassemble the harness in `dir` (writing `FILES` beside it) and check the SASS.
 pub fn check_dir(dir: &Path, tools: &Tools) -> Result<Report> {
     let h = PtxHarness::load(dir)?;
-    let cubin = dir.join(format!("kernel.{ARCH}.cubin"));
+    let cubin = dir.join(FILES[0]);
     let ptx = dir.join(super::ptx::KERNEL_FILE);
     let arch = format!("-arch={ARCH}");
     tool_output(
@@ -100,7 +110,7 @@ pub fn check_dir(dir: &Path, tools: &Tools) -> Result<Report> {
         ],
     )?;
     let sass = tool_output(&tools.nvdisasm, &["-c".as_ref(), cubin.as_os_str()])?;
-    let sass_path = dir.join(format!("kernel.{ARCH}.sass"));
+    let sass_path = dir.join(FILES[1]);
     crate::output::write_file(&sass_path, &sass)?;
     Ok(check_sass(&h.test, &h.events, &sass))
 }

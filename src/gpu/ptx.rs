@@ -83,5 +83,6 @@ pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> 
     let harness = PtxHarness::new(&dir.display().to_string(), test.clone())?;
     harness.layout.testing_workgroups(params)?;
     harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
-    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel)
+    let optcheck_files = super::optcheck::FILES;
+    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel, &optcheck_files)
 }
