@@ -3,8 +3,10 @@
 //! Owns: `Base` (the execution's value for every vocabulary name), `Value`, `Outcome` and the
 //! step-by-step evaluation of `ir::Model`: definitions once each (values in a `Vec` indexed by
 //! definition id), `let rec` groups by iteration from empty, checks, and witnesses by enumerating
-//! their choices. Entry points: `evaluate`, `evaluate_named`. Uses: `ir`, `rel`, `vocab`.
+//! their choices; and `Edge` (`explain`): why a check fails, as a path of labelled edges.
+//! Entry points: `evaluate`, `evaluate_named`, `explain`. Uses: `ir`, `rel`, `vocab`.
 //! Knows nothing of litmus tests or of how executions are built (that is `exec`).
+mod explain;
 mod expr;
 mod witness;
 
@@ -15,6 +17,7 @@ use crate::ir::{CheckKind, DefBody, DefId, Kind, Model, Step};
 use crate::rel::{Rel, Set};
 use crate::vocab;
 
+pub use explain::{explain, Edge};
 pub use witness::for_each_linearisation;
 
 /// The values of the vocabulary's names on one execution of `n` events.
@@ -139,8 +142,7 @@ pub fn evaluate_named(model: &Model, base: &Base, name: &str) -> Option<Value> {
     if matches!(model.defs[id].body, DefBody::Function { .. }) {
         return None;
     }
-    let branch = Evaluator::new(model, base, true).run(0, Branch::default());
-    branch.slots.map(|mut slots| slots.swap_remove(id))
+    Evaluator::settled(model, base).map(|mut ev| ev.slots.swap_remove(id))
 }
 
 /// Why a choice of witnesses is not consistent.
@@ -185,6 +187,14 @@ impl<'m> Evaluator<'m> {
             slots,
             keep_slots,
         }
+    }
+
+    /// An evaluator holding every definition's value under the witness choice `evaluate`
+    /// reports; `None` when some witness has no possible value.
+    fn settled(model: &'m Model, base: &Base) -> Option<Evaluator<'m>> {
+        let mut ev = Evaluator::new(model, base, true);
+        ev.slots = ev.run(0, Branch::default()).slots?;
+        Some(ev)
     }
 
     /// Run `steps[from..]`, adding to `acc`.

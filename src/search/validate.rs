@@ -6,13 +6,15 @@
 //! `rf` and a coherence order extending the lifted `co` is inconsistent.
 //!
 //! Owns: `Key` (events named independently of slot numbers), `source_test`, `Found` (one
-//! solution as tests and key relations), `validate` and its `Verdict`.
-//! Uses: `runner`, `mapping` (compile_program), `litmus`, `exec`, `layout`, `symbolic`.
+//! solution as tests and key relations), `validate` and its `Verdict`, and `cycle`: why the
+//! lifted source execution breaks an axiom, as `CycleStep`s (`eval::explain` in source keys).
+//! Uses: `runner`, `mapping` (compile_program), `litmus`, `exec`, `eval`, `layout`, `symbolic`.
 use std::collections::BTreeSet;
 
 use super::layout::Op;
 use super::layout::{Layout, Part, Role};
 use super::symbolic::Choice;
+use crate::eval;
 use crate::exec::{EventKind, Execution};
 use crate::ir::Model;
 use crate::litmus::{
@@ -469,4 +471,44 @@ pub fn executions(
         copy,
     )?;
     Ok(target.zip(source))
+}
+
+/// One edge of a violated axiom's cycle, in source keys: `(from, to)` lies in `via` (see
+/// `eval::Edge` for the labels).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CycleStep {
+    pub from: Key,
+    pub via: String,
+    pub to: Key,
+}
+
+/// Why the source execution a solution lifts to (the runner's, from `executions`) breaks source
+/// axiom `axiom`: for `acyclic` and `irreflexive` a cycle, its last step ending where the first
+/// begins; for `empty` a path between the two events of one offending pair (`eval::explain`).
+/// An error when the runner has no such execution, the source model no such axiom, or the axiom
+/// holds on it.
+pub fn cycle(mapping: &Mapping, f: &Found, axiom: &str) -> crate::diag::Result<Vec<CycleStep>> {
+    let err = |msg: String| crate::diag::Error::file(&mapping.path, msg);
+    let model = &mapping.source;
+    let check = model
+        .checks
+        .iter()
+        .position(|c| c.name == axiom)
+        .ok_or_else(|| err(format!("the source model has no axiom {axiom}")))?;
+    let (_, source) = executions(mapping, f)?
+        .ok_or_else(|| err("the runner has no execution of the solution".into()))?;
+    let edges = eval::explain(model, &source.base(), check).ok_or_else(|| {
+        err(format!(
+            "{axiom} holds on the runner's source execution of the solution"
+        ))
+    })?;
+    let keys = execution_keys(&source);
+    Ok(edges
+        .into_iter()
+        .map(|e| CycleStep {
+            from: keys[e.from].clone(),
+            via: e.via,
+            to: keys[e.to].clone(),
+        })
+        .collect())
 }
