@@ -112,9 +112,15 @@ pub fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> Stri
     }
     let _ = writeln!(s, "  rf: {}", edges(&cx.found.source_rf, &label));
     let _ = writeln!(s, "  co: {}", edges(&cx.found.source_mo, &label));
-    let _ = writeln!(s, "  violating edges of {}:", cx.axiom);
-    for (a, b) in &cx.cycle {
-        let _ = writeln!(s, "    {} -> {}", label(a), label(b));
+    let _ = writeln!(s, "  cycle that breaks {}:", cx.axiom);
+    for step in &cx.cycle {
+        let _ = writeln!(
+            s,
+            "    {} -{}-> {}",
+            label(&step.from),
+            step.via,
+            label(&step.to)
+        );
     }
     if let Some(f) = files {
         for (what, p) in [
@@ -256,7 +262,9 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
                     "events": labels.values().collect::<Vec<_>>(),
                     "rf": pairs(&cx.found.source_rf),
                     "co": pairs(&cx.found.source_mo),
-                    "cycle": cx.cycle.iter().map(|(x, y)| [label(x), label(y)]).collect::<Vec<_>>(),
+                    "cycle": cx.cycle.iter().map(|e| json!({
+                        "from": label(&e.from), "via": e.via, "to": label(&e.to),
+                    })).collect::<Vec<_>>(),
                     "files": files.get(&a.axiom),
                 })
             });
@@ -361,13 +369,14 @@ pub fn dot(cx: &Counterexample) -> String {
             let _ = writeln!(s, "  {} -> {} [label=co, color=blue];", id(a), id(b));
         }
     }
-    for (a, b) in &cx.cycle {
+    for step in &cx.cycle {
         let _ = writeln!(
             s,
-            "  {} -> {} [label=\"{}\", color=red, penwidth=2];",
-            id(a),
-            id(b),
-            cx.axiom
+            "  {} -> {} [label=\"{}: {}\", color=red, penwidth=2];",
+            id(&step.from),
+            id(&step.to),
+            cx.axiom,
+            step.via
         );
     }
     s.push_str("}\n");

@@ -116,7 +116,7 @@ fn fidelity(model_path: &str, dirs: &[&str]) {
         names.prefix
     ));
     let _ = std::fs::remove_dir_all(&out);
-    let mut written = coq::Written::new(&out);
+    let mut written = coq::Written::new(&out).expect("output directory");
     coq::write_common(&mut written, &[&names]).expect("export");
     let mut text = format!(
         "(* The evaluator's verdicts on {} executions, proved in Coq by computation. *)\n\

@@ -14,12 +14,19 @@ type Row = (String, usize, String);
 fn expected() -> Vec<(String, Vec<Row>)> {
     let text = std::fs::read_to_string("mappings/EXPECTED.tsv").unwrap();
     let mut out: Vec<(String, Vec<Row>)> = vec![];
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let cols: Vec<&str> = line.split('\t').collect();
         let [map, axiom, bound, verdict] = cols[..] else {
             panic!("EXPECTED.tsv: not four columns: {line:?}");
         };
-        let row = (axiom.to_string(), bound.parse().unwrap(), verdict.to_string());
+        let row = (
+            axiom.to_string(),
+            bound.parse().unwrap(),
+            verdict.to_string(),
+        );
         match out.last_mut() {
             Some((m, rows)) if m == map => rows.push(row),
             _ => out.push((map.to_string(), vec![row])),
@@ -65,7 +72,10 @@ fn every_mapping_file_has_its_expected_verdicts() {
 fn the_check_gives_the_expected_verdicts() {
     for (map, rows) in expected() {
         let bound = rows[0].1;
-        assert!(rows.iter().all(|r| r.1 == bound), "{map}: one bound per mapping");
+        assert!(
+            rows.iter().all(|r| r.1 == bound),
+            "{map}: one bound per mapping"
+        );
         let m = mapping::load(&Path::new("mappings").join(&map)).unwrap();
         let opts = search::Options::natural(bound, Backend::Cadical);
         let report = search::check(&m, &opts, &|_| {}).unwrap();
@@ -74,8 +84,10 @@ fn the_check_gives_the_expected_verdicts() {
             .iter()
             .map(|a| (a.axiom.as_str(), verdict(a)))
             .collect();
-        let want: BTreeMap<&str, String> =
-            rows.iter().map(|(a, _, v)| (a.as_str(), v.clone())).collect();
+        let want: BTreeMap<&str, String> = rows
+            .iter()
+            .map(|(a, _, v)| (a.as_str(), v.clone()))
+            .collect();
         assert_eq!(found, want, "{map} at bound {bound}");
     }
 }

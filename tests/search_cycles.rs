@@ -5,21 +5,17 @@ use std::path::Path;
 use mapcheck::encode::Backend;
 use mapcheck::mapping::{self, Mapping};
 use mapcheck::search::validate::{self, CycleStep};
-use mapcheck::search::{self, Counterexample, Counting, Key, Options};
+use mapcheck::search::{self, Counterexample, Key, Options};
 
 /// The counterexample the search finds for `axiom` of `map` at `bound`.
 fn counterexample(map: &str, bound: usize, axiom: &str) -> (Mapping, Counterexample) {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
     let opts = Options {
-        bound,
-        counting: Counting::Natural,
         axioms: vec![axiom.to_string()],
-        threads: None,
-        locations: None,
-        backend: Backend::BatSat,
         first: true,
+        ..Options::natural(bound, Backend::BatSat)
     };
-    let report = search::check(&m, &opts, &|_, _, _| {}).expect("search runs");
+    let report = search::check(&m, &opts, &|_| {}).expect("search runs");
     let cx = report.axioms.into_iter().find_map(|a| a.counterexample);
     (
         m,
@@ -65,6 +61,11 @@ fn m1_store_buffering_shows_its_sc_cycle() {
     let cycle = validate::cycle(&m, &cx.found, "SC").expect("the cycle is explained");
     let text = show(&cycle);
     assert!(cycle.len() >= 2, "{text}");
+    assert_eq!(
+        show(&cx.cycle),
+        text,
+        "the check reports the cycle the evaluator explains"
+    );
     assert_eq!(
         cycle.first().map(|s| &s.from),
         cycle.last().map(|s| &s.to),

@@ -84,5 +84,12 @@ pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> 
     harness.layout.testing_workgroups(params)?;
     harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
     let optcheck_files = super::optcheck::FILES;
-    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel, &optcheck_files)
+    write_dir(
+        dir,
+        test,
+        params,
+        KERNEL_FILE,
+        &harness.kernel,
+        &optcheck_files,
+    )
 }

@@ -29,14 +29,14 @@ use std::time::Instant;
 use rayon::prelude::*;
 
 pub use self::layout::{thread_shapes, Counting};
-pub use self::validate::{execution_keys, Found, Key, KeyRel, LOCATIONS};
+pub use self::validate::{execution_keys, CycleStep, Found, Key, KeyRel, LOCATIONS};
 
 use self::layout::{menu, Layout, Op};
 use self::symbolic::{Program, Setup, View};
 use self::validate::Verdict;
 use crate::diag;
 use crate::encode::{Backend, Circuit, Encoded, Matrix, Node, Sat};
-use crate::ir::{CheckKind, CoKind};
+use crate::ir::CoKind;
 use crate::mapping::{ClassKind, Mapping};
 use crate::rel::Rel;
 use crate::solver::{Stop, Verdict as SatVerdict};
@@ -86,9 +86,9 @@ pub struct Counterexample {
     pub found: Found,
     /// Source axioms the runner sees failing on the lifted execution.
     pub failed: Vec<String>,
-    /// The edges of the violated axiom's relation that lie on a cycle (on the diagonal for
-    /// irreflexivity; all of it for emptiness), in source keys.
-    pub cycle: Vec<(Key, Key)>,
+    /// A cycle of the violated axiom's relation on the lifted source execution, each edge
+    /// labelled with the relation that makes it (`validate::cycle`, by the evaluator).
+    pub cycle: Vec<CycleStep>,
 }
 
 /// The outcome for one source axiom.
@@ -517,7 +517,7 @@ fn select_axioms(mapping: &Mapping, wanted: &[String]) -> Result<Vec<(usize, Str
 /// and whether the check stopped before the shape was finished.
 #[derive(Default)]
 struct ShapeAxiom {
-    found: Option<(Found, Vec<String>, Vec<(Key, Key)>)>,
+    found: Option<(Found, Vec<String>, Vec<CycleStep>)>,
     queries: usize,
     solves: usize,
     racy: usize,
@@ -635,7 +635,7 @@ impl<'a> Query<'a> {
             )?;
             match validate::validate(self.mapping, &f, name) {
                 Verdict::Confirmed { failed } => {
-                    let cycle = self.violation(i, &f);
+                    let cycle = validate::cycle(self.mapping, &f, name).map_err(|e| e.message)?;
                     out.found = Some((f, failed, cycle));
                     out.seconds = start.elapsed().as_secs_f64();
                     return Ok(out);
@@ -661,25 +661,6 @@ impl<'a> Query<'a> {
                 }
             }
         }
-    }
-
-    /// The violating edges of check `i` in the last solution.
-    fn violation(&self, i: usize, f: &Found) -> Vec<(Key, Key)> {
-        let crate::encode::Value::Rel(m) = self.source.check_value(i) else {
-            return vec![];
-        };
-        let r = self.sat.read_rel(m);
-        let keep: Rel = match self.mapping.source.checks[i].kind {
-            CheckKind::Acyclic => {
-                let back = r.plus();
-                Rel::from_pairs(r.size(), r.pairs().filter(|&(a, b)| back.contains(b, a)))
-            }
-            CheckKind::Irreflexive => Rel::from_pairs(r.size(), r.pairs().filter(|(a, b)| a == b)),
-            CheckKind::Empty => r,
-        };
-        keep.pairs()
-            .filter_map(|(a, b)| Some((f.source_keys[a].clone()?, f.source_keys[b].clone()?)))
-            .collect()
     }
 
     /// Exclude every program on which the racy execution `rf`, `co` (source keys) is a
