@@ -4,11 +4,9 @@
 //! found (also by a check stopped early), 2 bad input or a failed write (a diagnostic on stderr;
 //! with `--json` also as JSON on stdout), 3 (`gpu run`) no device to run on, 4 a check stopped
 //! (SIGINT, SIGTERM, `--timeout`) before its bound with no counterexample found so far, 141
-//! standard output closed (`| head`), 130 a second SIGINT or SIGTERM while a check is stopping.
+//! standard output closed (`| head`), 130 another SIGINT or SIGTERM 2 s or more after the first.
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
-use std::sync::atomic::AtomicBool;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use clap::{Parser, Subcommand};
@@ -332,22 +330,35 @@ fn fail(e: &Error, json: bool) -> ExitCode {
     ExitCode::from(2)
 }
 
-/// A `Stop` that SIGINT and SIGTERM request (its cause is the signal's number); a second one
-/// while the check is stopping ends the program at once with status 130.
+/// A `Stop` that SIGINT and SIGTERM request (its cause is the signal's number). A signal that
+/// comes `FORCE_AFTER` or more after the first ends the program at once with status 130 (a user
+/// who presses Ctrl-C again); one sooner is the same request again (`timeout -s INT` signals
+/// the child and then its whole process group, so the child gets two at once).
 fn stop_on_signals() -> Stop {
     use signal_hook::consts::{SIGINT, SIGTERM};
-    use signal_hook::flag;
+    const FORCE_AFTER: Duration = Duration::from_secs(2);
     let stop = Stop::new();
-    let asked = Arc::new(AtomicBool::new(false));
-    for signal in [SIGINT, SIGTERM] {
-        // Registered first, so it sees `asked` as the earlier signal left it.
-        let registered = flag::register_conditional_shutdown(signal, 130, asked.clone())
-            .and_then(|_| flag::register(signal, asked.clone()))
-            .and_then(|_| flag::register_usize(signal, stop.cause_cell().clone(), signal as usize));
-        if let Err(e) = registered {
-            eprint(&format!("warning: cannot handle signal {signal}: {e}\n"));
+    let mut signals = match signal_hook::iterator::Signals::new([SIGINT, SIGTERM]) {
+        Ok(s) => s,
+        Err(e) => {
+            eprint(&format!("warning: cannot handle SIGINT and SIGTERM: {e}\n"));
+            return stop;
         }
-    }
+    };
+    let cause = stop.cause_cell().clone();
+    std::thread::spawn(move || {
+        let mut first: Option<Instant> = None;
+        for signal in signals.forever() {
+            match first {
+                Some(t) if t.elapsed() >= FORCE_AFTER => std::process::exit(130),
+                Some(_) => {}
+                None => {
+                    first = Some(Instant::now());
+                    cause.store(signal as usize, std::sync::atomic::Ordering::SeqCst);
+                }
+            }
+        }
+    });
     stop
 }
 
