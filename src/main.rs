@@ -45,6 +45,9 @@ enum Command {
         /// Times one instruction may run on a path (loop unrolling bound).
         #[arg(long, default_value_t = 2)]
         unroll: usize,
+        /// Refuse a test with more candidate executions than this by the runner's estimate.
+        #[arg(long, default_value_t = runner::MAX_CANDIDATES)]
+        max_candidates: u64,
     },
     /// Agreement with external verdicts, per suite.
     Oracle {
@@ -255,7 +258,8 @@ fn main() -> ExitCode {
             tests,
             json,
             unroll,
-        } => run(&model, &tests, json, unroll),
+            max_candidates,
+        } => run(&model, &tests, json, unroll, max_candidates),
         Command::Oracle {
             dir,
             suites,
@@ -373,9 +377,18 @@ fn stop_cause(stop: &Stop, timeout: Option<u64>) -> String {
     }
 }
 
-fn run(model: &Path, tests: &[PathBuf], json: bool, unroll: usize) -> Result<(), Error> {
+fn run(
+    model: &Path,
+    tests: &[PathBuf],
+    json: bool,
+    unroll: usize,
+    max_candidates: u64,
+) -> Result<(), Error> {
     let model = ir::load(model)?;
-    let opts = runner::Options { unroll };
+    let opts = runner::Options {
+        unroll,
+        max_candidates,
+    };
     for path in tests {
         let test = litmus::parse_file(path)?;
         let outcome = runner::run(&model, &test, &opts)?;

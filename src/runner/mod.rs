@@ -1,9 +1,11 @@
 //! The litmus runner: every candidate execution of a test, judged by a model. The ground truth.
 //!
 //! Owns: enumeration of candidate executions (thread traces × barrier generations × `rf` × `co`),
-//! final states, and the verdict of the test's final clause. Entry point: `run`.
+//! the estimate of their number that refuses oversized tests before judging, final states, and
+//! the verdict of the test's final clause. Entry point: `run`.
 //! Uses: `litmus` (the test), `exec` (executions), `ir`/`eval` (the model). Knows nothing of SAT:
 //! it is exhaustive and simple on purpose, and it re-validates everything the encoder reports.
+mod bound;
 mod enumerate;
 mod orders;
 mod traces;
@@ -14,18 +16,28 @@ use crate::diag::Result;
 use crate::ir::Model;
 use crate::litmus::{Litmus, Prop, Quantifier, Target};
 
-pub use enumerate::{for_each_candidate, Candidate};
+pub use enumerate::{estimate, for_each_candidate, Candidate, Estimate};
 
 /// How the runner explores a test.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Options {
     /// Times one instruction may execute on a path before the path is dropped (loop unrolling).
     pub unroll: usize,
+    /// The most candidate executions a test may have by the runner's estimate (`estimate`); a test
+    /// above it is refused before any is judged.
+    pub max_candidates: u64,
 }
+
+/// The default `max_candidates`: a few minutes of judging on one core (see
+/// docs/decisions/001-runner-semantics.md, "Bounded memory").
+pub const MAX_CANDIDATES: u64 = 10_000_000;
 
 impl Default for Options {
     fn default() -> Self {
-        Options { unroll: 2 }
+        Options {
+            unroll: 2,
+            max_candidates: MAX_CANDIDATES,
+        }
     }
 }
 

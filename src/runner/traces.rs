@@ -1,4 +1,5 @@
-//! Per-thread traces: every path through one thread's code under guessed read values.
+//! Per-thread traces: every path through one thread's code under guessed read values, generated
+//! one at a time (a thread may have more traces than fit in memory).
 //!
 //! A read may return any value its location can hold (`Domain`); the trace records the events the
 //! thread performs, their values and dependencies, and the final registers. Loops are unrolled: an
@@ -67,8 +68,8 @@ struct Path {
     regs_at_barrier: BTreeMap<usize, BTreeMap<String, i64>>,
 }
 
-/// Every trace of the thread under the value domain. Errors on unknown labels or tags.
-pub fn traces(ctx: &ThreadContext) -> Result<Vec<Trace>> {
+/// Call `f` on every trace of the thread under the value domain. Errors on unknown labels or tags.
+pub fn for_each_trace(ctx: &ThreadContext, f: &mut dyn FnMut(Trace) -> Result<()>) -> Result<()> {
     let labels = label_positions(ctx.thread)?;
     let start = Path {
         pc: 0,
@@ -90,11 +91,10 @@ pub fn traces(ctx: &ThreadContext) -> Result<Vec<Trace>> {
         visits: vec![0; ctx.thread.code.len()],
         regs_at_barrier: BTreeMap::new(),
     };
-    let mut out = vec![];
     let mut stack = vec![start];
     while let Some(mut path) = stack.pop() {
         if path.pc >= ctx.thread.code.len() {
-            out.push(finish(path));
+            f(finish(path))?;
             continue;
         }
         path.visits[path.pc] += 1;
@@ -103,7 +103,7 @@ pub fn traces(ctx: &ThreadContext) -> Result<Vec<Trace>> {
         }
         stack.extend(step(ctx, &labels, path)?);
     }
-    Ok(out)
+    Ok(())
 }
 
 fn finish(path: Path) -> Trace {
@@ -118,7 +118,7 @@ fn final_regs(regs: &BTreeMap<String, Val>) -> BTreeMap<String, i64> {
     regs.iter().map(|(r, v)| (r.clone(), v.value)).collect()
 }
 
-fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
+pub fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
     let mut labels = BTreeMap::new();
     for (i, instr) in thread.code.iter().enumerate() {
         if let Instr::Label(l) = instr {
