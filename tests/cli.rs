@@ -1,19 +1,9 @@
 //! The command line as a user meets it: the README's main command, JSON output, exit statuses.
-use std::process::Command;
+mod cli_common;
+
+use cli_common::mapcheck;
 
 const ORACLE: &str = "tests/data/oracle/dat3m";
-
-fn mapcheck(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
-}
 
 /// The README's main command: store buffering with fence.sc.sys is forbidden by PTX 6.0.
 #[test]

@@ -4,24 +4,15 @@
 //! reported clean that was not searched.
 use std::io::Read as _;
 use std::path::Path;
-use std::process::{Command, Output, Stdio};
+use std::process::{Command, Stdio};
+
+mod cli_common;
+
+use cli_common::mapcheck;
 use std::time::{Duration, Instant};
 
-fn mapcheck() -> Command {
+fn binary() -> Command {
     Command::new(env!("CARGO_BIN_EXE_mapcheck"))
-}
-
-fn run(args: &[&str]) -> (i32, String, String) {
-    let Output {
-        status,
-        stdout,
-        stderr,
-    } = mapcheck().args(args).output().expect("binary runs");
-    (
-        status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&stdout).into(),
-        String::from_utf8_lossy(&stderr).into(),
-    )
 }
 
 fn no_panic(err: &str) {
@@ -35,7 +26,7 @@ fn no_panic(err: &str) {
 fn a_timeout_prints_what_is_settled_and_exits_4() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cx");
-    let (code, stdout, err) = run(&[
+    let (code, stdout, err) = mapcheck(&[
         "mappings/rc11-ptx.map",
         "--bound",
         "12",
@@ -75,7 +66,7 @@ fn a_timeout_prints_what_is_settled_and_exits_4() {
 fn a_timeout_with_json_gives_the_partial_result() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cx");
-    let (code, stdout, err) = run(&[
+    let (code, stdout, err) = mapcheck(&[
         "check",
         "mappings/rc11-ptx.map",
         "--bound",
@@ -106,7 +97,7 @@ fn a_timeout_with_json_gives_the_partial_result() {
 fn sigint_stops_a_check_with_what_is_settled() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("cx");
-    let mut child = mapcheck()
+    let mut child = binary()
         .args([
             "mappings/rc11-ptx.map",
             "--bound",
@@ -150,7 +141,7 @@ fn sigint_stops_a_check_with_what_is_settled() {
 fn closed_and_full_standard_output_end_without_a_panic() {
     let (reader, writer) = std::io::pipe().unwrap();
     drop(reader);
-    let out = mapcheck()
+    let out = binary()
         .args([
             "run",
             "models/ptx-v6.cat",
@@ -169,7 +160,7 @@ fn closed_and_full_standard_output_end_without_a_panic() {
             .write(true)
             .open("/dev/full")
             .unwrap();
-        let out = mapcheck()
+        let out = binary()
             .args([
                 "run",
                 "models/ptx-v6.cat",
@@ -191,7 +182,7 @@ fn an_output_path_that_is_a_file_is_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("results.txt");
     std::fs::write(&file, "mine").unwrap();
-    let (code, stdout, err) = run(&[
+    let (code, stdout, err) = mapcheck(&[
         "mappings/rc11-ptx.map",
         "--bound",
         "9",
@@ -215,12 +206,12 @@ fn a_run_owns_its_counterexample_directory() {
     std::fs::create_dir(&case).unwrap();
     std::fs::write(case.join("notes.txt"), "mine").unwrap();
     let args = [map, "--bound", "3", "--axiom", "Coherence", "-o", out];
-    let (code, _, err) = run(&args);
+    let (code, _, err) = mapcheck(&args);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("did not write"), "{err}");
 
     std::fs::remove_file(case.join("notes.txt")).unwrap();
-    let (code, _, err) = run(&args);
+    let (code, _, err) = mapcheck(&args);
     assert_eq!(code, 1, "{err}");
     let manifest = std::fs::read_to_string(case.join(".mapcheck-files")).unwrap();
     assert!(manifest.contains("graph.dot"), "{manifest}");
@@ -232,7 +223,7 @@ fn a_run_owns_its_counterexample_directory() {
     )
     .unwrap();
     std::fs::write(case.join("notes.txt"), "mine").unwrap();
-    let (code, _, err) = run(&args);
+    let (code, _, err) = mapcheck(&args);
     assert_eq!(code, 1, "{err}");
     let svg = std::fs::read_to_string(case.join("graph.svg")).unwrap_or_default();
     assert_ne!(
@@ -250,7 +241,7 @@ fn compile_refuses_to_overwrite_its_input() {
     let text = std::fs::read_to_string("tests/data/gpu/0004_b1_source.litmus").unwrap();
     std::fs::write(&source, &text).unwrap();
     let s = source.to_str().unwrap();
-    let (code, _, err) = run(&["compile", "mappings/rc11-ptx.map", s, "-o", s]);
+    let (code, _, err) = mapcheck(&["compile", "mappings/rc11-ptx.map", s, "-o", s]);
     assert_eq!(code, 2, "{err}");
     assert!(err.contains("is the input"), "{err}");
     assert_eq!(std::fs::read_to_string(&source).unwrap(), text);
@@ -260,7 +251,7 @@ fn compile_refuses_to_overwrite_its_input() {
 #[test]
 fn zero_bounds_threads_and_locations_are_refused() {
     for flag in ["--bound", "--threads", "--locations"] {
-        let (code, stdout, err) = run(&["mappings/rc11-ptx.map", flag, "0"]);
+        let (code, stdout, err) = mapcheck(&["mappings/rc11-ptx.map", flag, "0"]);
         assert_eq!(code, 2, "{flag}: {stdout}{err}");
         assert!(err.contains("at least 1"), "{flag}: {err}");
         assert!(!stdout.contains("none up to"), "{stdout}");
@@ -283,7 +274,7 @@ fn a_mapping_that_leaves_operations_out_says_so() {
         .collect();
     let truncated = dir.path().join("truncated.map");
     std::fs::write(&truncated, header).unwrap();
-    let (code, stdout, err) = run(&[truncated.to_str().unwrap(), "--bound", "2"]);
+    let (code, stdout, err) = mapcheck(&[truncated.to_str().unwrap(), "--bound", "2"]);
     assert_eq!(code, 2, "{stdout}{err}");
     assert!(
         err.contains("declares none") && !stdout.contains("none up to"),
@@ -298,7 +289,7 @@ fn a_mapping_that_leaves_operations_out_says_so() {
     let path = dir.path().join("no-fences.map");
     std::fs::write(&path, no_fences).unwrap();
     let out = dir.path().join("cx");
-    let (code, stdout, err) = run(&[
+    let (code, stdout, err) = mapcheck(&[
         path.to_str().unwrap(),
         "--bound",
         "2",
@@ -319,7 +310,7 @@ fn a_mapping_that_leaves_operations_out_says_so() {
 /// With `--json`, an error is a JSON document too (and the diagnostic stays on stderr).
 #[test]
 fn errors_are_json_when_json_is_asked() {
-    let (code, stdout, err) = run(&["check", "no-such.map", "--json"]);
+    let (code, stdout, err) = mapcheck(&["check", "no-such.map", "--json"]);
     assert_eq!(code, 2);
     let v: serde_json::Value = serde_json::from_str(&stdout).expect("JSON error");
     assert_eq!(v["error"]["path"], "no-such.map");

@@ -1,8 +1,10 @@
 //! The runner's bounded memory: its estimate of the candidate executions bounds them (and is the
 //! exact count when the traces can be gone through), and a test above `--max-candidates` is
 //! refused before enumeration with the estimate and the way to raise the limit.
+mod cli_common;
+
+use cli_common::mapcheck;
 use std::path::{Path, PathBuf};
-use std::process::Command;
 
 use mapcheck::{ir, litmus, oracle, runner};
 
@@ -37,18 +39,6 @@ fn write_generated(threads: usize, accesses: usize) -> PathBuf {
     let path = dir.join(format!("gen-{threads}x{accesses}.litmus"));
     std::fs::write(&path, generated(threads, accesses)).expect("write test");
     path
-}
-
-fn mapcheck(args: &[&str]) -> (i32, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_mapcheck"))
-        .args(args)
-        .output()
-        .expect("binary runs");
-    (
-        out.status.code().unwrap_or(-1),
-        String::from_utf8_lossy(&out.stdout).into(),
-        String::from_utf8_lossy(&out.stderr).into(),
-    )
 }
 
 /// Every test of the vendored oracle suites under its suite's model, the PTX manual's tests, and
