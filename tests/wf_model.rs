@@ -96,3 +96,28 @@ fn each_check_of_wf_cat_can_fail() {
         );
     }
 }
+
+#[test]
+fn every_vocabulary_name_lies_within_the_events() {
+    // In Coq each name is a free field of the execution record; wf.cat's `labels_in_events` and
+    // `relations_in_events` keep every one inside E, so an execution cannot label an event it
+    // leaves out. A name added to the vocabulary must be added there too.
+    let text = std::fs::read_to_string("models/wf.cat").expect("wf.cat");
+    let check = |name: &str| -> Vec<String> {
+        let line = text
+            .lines()
+            .find(|l| l.ends_with(&format!("as {name}")))
+            .unwrap_or_else(|| panic!("wf.cat has no check {name}"));
+        line.split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .map(str::to_string)
+            .collect()
+    };
+    let (labels, relations) = (check("labels_in_events"), check("relations_in_events"));
+    for name in mapcheck::vocab::all_names() {
+        let listed = match mapcheck::vocab::kind_of(name) {
+            Some(mapcheck::vocab::Kind::Set) => name == "_" || name == "E" || labels.iter().any(|w| w == name),
+            _ => relations.iter().any(|w| w == name),
+        };
+        assert!(listed, "wf.cat does not keep `{name}` within the events");
+    }
+}
