@@ -54,6 +54,10 @@ Ltac check_tac :=
   | |- birreflexive _ _ = true <-> irreflexive _ => apply irreflexive_dec; reflect_tac
   | |- bempty _ _ = true <-> empty _ => apply empty_dec; reflect_tac
   | |- bset_empty _ _ = true <-> set_empty _ => apply set_empty_dec; reflect_tac
+  | |- bset_subset _ _ _ = true <-> set_incl _ _ => apply set_incl_dec; reflect_tac
+  | |- bsubset _ _ _ = true <-> inclusion _ _ => apply inclusion_dec; reflect_tac
+  | |- bset_eq _ _ _ = true <-> set_same _ _ => apply set_same_dec; reflect_tac
+  | |- brel_eq _ _ _ = true <-> same_rel _ _ => apply same_rel_dec; reflect_tac
   | |- ?g => fail "check_tac: not a decided check:" g
   end.
 

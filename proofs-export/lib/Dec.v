@@ -11,7 +11,10 @@
      all unconditional, including [tc_reflects] and [lfp_reflects];
    - deciding lemmas for the checks ([acyclic_dec], [irreflexive_dec],
      [empty_dec], [set_empty_dec]) and one-way forms ([acyclic_true],
-     [acyclic_false], ...) used to prove a check holds or fails;
+     [acyclic_false], ...) used to prove a check holds or fails; inclusion
+     and equality ([set_incl_dec], [inclusion_dec], [set_same_dec],
+     [same_rel_dec]) and the mirror of a field cut to a set of events
+     ([restrict_set_reflects], [restrict_rel_reflects]);
    - the tactics [reflect_tac], [mono_tac], [lfp_ctor_tac], [lfp_ind_tac],
      [lfp_bF_tac], [lfp_tac] and the hint database [mc_reflect].
 
@@ -125,6 +128,12 @@ Definition bempty (n : nat) (r : brel) : bool :=
 Definition bset_empty (n : nat) (s : bset) : bool :=
   forallb (fun x => negb (s x)) (upto n).
 
+(* Inclusion and equality of sets and relations over 0..n-1. *)
+Definition bset_subset (n : nat) (a b : bset) : bool :=
+  forallb (fun x => implb (a x) (b x)) (upto n).
+Definition bset_eq (n : nat) (a b : bset) : bool := bset_subset n a b && bset_subset n b a.
+Definition brel_eq (n : nat) (r s : brel) : bool := bsubset n r s && bsubset n s r.
+
 (* ------------------------------------------------------------------ *)
 (* List facts                                                          *)
 
@@ -154,6 +163,21 @@ Proof.
   destruct (f a) eqn:E; simpl.
   - intro H; destruct (IH H) as [x [Hx Ex]]; eauto.
   - intros _; eauto.
+Qed.
+
+Lemma bset_of_list_true : forall l x, bset_of_list l x = true <-> In x l.
+Proof.
+  intros l x; unfold bset_of_list; rewrite existsb_exists; split.
+  - intros [y [Hy E]]; apply Nat.eqb_eq in E; subst; assumption.
+  - intro H; exists x; split; [assumption | apply Nat.eqb_refl].
+Qed.
+
+Lemma brel_of_list_true : forall l x y, brel_of_list l x y = true <-> In (x, y) l.
+Proof.
+  intros l x y; unfold brel_of_list; rewrite existsb_exists; split.
+  - intros [[a b] [Hp E]]; simpl in E; apply andb_true_iff in E; destruct E as [E1 E2].
+    apply Nat.eqb_eq in E1; apply Nat.eqb_eq in E2; subst; assumption.
+  - intro H; exists (x, y); simpl; rewrite !Nat.eqb_refl; auto.
 Qed.
 
 Lemma length_upto : forall n, length (upto n) = n.
@@ -633,6 +657,58 @@ Proof. intros s b H; apply set_empty_dec, H. Qed.
 Lemma set_empty_false : forall s b, reflects_set n s b -> bset_empty n b = false -> ~ set_empty s.
 Proof. intros s b H E A; apply (set_empty_dec s b H) in A; rewrite E in A; discriminate. Qed.
 
+(* Inclusion and equality. *)
+Lemma set_incl_dec : forall s1 s2 b1 b2, reflects_set n s1 b1 -> reflects_set n s2 b2 ->
+  (bset_subset n b1 b2 = true <-> set_incl s1 s2).
+Proof.
+  intros s1 s2 b1 b2 H1 H2; unfold bset_subset, set_incl; rewrite forallb_upto; split.
+  - intros B x S; apply H1 in S; destruct S as (Hx & E).
+    specialize (B x Hx); rewrite E in B; apply H2; auto.
+  - intros I x Hx; destruct (b1 x) eqn:E; [|reflexivity].
+    simpl; apply H2, I, H1; auto.
+Qed.
+
+Lemma inclusion_dec : forall r1 r2 b1 b2, reflects n r1 b1 -> reflects n r2 b2 ->
+  (bsubset n b1 b2 = true <-> inclusion r1 r2).
+Proof.
+  intros r1 r2 b1 b2 H1 H2; rewrite bsubset_true; unfold inclusion; split.
+  - intros B x y R; apply H1 in R; destruct R as (Hx & Hy & E); apply H2; auto.
+  - intros I x y Hx Hy E; apply H2, I, H1; auto.
+Qed.
+
+Lemma set_same_dec : forall s1 s2 b1 b2, reflects_set n s1 b1 -> reflects_set n s2 b2 ->
+  (bset_eq n b1 b2 = true <-> set_same s1 s2).
+Proof.
+  intros s1 s2 b1 b2 H1 H2; unfold bset_eq, set_same; rewrite andb_true_iff.
+  rewrite (set_incl_dec s1 s2 b1 b2 H1 H2), (set_incl_dec s2 s1 b2 b1 H2 H1); tauto.
+Qed.
+
+Lemma same_rel_dec : forall r1 r2 b1 b2, reflects n r1 b1 -> reflects n r2 b2 ->
+  (brel_eq n b1 b2 = true <-> same_rel r1 r2).
+Proof.
+  intros r1 r2 b1 b2 H1 H2; unfold brel_eq, same_rel; rewrite andb_true_iff.
+  rewrite (inclusion_dec r1 r2 b1 b2 H1 H2), (inclusion_dec r2 r1 b2 b1 H2 H1); tauto.
+Qed.
+
+(* A field restricted to the events e: its mirror is the mirror of the whole, cut to e. *)
+Lemma restrict_set_reflects : forall s b e be s',
+  reflects_set n s b -> reflects_set n e be -> set_same s' (set_inter s e) ->
+  reflects_set n s' (bset_inter b be).
+Proof.
+  intros s b e be s' H He [I1 I2].
+  apply (reflects_set_same (set_inter s e) s' (bset_inter b be)); [split; assumption|].
+  apply set_inter_reflects; assumption.
+Qed.
+
+Lemma restrict_rel_reflects : forall r b e be r',
+  reflects n r b -> reflects_set n e be -> same_rel r' (inter r (cross e e)) ->
+  reflects n r' (binter b (bcross be be)).
+Proof.
+  intros r b e be r' H He [I1 I2].
+  apply (reflects_same (inter r (cross e e)) r' (binter b (bcross be be))); [split; assumption|].
+  apply inter_reflects, cross_reflects; assumption.
+Qed.
+
 End Closures.
 
 (* ------------------------------------------------------------------ *)
@@ -680,6 +756,12 @@ Arguments empty_true {n r b}.
 Arguments empty_false {n r b}.
 Arguments set_empty_true {n s b}.
 Arguments set_empty_false {n s b}.
+Arguments set_incl_dec {n s1 s2 b1 b2}.
+Arguments inclusion_dec {n r1 r2 b1 b2}.
+Arguments set_same_dec {n s1 s2 b1 b2}.
+Arguments same_rel_dec {n r1 r2 b1 b2}.
+Arguments restrict_set_reflects {n s b e be s'}.
+Arguments restrict_rel_reflects {n r b e be r'}.
 
 (* ------------------------------------------------------------------ *)
 (* Tactics                                                             *)
