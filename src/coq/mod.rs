@@ -27,10 +27,16 @@ pub const LIBRARY: &[(&str, &str)] = &[
 ];
 
 /// Library files that need the generated `Exec.v` and `Model_wf.v` (compiled after them).
-pub const LIBRARY_AFTER_WF: &[(&str, &str)] = &[(
-    "Skeleton.v",
-    include_str!("../../proofs-export/lib/Skeleton.v"),
-)];
+pub const LIBRARY_AFTER_WF: &[(&str, &str)] = &[
+    (
+        "Skeleton.v",
+        include_str!("../../proofs-export/lib/Skeleton.v"),
+    ),
+    (
+        "Program.v",
+        include_str!("../../proofs-export/lib/Program.v"),
+    ),
+];
 
 /// The well-formedness model (`models/wf.cat`), the hypotheses every export states.
 pub const WF_MODEL: &str = include_str!("../../models/wf.cat");
@@ -113,8 +119,8 @@ impl Written {
     }
 }
 
-/// Write the library, `Exec.v`, and `Model_<prefix>.v` for each model (with `Skeleton.v` after
-/// `Model_wf.v`).
+/// Write the library, `Exec.v`, and `Model_<prefix>.v` for each model (with `Skeleton.v` and
+/// `Program.v` after `Model_wf.v`).
 pub fn write_common(out: &mut Written, models: &[&Names]) -> diag::Result<()> {
     for (name, text) in LIBRARY {
         out.write(name, text)?;
