@@ -76,11 +76,11 @@ fn app(side: Side, op: &str, a: impl std::fmt::Display, b: impl std::fmt::Displa
 fn class_body(side: Side, c: &Class, x: &str) -> String {
     let mut s = kind_set(side, c.kind, x);
     for t in c.tags() {
-        s = app(side, "set_inter", &s, &side.field(t, x));
+        s = app(side, "set_inter", &s, side.field(t, x));
     }
     if c.scope.is_none() {
         for scope in crate::mapping::class::SCOPES {
-            s = app(side, "set_minus", &s, &side.field(scope, x));
+            s = app(side, "set_minus", &s, side.field(scope, x));
         }
     }
     s
@@ -88,14 +88,7 @@ fn class_body(side: Side, c: &Class, x: &str) -> String {
 
 /// The events of one kind of operation: reads or writes outside RMWs, RMW halves, fences.
 fn kind_set(side: Side, kind: ClassKind, x: &str) -> String {
-    let outside_rmw = |set: &str| {
-        app(
-            side,
-            "set_minus",
-            &side.field(set, &x),
-            side.field("RMW", x),
-        )
-    };
+    let outside_rmw = |set: &str| app(side, "set_minus", side.field(set, x), side.field("RMW", x));
     match kind {
         ClassKind::R => outside_rmw("R"),
         ClassKind::W => outside_rmw("W"),
@@ -113,7 +106,7 @@ fn op_body(side: Side, op: &TargetOp, x: &str) -> String {
         OpKind::Fence => ClassKind::F,
     };
     op.tags.iter().fold(kind_set(side, kind, x), |acc, t| {
-        app(side, "set_inter", &acc, &side.field(t, x))
+        app(side, "set_inter", &acc, side.field(t, x))
     })
 }
 
@@ -240,7 +233,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             let other = app(
                 side,
                 "set_inter",
-                &side.field("RMW", &"Xs"),
+                side.field("RMW", "Xs"),
                 side.field(drop, "Xs"),
             );
             minus(side, cs(side), other)
@@ -310,7 +303,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             let allowed = app(
                 side,
                 "set_union",
-                &side.field("E", &"Xs"),
+                side.field("E", "Xs"),
                 side.field("F", "Xt"),
             );
             set_empty(side, minus(side, side.field("E", "Xt"), allowed))
@@ -324,7 +317,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
                     let shared = app(
                         side,
                         "set_inter",
-                        &side.field("E", &"Xs"),
+                        side.field("E", "Xs"),
                         side.field("E", "Xt"),
                     );
                     let between = format!(
