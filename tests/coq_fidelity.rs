@@ -2,11 +2,13 @@
 //! (the runner's candidates) are printed into Coq; for every axiom of PTX 6.0 and of scoped RC11
 //! the evaluator's verdict is stated as a lemma (`holds` or `~ holds`) and Coq proves it by
 //! computation through the reflection lemmas. If coqc accepts the file, Coq and the evaluator
-//! agree on every (execution, axiom) pair. Needs `coqc`.
+//! agree on every (execution, axiom) pair. On the same executions, the mirror as a function of
+//! the execution (`Mirror_<model>.v`, models without witnesses) decides `<model>_consistent` and
+//! `<model>_race_free`, and `Mirror_wf.v` decides `wf_consistent`. Needs `coqc`.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
-use mapcheck::coq::{self, concrete, model::Names};
+use mapcheck::coq::{self, concrete, mirror, model::Names};
 use mapcheck::{eval, ir, litmus, runner};
 
 mod coq_common;
@@ -116,13 +118,20 @@ fn fidelity(model_path: &str, dirs: &[&str]) {
         names.prefix
     ));
     let _ = std::fs::remove_dir_all(&out);
+    let wf = coq::wf_model().expect("wf.cat loads");
+    let wf_names = Names::new(&wf, "wf");
     let mut written = coq::Written::new(&out).expect("output directory");
-    coq::write_common(&mut written, &[&names]).expect("export");
+    coq::write_common(&mut written, &[&wf_names, &names]).expect("export");
+    let own_mirror = mirror::has_mirror(&names);
+    let imports = if own_mirror {
+        format!("Model_{0} Mirror_{0}", names.prefix)
+    } else {
+        format!("Model_{}", names.prefix)
+    };
     let mut text = format!(
         "(* The evaluator's verdicts on {} executions, proved in Coq by computation. *)\n\
-         From Mapcheck Require Import Rel Dec Checks Exec Model_{}.\n\n",
+         From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf {imports}.\n\n",
         s.executions.len(),
-        names.prefix
     );
     for (k, (name, base, failed)) in s.executions.iter().enumerate() {
         let m = format!("E{k}");
@@ -140,6 +149,10 @@ fn fidelity(model_path: &str, dirs: &[&str]) {
                 holds,
             ));
         }
+        text.push_str(&mirror_lemmas(&wf_names, &wf, k, base));
+        if own_mirror {
+            text.push_str(&mirror_lemmas(&names, &model, k, base));
+        }
     }
     written.write("Fidelity.v", &text).expect("write");
     let written = written.finish().expect("finish");
@@ -150,6 +163,25 @@ fn fidelity(model_path: &str, dirs: &[&str]) {
         s.executions.len(),
         s.seen
     );
+}
+
+/// The evaluator's verdicts on consistency and race freedom of execution `k` (module `E<k>`),
+/// proved through the model's mirror as a function of the execution.
+fn mirror_lemmas(names: &Names, model: &ir::Model, k: usize, base: &eval::Base) -> String {
+    let outcome = eval::evaluate(model, base);
+    let m = format!("E{k}");
+    let lemma = |prop: &str| format!("e{k}_{prop}_b");
+    mirror::decided_lemma(
+        &lemma(&names.consistent()),
+        &names.consistent(),
+        &m,
+        outcome.failed.is_empty(),
+    ) + &mirror::decided_lemma(
+        &lemma(&names.race_free()),
+        &names.race_free(),
+        &m,
+        outcome.flags.is_empty(),
+    )
 }
 
 #[test]

@@ -90,3 +90,13 @@ Proof.
   intros n U u S s o bo l bl HU HS Ho Hl. unfold linearisation, blinearisation.
   repeat apply andb_dec; check_tac.
 Qed.
+
+(* [blet a (fun v => k)] is [k] with [v] bound to [a]. vm_compute evaluates arguments first (call
+   by value), so [a] is computed once however often [k] uses [v]: the let-chains of the mirrors
+   as functions of the execution (Mirror_<model>.v). A definition rather than Coq's [let], which
+   the unifier reduces away, so that [blet_dec] can follow the chain one binding at a time. *)
+Definition blet {A : Type} (a : A) (k : A -> bool) : bool := k a.
+
+Lemma blet_dec : forall {A : Type} (R : A -> Prop) (a : A) (k : A -> bool) (P : Prop),
+  R a -> (forall v, R v -> (k v = true <-> P)) -> (blet a k = true <-> P).
+Proof. intros A R a k P Ha Hk. exact (Hk a Ha). Qed.

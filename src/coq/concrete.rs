@@ -6,9 +6,12 @@
 use std::fmt::Write;
 
 use super::exec::fields;
-use super::model::{check_text, expr, race_free_body, Names, Side};
+use super::model::{check_text, expr, race_free_body, Names, Refs, Side};
 use crate::eval::Base;
 use crate::ir::{DefBody, DefId, Kind, Step};
+
+/// The mirror over one concrete execution: every definition a closed constant `<name>_c`.
+const CLOSED: Side = Side::Bool(Refs::Closed);
 
 /// `{| b_po := brel_of_list [...]; … |}` for the execution whose vocabulary values are `base`.
 pub fn bexec_literal(base: &Base) -> String {
@@ -89,7 +92,7 @@ fn mirror(names: &Names, base: &Base, out: &mut String) {
                      Lemma {name}_cd : {binder}({name}_c = true <-> {}).\n\
                      Proof. {intros}. unfold {name}, {name}_c. check_tac. Qed.\n\
                      #[local] Hint Resolve {name}_cd : mc_reflect.",
-                    check_text(names, Side::Bool, &m.checks[*c]),
+                    check_text(names, CLOSED, &m.checks[*c]),
                     names.check_call(*c, "Y")
                 );
             }
@@ -117,7 +120,7 @@ fn mirror_value(names: &Names, id: DefId, out: &mut String) {
          Lemma {name}_cr : {binder}{reflects} n ({name} Y{}) {name}_c.\n\
          Proof. {intros}. unfold {name}, {name}_c. reflect_tac. Qed.\n\
          #[local] Hint Resolve {name}_cr : mc_reflect.",
-        expr(names, Side::Bool, e, None),
+        expr(names, CLOSED, e, None),
         names.args(scope)
     );
 }
@@ -135,7 +138,7 @@ fn mirror_fixpoint(names: &Names, id: DefId, out: &mut String) {
          Proof.\n  intros Y HY. unfold {name}_c.\n  apply (lfp_reflects n ({name} Y) ({name}_F Y) {name}_cF); \
          unfold {name}_F, {name}_cF;\n    [mono_tac | lfp_ctor_tac | lfp_ind_tac | lfp_bF_tac].\nQed.\n\
          #[local] Hint Resolve {name}_cr : mc_reflect.",
-        expr(names, Side::Bool, body, Some((id, "r")))
+        expr(names, CLOSED, body, Some((id, "r")))
     );
 }
 
@@ -159,8 +162,8 @@ fn mirror_witness(names: &Names, base: &Base, w: usize, out: &mut String) {
          Proof. {intros}. unfold {name}_lin, {name}_lin_c. apply linearisation_dec; reflect_tac. Qed.\n\
          #[local] Hint Resolve {name}_lin_cd : mc_reflect.",
         pairs.join("; "),
-        expr(names, Side::Bool, &witness.set, None),
-        expr(names, Side::Bool, &witness.order, None),
+        expr(names, CLOSED, &witness.set, None),
+        expr(names, CLOSED, &witness.order, None),
         names.lin_call(witness.def, "Y")
     );
 }
@@ -195,9 +198,9 @@ fn mirror_summary(names: &Names, out: &mut String) {
          Definition {race}_c : bool := {}.\n\
          Lemma {race}_cd : forall Y, exec_reflects n Y XB -> ({race}_c = true <-> {race} Y).\n\
          Proof. intros Y HY. unfold {race}, {race}_c. conj_tac. Qed.\n",
-        Side::Bool.and(&items),
+        CLOSED.and(&items),
         names.consistent_body("Y"),
-        race_free_body(names, Side::Bool)
+        race_free_body(names, CLOSED)
     );
 }
 
@@ -216,7 +219,7 @@ pub fn check_lemma(names: &Names, lemma: &str, m: &str, c: usize, holds: bool) -
 }
 
 /// `Lemma <lemma> : [~] <stmt>.` proved from the decision `dec` by computation.
-fn decided(lemma: &str, stmt: &str, dec: &str, holds: bool) -> String {
+pub fn decided(lemma: &str, stmt: &str, dec: &str, holds: bool) -> String {
     let (neg, how) = if holds {
         ("", "dec_true")
     } else {

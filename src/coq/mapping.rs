@@ -6,7 +6,7 @@
 use std::fmt::Write;
 
 use super::concrete;
-use super::model::{Names, Side};
+use super::model::{Names, Side, APPLIED};
 use crate::diag;
 use crate::exec::{Event, EventKind, Execution};
 use crate::litmus::Placement;
@@ -76,11 +76,11 @@ fn app(side: Side, op: &str, a: impl std::fmt::Display, b: impl std::fmt::Displa
 fn class_body(side: Side, c: &Class, x: &str) -> String {
     let mut s = kind_set(side, c.kind, x);
     for t in c.tags() {
-        s = app(side, "set_inter", &s, &side.field(t, x));
+        s = app(side, "set_inter", &s, side.field(t, x));
     }
     if c.scope.is_none() {
         for scope in crate::mapping::class::SCOPES {
-            s = app(side, "set_minus", &s, &side.field(scope, x));
+            s = app(side, "set_minus", &s, side.field(scope, x));
         }
     }
     s
@@ -88,14 +88,7 @@ fn class_body(side: Side, c: &Class, x: &str) -> String {
 
 /// The events of one kind of operation: reads or writes outside RMWs, RMW halves, fences.
 fn kind_set(side: Side, kind: ClassKind, x: &str) -> String {
-    let outside_rmw = |set: &str| {
-        app(
-            side,
-            "set_minus",
-            &side.field(set, &x),
-            side.field("RMW", x),
-        )
-    };
+    let outside_rmw = |set: &str| app(side, "set_minus", side.field(set, x), side.field("RMW", x));
     match kind {
         ClassKind::R => outside_rmw("R"),
         ClassKind::W => outside_rmw("W"),
@@ -113,7 +106,7 @@ fn op_body(side: Side, op: &TargetOp, x: &str) -> String {
         OpKind::Fence => ClassKind::F,
     };
     op.tags.iter().fold(kind_set(side, kind, x), |acc, t| {
-        app(side, "set_inter", &acc, &side.field(t, x))
+        app(side, "set_inter", &acc, side.field(t, x))
     })
 }
 
@@ -127,20 +120,12 @@ fn op_name(op: &TargetOp) -> String {
     format!("op_{}", super::ident(&op.to_string()))
 }
 
-/// A named event set applied to execution `x` on one side.
-fn named(side: Side, name: &str, x: &str) -> String {
-    match side {
-        Side::Prop => format!("({name} {x})"),
-        Side::Bool => format!("({name}_b n {})", x.replacen('X', "XB", 1)),
-    }
-}
-
 fn class_set(side: Side, c: &Class, x: &str) -> String {
-    named(side, &class_name(c), x)
+    side.named(&class_name(c), x)
 }
 
 fn op_set(side: Side, op: &TargetOp, x: &str) -> String {
-    named(side, &op_name(op), x)
+    side.named(&op_name(op), x)
 }
 
 /// The Definitions of every class's and target instruction's event set, with their mirrors.
@@ -181,16 +166,13 @@ fn print_set(name: &str, what: &str, body: &dyn Fn(Side) -> String, out: &mut St
          Proof. intros n X XB H. unfold {name}, {name}_b. reflect_tac. Qed.\n\
          Global Hint Resolve {name}_r : mc_reflect.\n",
         body(Side::Prop),
-        body(Side::Bool)
+        body(APPLIED)
     );
 }
 
 /// `d` immediate program-order steps of the target.
 fn ipo_steps(side: Side, d: usize) -> String {
-    let ipo = match side {
-        Side::Prop => "(ipo Xt)".to_string(),
-        Side::Bool => "(ipo_b n XBt)".to_string(),
-    };
+    let ipo = side.named("ipo", "Xt");
     (1..d).fold(ipo.clone(), |acc, _| {
         format!("({} {acc} {ipo})", side.op_n("seq"))
     })
@@ -210,7 +192,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
         conds.push(Condition {
             why,
             prop: stmt(Side::Prop),
-            boolean: stmt(Side::Bool),
+            boolean: stmt(APPLIED),
         })
     };
     let set_empty = |side: Side, s: String| format!("{} {s}", side.op_n("set_empty"));
@@ -251,7 +233,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             let other = app(
                 side,
                 "set_inter",
-                &side.field("RMW", &"Xs"),
+                side.field("RMW", "Xs"),
                 side.field(drop, "Xs"),
             );
             minus(side, cs(side), other)
@@ -321,7 +303,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             let allowed = app(
                 side,
                 "set_union",
-                &side.field("E", &"Xs"),
+                side.field("E", "Xs"),
                 side.field("F", "Xt"),
             );
             set_empty(side, minus(side, side.field("E", "Xt"), allowed))
@@ -335,7 +317,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
                     let shared = app(
                         side,
                         "set_inter",
-                        &side.field("E", &"Xs"),
+                        side.field("E", "Xs"),
                         side.field("E", "Xt"),
                     );
                     let between = format!(
@@ -387,7 +369,7 @@ fn print_lowering(mapping: &Mapping, out: &mut String) {
          \x20 (lowering_b n XBs XBt = true <-> lowering Xs Xt).\n\
          Proof. intros n Xs Xt XBs XBt Hs Ht. unfold lowering, lowering_b. conj_tac. Qed.\n",
         props.join(" /\\\n  "),
-        Side::Bool.and(&bools)
+        APPLIED.and(&bools)
     );
 }
 

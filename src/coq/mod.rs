@@ -4,12 +4,14 @@
 //! `let rec`, a Prop per check, each with a boolean mirror and a proved reflection lemma), the
 //! execution record (`exec`, from `vocab`), a mapping's obligations (`mapping`: Section
 //! hypotheses, one Admitted theorem per source axiom, a proved satisfiability witness), and
-//! concrete executions with lemmas decided by computation (`concrete`: certificates, fidelity).
+//! concrete executions with lemmas decided by computation (`concrete`: certificates, fidelity), and
+//! each witness-free model's mirror as a function of the execution (`mirror`).
 //! Uses: `ir`, `mapping`, `exec`/`eval` (concrete values), `search` (certificates). The Coq
 //! library the files build on is `proofs-export/lib`, copied into every export directory.
 pub mod concrete;
 pub mod exec;
 pub mod mapping;
+pub mod mirror;
 pub mod model;
 
 use std::path::{Path, PathBuf};
@@ -119,8 +121,9 @@ impl Written {
     }
 }
 
-/// Write the library, `Exec.v`, and `Model_<prefix>.v` for each model (with `Skeleton.v` and
-/// `Program.v` after `Model_wf.v`).
+/// Write the library, `Exec.v`, and `Model_<prefix>.v` for each model, each followed by
+/// `Mirror_<prefix>.v` when the model has no witness (with `Skeleton.v` and `Program.v` after
+/// `Model_wf.v`).
 pub fn write_common(out: &mut Written, models: &[&Names]) -> diag::Result<()> {
     for (name, text) in LIBRARY {
         out.write(name, text)?;
@@ -129,6 +132,15 @@ pub fn write_common(out: &mut Written, models: &[&Names]) -> diag::Result<()> {
     for names in models {
         let text = model::print(names, "Rel Dec Checks Exec")?;
         out.write(&format!("Model_{}.v", names.prefix), &text)?;
+        // Models with a `with … from` witness (PTX) get no mirror as a function of the
+        // execution: see `mirror`.
+        if mirror::has_mirror(names) {
+            let imports = format!("Rel Dec Checks Exec Model_{}", names.prefix);
+            out.write(
+                &format!("Mirror_{}.v", names.prefix),
+                &mirror::print(names, &imports),
+            )?;
+        }
         if names.prefix == "wf" {
             for (name, text) in LIBRARY_AFTER_WF {
                 out.write(name, text)?;

@@ -3,7 +3,7 @@
 //! parameter `w` of everything after it (with the Prop `<w>_lin` saying what it ranges over),
 //! every check as a Prop. The cat text of each binding is the comment above it. The boolean
 //! mirror of the same expressions (`Side::Bool`) is printed over concrete executions by
-//! `concrete`.
+//! `concrete` (closed constants) and as functions of the execution by `mirror`.
 use std::fmt::Write;
 
 use super::{coq_comment, ident};
@@ -138,20 +138,36 @@ impl<'m> Names<'m> {
 }
 
 /// Which reading of an expression to print: the predicate over `X : exec`, or its boolean
-/// mirror inside a concrete execution's module (`concrete`), where `n`, `XB` and every
-/// definition's value `<name>_c` are closed constants.
+/// mirror, whose references to named things (definitions, checks) take the form `Refs` says.
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub enum Side {
     Prop,
-    Bool,
+    Bool(Refs),
 }
+
+/// How the boolean mirror names a definition or check `<x>`.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub enum Refs {
+    /// `<x>_c`: a closed constant inside a concrete execution's Module (`concrete`), where `n`
+    /// and `XB` are constants too; `vm_compute` evaluates it once.
+    Closed,
+    /// `(<x>_b n XB)`: the mirror as a function of the execution (`mapping`'s event sets),
+    /// recomputed at every reference.
+    Applied,
+    /// `v_<x>`: a variable bound to the value, computed once (`mirror`: the parameters of its
+    /// `_f` functions and its `blet` chains).
+    Bound,
+}
+
+/// The boolean mirror as a function of `n` and `XB` (`Refs::Applied`).
+pub const APPLIED: Side = Side::Bool(Refs::Applied);
 
 impl Side {
     /// The library name of an operator on this side (`union` / `bunion`).
     pub fn op(self, prop: &str) -> String {
         match self {
             Side::Prop => prop.to_string(),
-            Side::Bool => format!("b{prop}"),
+            Side::Bool(_) => format!("b{prop}"),
         }
     }
 
@@ -159,7 +175,7 @@ impl Side {
     pub fn op_n(self, prop: &str) -> String {
         match self {
             Side::Prop => prop.to_string(),
-            Side::Bool => format!("b{prop} n"),
+            Side::Bool(_) => format!("b{prop} n"),
         }
     }
 
@@ -174,7 +190,26 @@ impl Side {
         let field = if name == "_" { "E" } else { name };
         match self {
             Side::Prop => format!("({field} {x})"),
-            Side::Bool => format!("(b_{field} {})", x.replacen('X', "XB", 1)),
+            Side::Bool(_) => format!("(b_{field} {})", x.replacen('X', "XB", 1)),
+        }
+    }
+
+    /// The value of the named definition or check `name` in execution `x` (witness arguments
+    /// aside): `(<name> X)` on the Prop side, the mirror's form (`Refs`) on the Bool side.
+    pub fn named(self, name: &str, x: &str) -> String {
+        match self {
+            Side::Prop => format!("({name} {x})"),
+            Side::Bool(Refs::Closed) => format!("{name}_c"),
+            Side::Bool(Refs::Applied) => format!("({name}_b n {})", x.replacen('X', "XB", 1)),
+            Side::Bool(Refs::Bound) => format!("v_{name}"),
+        }
+    }
+
+    /// `~ (a)` or `negb (a)`.
+    pub fn not(self, a: &str) -> String {
+        match self {
+            Side::Prop => format!("~ ({a})"),
+            Side::Bool(_) => format!("negb ({a})"),
         }
     }
 
@@ -182,7 +217,7 @@ impl Side {
     pub fn and(self, items: &[String]) -> String {
         let (op, unit) = match self {
             Side::Prop => ("/\\", "True"),
-            Side::Bool => ("&&", "true"),
+            Side::Bool(_) => ("&&", "true"),
         };
         match items {
             [] => unit.to_string(),
@@ -231,7 +266,7 @@ pub fn expr(names: &Names, side: Side, e: &Expr, self_ref: Option<(DefId, &str)>
             (_, Side::Prop, _) => {
                 format!("({} X{})", names.def(*id), names.args(names.def_scope(*id)))
             }
-            (_, Side::Bool, _) => format!("{}_c", names.def(*id)),
+            (_, Side::Bool(_), _) => side.named(names.def(*id), "X"),
         },
         Expr::Binary(op, a, b) => {
             let set = kind(a) == Kind::Set;
@@ -276,10 +311,10 @@ pub fn check_text(names: &Names, side: Side, c: &Check) -> String {
         (CheckKind::Empty, false) => side.op_n("empty"),
     };
     let body = format!("{word} {}", expr(names, side, &c.expr, None));
-    match (c.negated, side) {
-        (false, _) => body,
-        (true, Side::Prop) => format!("~ ({body})"),
-        (true, Side::Bool) => format!("negb ({body})"),
+    if c.negated {
+        side.not(&body)
+    } else {
+        body
     }
 }
 
@@ -494,7 +529,8 @@ fn print_summary(names: &Names, out: &mut String) -> diag::Result<()> {
     Ok(())
 }
 
-/// The conjunction of the flags' negations, as a Prop of `X` or a mirror.
+/// The conjunction of the flags' negations, as a Prop of `X` or a mirror (flags come before any
+/// witness, `print_summary`, so they take no witness arguments).
 pub fn race_free_body(names: &Names, side: Side) -> String {
     let items: Vec<String> = names
         .model
@@ -502,10 +538,7 @@ pub fn race_free_body(names: &Names, side: Side) -> String {
         .iter()
         .enumerate()
         .filter(|(_, c)| c.flag)
-        .map(|(c, _)| match side {
-            Side::Prop => format!("~ ({} X)", names.check(c)),
-            Side::Bool => format!("negb {}_c", names.check(c)),
-        })
+        .map(|(c, _)| side.not(&side.named(names.check(c), "X")))
         .collect();
     side.and(&items)
 }
