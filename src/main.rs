@@ -109,8 +109,9 @@ enum Command {
         /// The directory to write (created if missing).
         #[arg(short, long)]
         output: PathBuf,
-        /// Search up to this bound first and name the result in each obligation (0: no search).
-        #[arg(long, default_value_t = 4)]
+        /// Search up to this bound first (natural counting), name the result in each obligation
+        /// and refute the claim of each axiom with a counterexample (0: no search).
+        #[arg(long, default_value_t = 5)]
         bound: usize,
         #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
         solver: SolverArg,
@@ -512,16 +513,22 @@ fn check(
 fn export_coq(map: &Path, out: &Path, bound: usize, backend: Backend) -> Result<(), Error> {
     mapcheck::output::OutputDir::check(out)?;
     let m = mapping::load(map)?;
-    let evidence = if bound == 0 {
-        Vec::new()
+    let report = if bound == 0 {
+        None
     } else {
         let opts = search::Options::natural(bound, backend);
         let progress = report::Progress::new(bound);
         let r = search::check(&m, &opts, &|e| progress.observe(&e));
         progress.finish();
-        coq::evidence(&r?)
+        Some(r?)
     };
-    let written = coq::export_mapping(&m, &evidence, out)?;
+    let evidence = report.as_ref().map(coq::evidence).unwrap_or_default();
+    let counterexamples: Vec<_> = report
+        .iter()
+        .flat_map(|r| &r.axioms)
+        .filter_map(|a| a.counterexample.as_ref())
+        .collect();
+    let written = coq::export_mapping(&m, &evidence, &counterexamples, out)?;
     print(&format!(
         "wrote {} files to {} (compile: cd {} && coq_makefile -f _CoqProject -o Makefile && make)\n",
         written.files.len(),

@@ -13,7 +13,7 @@ use coq_common::coqc_all;
 
 const SELFTEST: &str = "ProgramSelftest.v";
 
-/// The library, `Exec.v` and `Model_wf.v` (with `Skeleton.v` and `Program.v`) in a fresh
+/// The library, `Exec.v` and `Model_wf.v` (with `Program.v`) in a fresh
 /// directory, and the files to compile in order.
 fn library_dir() -> (std::path::PathBuf, Vec<String>) {
     let dir = std::env::temp_dir().join(format!("mapcheck-coq-program-{}", std::process::id()));

@@ -115,7 +115,9 @@ fn every_vocabulary_name_lies_within_the_events() {
     let (labels, relations) = (check("labels_in_events"), check("relations_in_events"));
     for name in mapcheck::vocab::all_names() {
         let listed = match mapcheck::vocab::kind_of(name) {
-            Some(mapcheck::vocab::Kind::Set) => name == "_" || name == "E" || labels.iter().any(|w| w == name),
+            Some(mapcheck::vocab::Kind::Set) => {
+                name == "_" || name == "E" || labels.iter().any(|w| w == name)
+            }
             _ => relations.iter().any(|w| w == name),
         };
         assert!(listed, "wf.cat does not keep `{name}` within the events");

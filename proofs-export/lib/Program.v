@@ -631,3 +631,35 @@ Proof.
   apply (candidates_complete n P PB X HP Hrun Hwf). intros [XB [Hin HX]].
   apply NQ, (Hq X XB HX Hrun Hwf). rewrite forallb_forall in Hall. apply Hall, Hin.
 Qed.
+
+(* ------------------------------------------------------------------ *)
+(* What the generated refutations use                                  *)
+
+Lemma stable_True : stable True.
+Proof. intros _. exact I. Qed.
+
+Lemma stable_False : stable False.
+Proof. intro H. apply H. intro f. exact f. Qed.
+
+(* Goal: [stable A] for A built from /\, ->, ~, forall, True, False and definitions that unfold
+   to them (empty, irreflexive, acyclic, set_empty, a model's race_free, …): look through
+   definitions by head normalisation, never by computing on concrete data. *)
+Ltac stable_tac :=
+  lazymatch goal with
+  | |- stable (_ /\ _) => apply stable_and; stable_tac
+  | |- stable True => apply stable_True
+  | |- stable False => apply stable_False
+  | |- stable (forall _ : _, _) => apply stable_forall; intro; stable_tac
+  | |- stable ?A =>
+      let A' := eval hnf in A in
+      tryif constr_eq A A' then fail "stable_tac: cannot see through" A
+      else (change (stable A'); stable_tac)
+  end.
+
+(* A boolean implication that computes to true, read as an implication between what its two
+   sides decide. *)
+Lemma implb_dec : forall a c (A C : Prop),
+  (a = true <-> A) -> (c = true <-> C) -> implb a c = true -> A -> C.
+Proof.
+  intros a c A C HA HC E HA'. apply HC. apply HA in HA'. rewrite HA' in E. exact E.
+Qed.

@@ -68,7 +68,6 @@ pub fn print() -> String {
         "Lemma of_bexec_reflects : forall n XB, exec_reflects n (of_bexec n XB) XB.\n\
          Proof. intros n XB. constructor; simpl; auto using set_of_reflects, rel_of_reflects. Qed.\n"
     );
-    print_skeleton(&fields, &mut out);
     print_exec_of(&fields, &mut out);
     out
 }
@@ -76,48 +75,6 @@ pub fn print() -> String {
 /// The fields a program fixes: all but `rf`, `co` and `fr`, which its executions choose.
 pub fn is_chosen(field: &str) -> bool {
     matches!(field, "rf" | "co" | "fr")
-}
-
-/// `same_skeleton X Y` (two executions of one program) and `skeleton_reflects`: a mirror of X
-/// mirrors Y too once it mirrors Y's `rf`, `co` and `fr`.
-fn print_skeleton(fields: &[(&str, Kind)], out: &mut String) {
-    let same: Vec<String> = fields
-        .iter()
-        .filter(|(f, _)| !is_chosen(f))
-        .map(|(f, k)| {
-            let eq = match k {
-                Kind::Set => "set_same",
-                Kind::Rel => "same_rel",
-            };
-            format!("  sk_{f} : {eq} ({f} X) ({f} Y)")
-        })
-        .collect();
-    let parts: Vec<String> = fields
-        .iter()
-        .map(|(f, k)| {
-            let transport = match k {
-                Kind::Set => "reflects_set_same",
-                Kind::Rel => "reflects_same",
-            };
-            if is_chosen(f) {
-                format!("  r_{f} := H{f}")
-            } else {
-                format!("  r_{f} := {transport} (sk_{f} _ _ S) (r_{f} _ _ _ H)")
-            }
-        })
-        .collect();
-    let _ = writeln!(
-        out,
-        "(* Two executions of the same program: the same events, labels, program order and\n\
-         \x20  placement; they may differ in rf, co and fr. *)\n\
-         Record same_skeleton (X Y : exec) : Prop := {{\n{}\n}}.\n\n\
-         Lemma skeleton_reflects : forall n X Y XB, exec_reflects n X XB -> same_skeleton X Y ->\n\
-         \x20 reflects n (rf Y) (b_rf XB) -> reflects n (co Y) (b_co XB) -> reflects n (fr Y) (b_fr XB) ->\n\
-         \x20 exec_reflects n Y XB.\n\
-         Proof.\n  intros n X Y XB H S Hrf Hco Hfr.\n  exact {{|\n{}\n  |}}.\nQed.",
-        same.join(";\n"),
-        parts.join(";\n")
-    );
 }
 
 /// The restriction of field `f` of `P` to the events `E X` (`e` names the events), in Prop (`X`,

@@ -1,17 +1,15 @@
-//! The proof obligations of a mapping: a Section whose hypotheses are the well-formedness of
-//! both executions (`wf.cat`), the target's consistency, the mapping's lowering conditions and
-//! the race freedom of the source program, and one theorem per source axiom (proof `Admitted`,
-//! with the bound up to which the search found no counterexample). After the Section, a proof
-//! (by computation, not admitted) that the hypotheses hold of a concrete execution pair.
+//! The proof obligations of a mapping, stated over programs: `searched` (the programs the search
+//! considers: a skeleton of every event and its guards), `compiles` (the mapping's lowering of
+//! the skeleton and the guards), `compilation` (a race-free program with a meaning, its
+//! compilation, a target execution the target model allows and a source execution with its `rf`
+//! and a coherence order containing its `co`), `unexplained`, and for each source axiom a Section
+//! theorem (`Admitted`, with what the search found) and `claim_<axiom>`, the closed statement the
+//! search refutes exactly when it finds a counterexample (docs/decisions/005-coq-export.md).
 use std::fmt::Write;
 
-use super::concrete;
 use super::model::{Names, Side, APPLIED};
 use crate::diag;
-use crate::exec::{Event, EventKind, Execution};
-use crate::litmus::Placement;
 use crate::mapping::{Class, ClassKind, Mapping, OpKind, TargetOp};
-use crate::rel::Rel;
 
 /// What the search found for one source axiom, for the theorem's comment.
 #[derive(Clone, Debug)]
@@ -42,13 +40,12 @@ pub fn print(
     );
     print_co_total(&mut out);
     print_lowering(mapping, &mut out);
-    print_drf(models, mapping, &mut out);
-    print_section(mapping, models, evidence, &mut out);
-    print_satisfiable(mapping, models, &mut out)?;
+    print_programs(mapping, models, evidence, &mut out);
+    out.push_str(&super::program::satisfiable(mapping, models)?);
     Ok(out)
 }
 
-fn co_total_needed(model: &crate::ir::Model) -> bool {
+pub fn co_total_needed(model: &crate::ir::Model) -> bool {
     model.coherence == crate::ir::CoKind::Total
 }
 
@@ -185,7 +182,78 @@ pub struct Condition {
     pub boolean: String,
 }
 
-/// The lowering conditions of a mapping.
+/// A fence that a rule adds around its main instruction, on both sides: `events` are the source
+/// events it is added for (the right half of an RMW), `path` relates the fence to them.
+pub struct AddedFence {
+    pub why: String,
+    pub events: Box<dyn Fn(Side) -> String>,
+    pub path: Box<dyn Fn(Side) -> String>,
+}
+
+impl AddedFence {
+    /// The relation from each added fence to the event it was added for.
+    pub fn relation(&self, side: Side) -> String {
+        let seq = side.op_n("seq");
+        format!(
+            "({seq} {} ({} {}))",
+            (self.path)(side),
+            side.op("id_on"),
+            (self.events)(side)
+        )
+    }
+}
+
+/// The fences every rule adds: `k` immediate program-order steps before the event (before an
+/// RMW's read), or after it (after an RMW's write).
+pub fn added_fences(mapping: &Mapping) -> Vec<AddedFence> {
+    let mut added = Vec::new();
+    for class in mapping.classes() {
+        let Some(rule) = mapping.rule(class) else {
+            continue;
+        };
+        let Some(m) = rule.main else {
+            continue;
+        };
+        for (j, op) in rule.ops.iter().enumerate().filter(|(j, _)| *j != m) {
+            let (class, op) = (class.clone(), op.clone());
+            let (steps, before) = if j < m { (m - j, true) } else { (j - m, false) };
+            let why = format!(
+                "{}: `{op}` is {steps} instruction(s) {} it",
+                rule.text,
+                if before { "before" } else { "after" }
+            );
+            let events = move |side: Side| {
+                let other_half = if before { "W" } else { "R" };
+                let rmw_half = app(
+                    side,
+                    "set_inter",
+                    side.field("RMW", "Xs"),
+                    side.field(other_half, "Xs"),
+                );
+                app(side, "set_minus", class_set(side, &class, "Xs"), rmw_half)
+            };
+            let path = move |side: Side| {
+                let steps = ipo_steps(side, steps);
+                let steps = if before {
+                    steps
+                } else {
+                    format!("({} {steps})", side.op("inv"))
+                };
+                let fence = format!("({} {})", side.op("id_on"), op_set(side, &op, "Xt"));
+                format!("({} {fence} {steps})", side.op_n("seq"))
+            };
+            added.push(AddedFence {
+                why,
+                events: Box::new(events),
+                path: Box::new(path),
+            });
+        }
+    }
+    added
+}
+
+/// The lowering conditions of a mapping, between the skeleton `Xs` of a source program and the
+/// skeleton `Xt` of its compilation (every event of each, as if every guard held).
 pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
     let mut conds = Vec::new();
     let mut push = |why: String, stmt: &dyn Fn(Side) -> String| {
@@ -202,78 +270,39 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             continue;
         };
         let cs = |side: Side| class_set(side, class, "Xs");
-        let Some(m) = rule.main else {
-            push(
+        match rule.main {
+            None => push(
                 format!(
                     "{}: no main instruction, the event is the source's alone",
                     rule.text
                 ),
                 &|side| {
-                    let inter = format!(
-                        "({} {} {})",
-                        side.op("set_inter"),
-                        cs(side),
-                        side.field("E", "Xt")
-                    );
-                    set_empty(side, inter)
+                    set_empty(
+                        side,
+                        app(side, "set_inter", cs(side), side.field("E", "Xt")),
+                    )
                 },
-            );
-            continue;
-        };
-        let main = &rule.ops[m];
-        push(
-            format!(
-                "{}: the event is its own main instruction `{main}`",
-                rule.text
             ),
-            &|side| set_empty(side, minus(side, cs(side), op_set(side, main, "Xt"))),
-        );
-        // An RMW's added fences are placed before its read and after its write.
-        let half = |side: Side, drop: &str| {
-            let other = app(
-                side,
-                "set_inter",
-                side.field("RMW", "Xs"),
-                side.field(drop, "Xs"),
-            );
-            minus(side, cs(side), other)
-        };
-        for (j, op) in rule.ops.iter().enumerate().filter(|(j, _)| *j != m) {
-            let added = |side: Side| format!("({} {})", side.op("id_on"), op_set(side, op, "Xt"));
-            if j < m {
-                push(
-                    format!(
-                        "{}: `{op}` is {} instruction(s) before it",
-                        rule.text,
-                        m - j
-                    ),
-                    &|side| {
-                        let before = format!(
-                            "({} ({} {} {}))",
-                            side.op_n("range"),
-                            side.op_n("seq"),
-                            added(side),
-                            ipo_steps(side, m - j)
-                        );
-                        set_empty(side, minus(side, half(side, "W"), before))
-                    },
-                );
-            } else {
-                push(
-                    format!("{}: `{op}` is {} instruction(s) after it", rule.text, j - m),
-                    &|side| {
-                        let after = format!(
-                            "({} ({} {} {}))",
-                            side.op_n("domain"),
-                            side.op_n("seq"),
-                            ipo_steps(side, j - m),
-                            added(side)
-                        );
-                        set_empty(side, minus(side, half(side, "R"), after))
-                    },
-                );
-            }
+            Some(m) => push(
+                format!(
+                    "{}: the event is its own main instruction `{}`",
+                    rule.text, rule.ops[m]
+                ),
+                &|side| {
+                    set_empty(
+                        side,
+                        minus(side, cs(side), op_set(side, &rule.ops[m], "Xt")),
+                    )
+                },
+            ),
         }
+    }
+    let added = added_fences(mapping);
+    for a in &added {
+        push(a.why.clone(), &|side| {
+            let fenced = format!("({} {})", side.op_n("range"), (a.path)(side));
+            set_empty(side, minus(side, (a.events)(side), fenced))
+        });
     }
     push(
         "every source event is an initial write or in a declared class".into(),
@@ -282,11 +311,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
                 .classes()
                 .iter()
                 .fold(side.field("IW", "Xs"), |acc, c| {
-                    format!(
-                        "({} {acc} {})",
-                        side.op("set_union"),
-                        class_set(side, c, "Xs")
-                    )
+                    app(side, "set_union", acc, class_set(side, c, "Xs"))
                 });
             set_empty(side, minus(side, side.field("E", "Xs"), classes))
         },
@@ -298,18 +323,16 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
         );
     }
     push(
-        "every target event is a source event or a fence a rule added".into(),
+        "every target event is a source event or a fence a rule added for one".into(),
         &|side| {
-            let allowed = app(
-                side,
-                "set_union",
-                side.field("E", "Xs"),
-                side.field("F", "Xt"),
-            );
-            set_empty(side, minus(side, side.field("E", "Xt"), allowed))
+            let fences = added.iter().fold(side.field("E", "Xs"), |acc, a| {
+                let domain = format!("({} {})", side.op_n("domain"), a.relation(side));
+                app(side, "set_union", acc, domain)
+            });
+            set_empty(side, minus(side, side.field("E", "Xt"), fences))
         },
     );
-    for f in ["po", "rf", "co", "rmw", "loc", "int", "scta", "sgpu"] {
+    for f in ["po", "rmw", "loc", "int", "scta", "sgpu"] {
         for (a, b) in [("Xs", "Xt"), ("Xt", "Xs")] {
             push(
                 format!("`{f}` of {a} between shared events is `{f}` of {b}"),
@@ -373,192 +396,496 @@ fn print_lowering(mapping: &Mapping, out: &mut String) {
     );
 }
 
-/// Race freedom of the source program: every consistent, well-formed execution with the same
-/// events, labels and program order (any `rf` and `co`) raises no flag.
-fn print_drf(models: &Models, mapping: &Mapping, out: &mut String) {
-    let s = models.source;
-    let total = if co_total_needed(&mapping.source) {
-        "co_total X -> "
-    } else {
-        ""
-    };
+/// A Prop and its boolean mirror, printed as a Definition over an execution skeleton `X` and
+/// the guard relations `gr` (guard read to guarded event) and `gw` (the write it must read from)
+/// of one program, or over two (`Xs Xt`, `grs gws grt gwt`).
+struct Statement {
+    name: &'static str,
+    what: &'static str,
+    params: &'static str,
+    bool_params: &'static str,
+    reflects: &'static str,
+    conds: Vec<Condition>,
+}
+
+fn print_statement(st: &Statement, out: &mut String) {
+    let props: Vec<String> = st
+        .conds
+        .iter()
+        .map(|c| format!("(* {} *)\n  ({})", super::comment_text(&c.why), c.prop))
+        .collect();
+    let bools: Vec<String> = st.conds.iter().map(|c| c.boolean.clone()).collect();
+    let name = st.name;
     let _ = writeln!(
         out,
-        "(* The source program is race free: every well-formed consistent execution of it (same\n\
-         \x20  skeleton, any rf and co) raises no flag. Executions in which a guard takes the other\n\
-         \x20  branch have other events and are not quantified over: see\n\
-         \x20  docs/decisions/005-coq-export.md. *)\n\
-         Definition drf (Xs : exec) : Prop :=\n\
-         \x20 forall X, same_skeleton Xs X -> {} X -> {total}{} X -> {} X.\n",
-        models.wf.consistent(),
-        s.consistent(),
-        s.race_free()
+        "(* {} *)\nDefinition {name} {} : Prop :=\n  {}.\n\
+         Definition {name}_b (n : nat) {} : bool :=\n  {}.\n\
+         Lemma {name}_dec : forall n {}, {} ->\n  ({name}_b n {} = true <-> {name} {}).\n\
+         Proof. intros. unfold {name}, {name}_b. conj_tac. Qed.\n",
+        st.what,
+        st.params,
+        props.join(" /\\\n  "),
+        st.bool_params,
+        APPLIED.and(&bools),
+        param_names(st.params, st.bool_params),
+        st.reflects,
+        param_list(st.bool_params),
+        param_list(st.params),
     );
 }
 
-fn print_section(
+/// `(X : exec) (gr gw : rel)` → `X gr gw`.
+fn param_list(params: &str) -> String {
+    params
+        .split(['(', ')'])
+        .filter_map(|group| {
+            group
+                .split_once(':')
+                .map(|(names, _)| names.trim().to_string())
+        })
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+/// Every name of both parameter lists, Prop side first, alternating per name.
+fn param_names(params: &str, bool_params: &str) -> String {
+    format!("{} {}", param_list(params), param_list(bool_params))
+}
+
+/// A guard relation on one side (`gr` / `grb`).
+fn rel_param(side: Side, name: &str) -> String {
+    match side {
+        Side::Prop => name.to_string(),
+        Side::Bool(_) => format!("{name}b"),
+    }
+}
+
+/// `empty (a \ b)` on one side: relation `a` lies within `b`.
+fn within(side: Side, a: String, b: String) -> String {
+    format!("{} {}", side.op_n("empty"), app(side, "minus", a, b))
+}
+
+/// The tags a model can tell apart: those it names, and the scope tags (wf.cat reads `incl`
+/// and `sr` off them). An event of a class has none of them but the class's own.
+fn told_apart(model: &crate::ir::Model) -> Vec<&'static str> {
+    let used = model.used_builtins();
+    crate::vocab::TAGS
+        .iter()
+        .map(|(t, _)| *t)
+        .filter(|t| used.contains(t) || crate::mapping::class::SCOPES.contains(t))
+        .collect()
+}
+
+/// Every event of `x` but its initial writes is exactly one of `kinds` (an event set and its
+/// own tags): in its set, and without any tag of `told` beyond its own. (The sets overlap: a
+/// volatile load is also a relaxed system-scope load; its tags say which one it is.)
+fn exactly_one_of(side: Side, kinds: &[(String, Vec<&str>)], told: &[&str], x: &str) -> String {
+    let exact = kinds.iter().map(|(events, own)| {
+        told.iter()
+            .filter(|t| !own.contains(t))
+            .map(|t| side.field(t, x))
+            .fold(events.clone(), |acc, t| app(side, "set_minus", acc, t))
+    });
+    let covered = exact
+        .reduce(|a, b| app(side, "set_union", a, b))
+        .unwrap_or_else(|| side.op("set0"));
+    let events = app(side, "set_minus", side.field("E", x), side.field("IW", x));
+    format!(
+        "{} {}",
+        side.op_n("set_empty"),
+        app(side, "set_minus", events, covered)
+    )
+}
+
+/// The programs the search considers, as conditions on a skeleton `X` and its guards.
+fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
+    let told = told_apart(models.source.model);
+    let mut conds = Vec::new();
+    let mut push = |why: &str, stmt: &dyn Fn(Side) -> String| {
+        conds.push(Condition {
+            why: why.into(),
+            prop: stmt(Side::Prop),
+            boolean: stmt(APPLIED),
+        })
+    };
+    let gr = |side| rel_param(side, "gr");
+    let gw = |side| rel_param(side, "gw");
+    let wf = models.wf.consistent();
+    push(
+        "the skeleton is an execution: well formed with some rf and co (every read from its initial write)",
+        &|side| match side {
+            Side::Prop => format!("{wf} X"),
+            Side::Bool(_) => format!("{wf}_b n XB"),
+        },
+    );
+    push("no barriers", &|side| {
+        format!("{} {}", side.op_n("set_empty"), side.field("BAR", "X"))
+    });
+    push("no address or data dependencies", &|side| {
+        within(
+            side,
+            app(
+                side,
+                "union",
+                side.field("addr", "X"),
+                side.field("data", "X"),
+            ),
+            side.op("rel0"),
+        )
+    });
+    push("a guard is a read earlier in the same thread", &|side| {
+        let before = format!(
+            "({} ({} {}) {})",
+            side.op_n("seq"),
+            side.op("id_on"),
+            side.field("R", "X"),
+            side.field("po", "X")
+        );
+        within(side, gr(side), before)
+    });
+    push(
+        "the write a guard names is a write to the guard read's location",
+        &|side| {
+            let pair = format!(
+                "({} {} ({} {}))",
+                side.op_n("seq"),
+                gw(side),
+                side.op("inv"),
+                gr(side)
+            );
+            let shape = app(
+                side,
+                "inter",
+                app(side, "cross", side.field("W", "X"), side.field("R", "X")),
+                side.field("loc", "X"),
+            );
+            within(side, pair, shape)
+        },
+    );
+    for (g, what) in [("gr", "one guard read"), ("gw", "one guard write")] {
+        let why = format!("an event has at most {what} (its innermost guard's)");
+        push(&why, &|side| {
+            let g = rel_param(side, g);
+            let twice = format!("({} {g} ({} {g}))", side.op_n("seq"), side.op("inv"));
+            within(side, twice, side.field("id", "X"))
+        });
+    }
+    push(
+        "a guarded event has both a guard read and a guard write",
+        &|side| {
+            let (a, b) = (
+                format!("({} {})", side.op_n("range"), gr(side)),
+                format!("({} {})", side.op_n("range"), gw(side)),
+            );
+            format!(
+                "{} {} /\\ {} {}",
+                side.op_n("set_empty"),
+                app(side, "set_minus", a.clone(), b.clone()),
+                side.op_n("set_empty"),
+                app(side, "set_minus", b, a)
+            )
+            .replace(" /\\ ", if side == Side::Prop { " /\\ " } else { " && " })
+        },
+    );
+    push(
+        "a guard closes at the end of its thread: every later event (but the write of its own RMW) is inside it",
+        &|side| {
+            let after = format!(
+                "({} ({} ({} {})) {})",
+                side.op_n("seq"),
+                side.op("id_on"),
+                side.op_n("domain"),
+                gr(side),
+                app(side, "minus", side.field("po", "X"), side.field("rmw", "X"))
+            );
+            within(side, after, format!("({} {})", side.op_n("tc"), gr(side)))
+        },
+    );
+    push(&ctrl_why(), &|side| ctrl_is_guards(side, "X", &gr(side)));
+    push(
+        "every event is exactly one class: no tag its models tell apart beyond the class's own (and the search's memory region)",
+        &|side| {
+            let kinds: Vec<(String, Vec<&str>)> = mapping
+                .classes()
+                .iter()
+                .map(|c| {
+                    let mut own = c.tags();
+                    own.extend(region(mapping));
+                    (class_set(side, c, "X"), own)
+                })
+                .collect();
+            exactly_one_of(side, &kinds, &told, "X")
+        },
+    );
+    conds
+}
+
+/// The memory region the search gives every source event: `GLOBAL` when the source model
+/// names it (as `search` does).
+fn region(mapping: &Mapping) -> Option<&'static str> {
+    mapping.source.bases.contains(&"GLOBAL").then_some("GLOBAL")
+}
+
+fn ctrl_why() -> String {
+    "control dependencies run from each guard read to every event inside it".into()
+}
+
+/// `ctrl` of skeleton `x` is the transitive closure of its guard reads `gr`.
+fn ctrl_is_guards(side: Side, x: &str, gr: &str) -> String {
+    let tc = format!("({} {gr})", side.op_n("tc"));
+    let ctrl = side.field("ctrl", x);
+    let and = if side == Side::Prop { "/\\" } else { "&&" };
+    format!(
+        "{} {and} {}",
+        within(side, ctrl.clone(), tc.clone()),
+        within(side, tc, ctrl)
+    )
+}
+
+/// The guards of a compiled program: a shared event keeps its guard; a fence a rule adds has
+/// the guard of the event it was added for; `ctrl` follows the guards; a target event has no
+/// tag beyond its instruction's.
+fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
+    let told = told_apart(models.target.model);
+    let added = added_fences(mapping);
+    let mut conds = Vec::new();
+    let mut push = |why: String, stmt: &dyn Fn(Side) -> String| {
+        conds.push(Condition {
+            why,
+            prop: stmt(Side::Prop),
+            boolean: stmt(APPLIED),
+        })
+    };
+    for (g, name) in [("gr", "guard read"), ("gw", "guard write")] {
+        let (gs, gt) = (format!("{g}s"), format!("{g}t"));
+        for (a, b) in [(&gs, &gt), (&gt, &gs)] {
+            push(
+                format!(
+                    "a shared event's {name} in the {} program is its {name} in the other",
+                    if a == &gs { "source" } else { "target" }
+                ),
+                &|side| {
+                    let shared = app(
+                        side,
+                        "set_inter",
+                        side.field("E", "Xs"),
+                        side.field("E", "Xt"),
+                    );
+                    let on_shared = format!(
+                        "({} {} ({} {shared}))",
+                        side.op_n("seq"),
+                        rel_param(side, a),
+                        side.op("id_on")
+                    );
+                    within(side, on_shared, rel_param(side, b))
+                },
+            );
+        }
+        for a in &added {
+            push(
+                format!("{}: the fence has the {name} of its event", a.why),
+                &|side| {
+                    let seq = side.op_n("seq");
+                    let rel = a.relation(side);
+                    let t = rel_param(side, &gt);
+                    format!(
+                        "{} {} {}",
+                        within(side, format!("({seq} {t} {rel})"), t.clone()),
+                        if side == Side::Prop { "/\\" } else { "&&" },
+                        within(
+                            side,
+                            format!("({seq} {t} ({} {rel}))", side.op("inv")),
+                            t.clone()
+                        )
+                    )
+                },
+            );
+        }
+    }
+    push(ctrl_why(), &|side| {
+        ctrl_is_guards(side, "Xt", &rel_param(side, "grt"))
+    });
+    push("no address or data dependencies".into(), &|side| {
+        within(
+            side,
+            app(
+                side,
+                "union",
+                side.field("addr", "Xt"),
+                side.field("data", "Xt"),
+            ),
+            side.op("rel0"),
+        )
+    });
+    let mut ops: Vec<&TargetOp> = Vec::new();
+    for class in mapping.classes() {
+        for op in mapping.compile(class) {
+            if !ops.contains(&op) {
+                ops.push(op);
+            }
+        }
+    }
+    push(
+        "every target event is exactly one instruction: no tag its models tell apart beyond the instruction's own".into(),
+        &|side| {
+            let kinds: Vec<(String, Vec<&str>)> = ops
+                .iter()
+                .map(|op| (op_set(side, op, "Xt"), op.tags.to_vec()))
+                .collect();
+            exactly_one_of(side, &kinds, &told, "Xt")
+        },
+    );
+    conds
+}
+
+/// The program-level statement: the searched programs, their compilation, and for each source
+/// axiom the claim that the search refutes exactly when it finds a counterexample.
+fn print_programs(
     mapping: &Mapping,
     models: &Models,
     evidence: &[(String, Evidence)],
     out: &mut String,
 ) {
-    let (wf, s, t) = (models.wf, models.source, models.target);
-    let mut hyps = vec![
-        ("Hwf_s", format!("{} Xs", wf.consistent())),
-        ("Hwf_t", format!("{} Xt", wf.consistent())),
+    let (wf, s) = (models.wf.consistent(), models.source);
+    print_statement(
+        &Statement {
+            name: "searched_on",
+            what: "The programs the search considers, on a program's skeleton X (every event, as if every\n   guard held) and its guards: gr r e, event e runs only if read r reads from the write w of gw w e.",
+            params: "(X : exec) (gr gw : rel)",
+            bool_params: "(XB : bexec) (grb gwb : brel)",
+            reflects: "exec_reflects n X XB -> reflects n gr grb -> reflects n gw gwb",
+            conds: searched_conditions(mapping, models),
+        },
+        out,
+    );
+    print_statement(
+        &Statement {
+            name: "guards_compiled",
+            what: "The guards of a compiled program, between the skeletons Xs and Xt.",
+            params: "(Xs Xt : exec) (grs gws grt gwt : rel)",
+            bool_params: "(XBs XBt : bexec) (grsb gwsb grtb gwtb : brel)",
+            reflects: "exec_reflects n Xs XBs -> exec_reflects n Xt XBt -> reflects n grs grsb -> reflects n gws gwsb -> reflects n grt grtb -> reflects n gwt gwtb",
+            conds: compiled_guard_conditions(mapping, models),
+        },
+        out,
+    );
+    let total = co_total_needed(&mapping.source);
+    let co_s = if total { "co_total X -> " } else { "" };
+    let co_y = if total { "co_total Y -> " } else { "" };
+    let (s_cons, s_race) = (s.consistent(), s.race_free());
+    let fields: Vec<String> = compilation_fields(mapping, models)
+        .iter()
+        .map(|(name, stmt)| format!("  {name} : {stmt}"))
+        .collect();
+    let _ = writeln!(
+        out,
+        "Definition searched (P : program) : Prop := searched_on (pr P) (gread P) (gwrite P).\n\
+         Definition compiles (Ps Pt : program) : Prop :=\n\
+         \x20 lowering (pr Ps) (pr Pt) /\\ guards_compiled (pr Ps) (pr Pt) (gread Ps) (gwrite Ps) (gread Pt) (gwrite Pt).\n\n\
+         (* Race freedom, the search's: no consistent execution of the program raises a flag. *)\n\
+         Definition drf (P : program) : Prop :=\n\
+         \x20 forall X, runs P X -> {wf} X -> {co_s}{s_cons} X -> {s_race} X.\n\n\
+         (* A race-free program of the searched class with a meaning (some consistent execution), its\n\
+         \x20  compilation Pt, an execution Xt of Pt the target model allows, and an execution Xs of the\n\
+         \x20  source program with Xt's rf and a coherence order containing Xt's. *)\n\
+         Record compilation (Ps Pt : program) (Xs Xt : exec) : Prop := {{\n{}\n}}.\n\n\
+         (* No execution of the source program explains Xt: every one with Xt's rf and a coherence\n\
+         \x20  order containing Xt's is inconsistent. *)\n\
+         Definition unexplained (Ps : program) (Xt : exec) : Prop :=\n\
+         \x20 forall Y, runs Ps Y -> {wf} Y -> {co_y}same_rel (rf Y) (rf Xt) -> inclusion (co Xt) (co Y) -> ~ {s_cons} Y.\n",
+        fields.join(";\n")
+    );
+    print_claims(models, evidence, out);
+}
+/// The fields of the Record `compilation`, in order: name and statement over `Ps Pt Xs Xt`.
+pub fn compilation_fields(mapping: &Mapping, models: &Models) -> Vec<(&'static str, String)> {
+    let (wf, s, t) = (models.wf.consistent(), models.source, models.target);
+    let co_and = if co_total_needed(&mapping.source) {
+        "co_total X /\\ "
+    } else {
+        ""
+    };
+    let mut fields = vec![
+        ("c_searched", "searched Ps".to_string()),
+        ("c_compiles", "compiles Ps Pt".into()),
+        (
+            "c_meaning",
+            format!(
+                "exists X, runs Ps X /\\ {wf} X /\\ {co_and}{} X",
+                s.consistent()
+            ),
+        ),
+        ("c_drf", "drf Ps".into()),
+        ("c_runs_t", "runs Pt Xt".into()),
+        ("c_wf_t", format!("{wf} Xt")),
     ];
-    if co_total_needed(&mapping.source) {
-        hyps.push(("Hco_s", "co_total Xs".into()));
-    }
     if co_total_needed(&mapping.target) {
-        hyps.push(("Hco_t", "co_total Xt".into()));
+        fields.push(("c_co_t", "co_total Xt".into()));
     }
-    hyps.push(("Hcons_t", format!("{} Xt", t.consistent())));
-    hyps.push(("Hlower", "lowering Xs Xt".into()));
-    hyps.push(("Hdrf", "drf Xs".into()));
+    fields.push(("c_consistent_t", format!("{} Xt", t.consistent())));
+    fields.push(("c_runs_s", "runs Ps Xs".into()));
+    fields.push(("c_wf_s", format!("{wf} Xs")));
+    if co_total_needed(&mapping.source) {
+        fields.push(("c_co_s", "co_total Xs".into()));
+    }
+    fields.push(("c_lift_rf", "same_rel (rf Xs) (rf Xt)".into()));
+    fields.push(("c_lift_co", "inclusion (co Xt) (co Xs)".into()));
+    fields
+}
+
+/// One Section theorem per source axiom (Admitted, with what the search found), and after the
+/// Section `claim_<axiom>`, the closed statement a refutation negates.
+fn print_claims(models: &Models, evidence: &[(String, Evidence)], out: &mut String) {
+    let s = models.source;
     let _ = writeln!(
         out,
         "Section Obligations.\n\
-         (* A target execution Xt of a compiled program, consistent under the target model, and the\n\
-         \x20  source execution Xs it reads back to. *)\n\
-         Variables Xs Xt : exec."
+         Variables (Ps Pt : program) (Xs Xt : exec).\n\
+         Hypothesis H : compilation Ps Pt Xs Xt.\n\
+         Hypothesis U : unexplained Ps Xt.\n"
     );
-    for (name, stmt) in &hyps {
-        let _ = writeln!(out, "Hypothesis {name} : {stmt}.");
-    }
-    let _ = writeln!(out);
     for (c, check) in s.axioms() {
-        let axiom = s.check(c);
         let note = match evidence.iter().find(|(a, _)| *a == check.name) {
-            Some((_, Evidence::CleanTo(b, how))) => {
-                format!("mapcheck found no counterexample up to bound {b} ({how})")
-            }
-            Some((_, Evidence::Counterexample(b, how))) => format!(
-                "FALSE: mapcheck found a counterexample at bound {b} ({how}); no proof can exist"
+            Some((_, Evidence::CleanTo(b, how))) => format!(
+                "open: mapcheck found no counterexample to {} up to bound {b} ({how})",
+                check.name
             ),
-            None => "not checked by mapcheck in this export".into(),
+            Some((_, Evidence::Counterexample(b, how))) => format!(
+                "FALSE: mapcheck found a counterexample at bound {b} ({how}); {} proves ~ {}",
+                refutation_file(&check.name),
+                claim_name(s, c)
+            ),
+            None => "open: not searched by mapcheck in this export".into(),
         };
         let _ = writeln!(
             out,
-            "{}\n(* {} *)\nTheorem obligation_{} : {axiom} Xs.\nProof. Admitted.\n",
+            "{}\n(* {} *)\nTheorem obligation_{} : {} Xs.\nProof using H U. Admitted.\n",
             super::coq_comment(&check.source_text),
             super::comment_text(&note),
-            axiom
+            s.check(c),
+            s.check(c)
         );
     }
     let _ = writeln!(out, "End Obligations.\n");
-    let _ = writeln!(
-        out,
-        "Definition hypotheses (Xs Xt : exec) : Prop :=\n  {}.\n",
-        hyps.iter()
-            .map(|(_, s)| s.clone())
-            .collect::<Vec<_>>()
-            .join(" /\\\n  ")
-    );
-}
-
-/// A proof of `P1 /\\ (P2 /\\ …)` from one tactic per conjunct, without unfolding any of them.
-fn conjunction_proof(steps: &[String]) -> String {
-    let (last, init) = steps.split_last().expect("at least one hypothesis");
-    let mut lines: Vec<String> = init
-        .iter()
-        .map(|s| format!("  split. {{ {s}. }}"))
-        .collect();
-    lines.push(format!("  {last}."));
-    lines.join("\n")
-}
-
-/// The witness: a one-thread program of one fence, of a class compiled to exactly that one
-/// fence. Its executions have no memory events, so any execution of the same program is the
-/// witness itself up to `rf`/`co`/`fr`, which well-formedness makes empty.
-fn witness(mapping: &Mapping) -> diag::Result<(Class, Execution, Execution)> {
-    let single_fence = |c: &&Class| {
-        c.kind == ClassKind::F
-            && mapping
-                .rule(c)
-                .is_some_and(|r| r.ops.len() == 1 && r.main == Some(0))
-    };
-    let class = *mapping.classes().iter().find(single_fence).ok_or_else(|| {
-        diag::Error::file(
-            &mapping.path,
-            "the Coq export builds its satisfiability witness from a fence class compiled to \
-             exactly one fence, and this mapping has none",
-        )
-    })?;
-    let fence = |tags: Vec<&'static str>| Execution {
-        events: vec![Event {
-            thread: Some(0),
-            kind: EventKind::Fence,
-            loc: None,
-            value: 0,
-            tags,
-            barrier: None,
-        }],
-        locations: vec![],
-        placements: vec![Placement::default()],
-        po: Rel::empty(1),
-        rf: Rel::empty(1),
-        co: Rel::empty(1),
-        rmw: Rel::empty(1),
-        addr: Rel::empty(1),
-        data: Rel::empty(1),
-        ctrl: Rel::empty(1),
-        syncbar: Rel::empty(1),
-    };
-    let target_tags = mapping.compile(&class)[0].tags.clone();
-    Ok((class, fence(class.tags()), fence(target_tags)))
-}
-
-fn print_satisfiable(mapping: &Mapping, models: &Models, out: &mut String) -> diag::Result<()> {
-    let (class, xs, xt) = witness(mapping)?;
-    let (wf, s, t) = (models.wf, models.source, models.target);
-    let _ = writeln!(
-        out,
-        "(* The hypotheses are satisfiable, so the Section is not vacuous: the one-thread program\n\
-         \x20  `{class}` compiled to `{}`. *)\n{}\n{}",
-        mapping.compile(&class)[0],
-        concrete::module("WitnessS", &xs.base(), &[wf, s]),
-        concrete::module("WitnessT", &xt.base(), &[wf, t]),
-    );
-    let holds = |m: &str, prop: &str| {
-        format!("apply {m}.{prop}_ok; [vm_compute; reflexivity | apply of_bexec_reflects]")
-    };
-    let co_total = |m: &str| {
-        format!("apply (dec_true _ _ (co_total_dec {m}.n {m}.X {m}.XB (of_bexec_reflects {m}.n {m}.XB))); vm_compute; reflexivity")
-    };
-    let mut steps = vec![
-        holds("WitnessS", &wf.consistent()),
-        holds("WitnessT", &wf.consistent()),
-    ];
-    if co_total_needed(&mapping.source) {
-        steps.push(co_total("WitnessS"));
+    for (c, _) in s.axioms() {
+        let _ = writeln!(
+            out,
+            "Definition {} : Prop :=\n  forall Ps Pt Xs Xt, compilation Ps Pt Xs Xt -> unexplained Ps Xt -> {} Xs.\n\
+             Check (obligation_{} : {}).\n",
+            claim_name(s, c),
+            s.check(c),
+            s.check(c),
+            claim_name(s, c)
+        );
     }
-    if co_total_needed(&mapping.target) {
-        steps.push(co_total("WitnessT"));
-    }
-    steps.push(holds("WitnessT", &t.consistent()));
-    steps.push("apply lowering_witness".into());
-    steps.push("apply drf_witness".into());
-    let _ = writeln!(
-        out,
-        "Lemma lowering_witness : lowering WitnessS.X WitnessT.X.\n\
-         Proof.\n\
-         \x20 apply (dec_true _ _ (lowering_dec 1 _ _ WitnessS.XB WitnessT.XB (of_bexec_reflects _ _) (of_bexec_reflects _ _))).\n\
-         \x20 vm_compute. reflexivity.\nQed.\n\n\
-         (* The witness has no memory events, so every execution of its program has no rf, co or fr\n\
-         \x20  (Skeleton.v): the witness's mirror is a mirror of it too. *)\n\
-         Lemma drf_witness : drf WitnessS.X.\n\
-         Proof.\n\
-         \x20 intros Y Hsk Hwf. intros.\n\
-         \x20 assert (HY : exec_reflects WitnessS.n Y WitnessS.XB)\n\
-         \x20   by (apply (no_memory_skeleton _ _ Y _ (of_bexec_reflects _ _) Hsk Hwf); vm_compute; reflexivity).\n\
-         \x20 apply (dec_true _ _ (WitnessS.{race}_cd Y HY)). vm_compute. reflexivity.\nQed.\n\n\
-         Lemma hypotheses_satisfiable : exists Xs Xt, hypotheses Xs Xt.\n\
-         Proof.\n\
-         \x20 exists WitnessS.X, WitnessT.X. unfold hypotheses.\n{}\nQed.\n\
-         Print Assumptions hypotheses_satisfiable.",
-        conjunction_proof(&steps),
-        race = s.race_free()
-    );
-    Ok(())
+}
+
+/// `claim_<source axiom>`.
+pub fn claim_name(source: &Names, c: usize) -> String {
+    format!("claim_{}", source.check(c))
+}
+
+/// The file that refutes the claim for `axiom` (written beside the obligations).
+pub fn refutation_file(axiom: &str) -> String {
+    format!("Refutation_{}.v", super::ident(axiom))
 }

@@ -13,6 +13,7 @@ pub mod exec;
 pub mod mapping;
 pub mod mirror;
 pub mod model;
+pub mod program;
 
 use std::path::{Path, PathBuf};
 
@@ -29,16 +30,10 @@ pub const LIBRARY: &[(&str, &str)] = &[
 ];
 
 /// Library files that need the generated `Exec.v` and `Model_wf.v` (compiled after them).
-pub const LIBRARY_AFTER_WF: &[(&str, &str)] = &[
-    (
-        "Skeleton.v",
-        include_str!("../../proofs-export/lib/Skeleton.v"),
-    ),
-    (
-        "Program.v",
-        include_str!("../../proofs-export/lib/Program.v"),
-    ),
-];
+pub const LIBRARY_AFTER_WF: &[(&str, &str)] = &[(
+    "Program.v",
+    include_str!("../../proofs-export/lib/Program.v"),
+)];
 
 /// The well-formedness model (`models/wf.cat`), the hypotheses every export states.
 pub const WF_MODEL: &str = include_str!("../../models/wf.cat");
@@ -122,7 +117,7 @@ impl Written {
 }
 
 /// Write the library, `Exec.v`, and `Model_<prefix>.v` for each model, each followed by
-/// `Mirror_<prefix>.v` when the model has no witness (with `Skeleton.v` and `Program.v` after
+/// `Mirror_<prefix>.v` when the model has no witness (with `Program.v` after
 /// `Model_wf.v`).
 pub fn write_common(out: &mut Written, models: &[&Names]) -> diag::Result<()> {
     for (name, text) in LIBRARY {
@@ -168,9 +163,19 @@ fn with_models(
     let target = Names::new(&m.target, &model_prefix(&m.target_path.to_string_lossy()));
     let mut out = Written::new(dir)?;
     write_common(&mut out, &[&wf_names, &source, &target])?;
+    let mirrored = |names: &Names| {
+        let mirror = if mirror::has_mirror(names) {
+            format!(" Mirror_{}", names.prefix)
+        } else {
+            String::new()
+        };
+        format!("Model_{}{mirror}", names.prefix)
+    };
     let imports = format!(
-        "Rel Dec Checks Exec Model_wf Skeleton Model_{} Model_{}",
-        source.prefix, target.prefix
+        "Rel Dec Checks Exec {} Program {} {}",
+        mirrored(&wf_names),
+        mirrored(&source),
+        mirrored(&target)
     );
     let models = mapping::Models {
         wf: &wf_names,
@@ -181,15 +186,24 @@ fn with_models(
     out.finish()
 }
 
-/// `mapcheck export-coq MAPPING -o DIR`: the models and the obligations of a mapping.
+/// `mapcheck export-coq MAPPING -o DIR`: the models and the obligations of a mapping, and a
+/// refutation (`Refutation_<axiom>.v`) of the claim of every axiom with a counterexample in
+/// `counterexamples`; `evidence` is what the search found, for the obligations' comments.
 pub fn export_mapping(
     m: &Mapping,
     evidence: &[(String, mapping::Evidence)],
+    counterexamples: &[&crate::search::Counterexample],
     dir: &Path,
 ) -> diag::Result<Written> {
     with_models(m, dir, |out, models, imports| {
         let text = mapping::print(m, models, evidence, imports)?;
-        out.write(&format!("{}.v", obligations_name(m)), &text)
+        let obligations = obligations_name(m);
+        out.write(&format!("{obligations}.v"), &text)?;
+        for cx in counterexamples {
+            let text = program::refutation(m, models, cx, &format!("{imports} {obligations}"))?;
+            out.write(&mapping::refutation_file(&cx.axiom), &text)?;
+        }
+        Ok(())
     })
 }
 
@@ -198,54 +212,19 @@ pub fn obligations_name(m: &Mapping) -> String {
     format!("Obligations_{}", model_prefix(&m.path))
 }
 
-/// `mapcheck check … --coq DIR`: a counterexample as Coq, checked by computation: the compiled
-/// execution is well formed and consistent under the target model, the lifted source execution
-/// is well formed and fails the named source axiom.
+/// `mapcheck check … --coq DIR`: one counterexample as a Coq export of its own (under
+/// `certificate_dir`): the obligations, and the refutation of the claim it breaks.
 pub fn export_certificate(
     m: &Mapping,
     cx: &crate::search::Counterexample,
     dir: &Path,
 ) -> diag::Result<Written> {
-    let (xt, xs) = crate::search::validate::executions(m, &cx.found)?.ok_or_else(|| {
-        diag::Error::file(
-            &m.path,
-            format!(
-                "the runner has no execution for the counterexample to {}",
-                cx.axiom
-            ),
-        )
-    })?;
-    with_models(m, dir, |out, models, imports| {
-        let (wf_names, source, target) = (models.wf, models.source, models.target);
-        let axiom = source
-            .axioms()
-            .find(|(_, c)| c.name == cx.axiom)
-            .map(|(c, _)| c)
-            .ok_or_else(|| {
-                diag::Error::file(&m.path, format!("no source axiom named {}", cx.axiom))
-            })?;
-        let text = format!(
-        "{}(* The counterexample to {} of {} at bound {}.\n\n   Source program:\n{}\n   Compiled program:\n{}\n*)\n\n\
-         (* The compiled execution ({} events, numbered as the runner builds them). *)\n{}\n\
-         (* The source execution it lifts to ({} events). *)\n{}\n{}\n{}\n{}\n{}\n\
-         Print Assumptions target_consistent.\nPrint Assumptions source_fails.\n",
-        header(&format!("a counterexample certificate for {}", m.path), imports),
-        cx.axiom,
-        m.path,
-        cx.bound,
-        comment_text(&crate::litmus::print_c(&cx.found.source).unwrap_or_default()),
-        comment_text(&crate::litmus::print_ptx(&cx.found.target).unwrap_or_default()),
-        xt.n(),
-        concrete::module("Compiled", &xt.base(), &[wf_names, target]),
-        xs.n(),
-        concrete::module("Lifted", &xs.base(), &[wf_names, source]),
-        concrete::consistent_lemma(wf_names, "compiled_wf", "Compiled"),
-        concrete::consistent_lemma(wf_names, "lifted_wf", "Lifted"),
-        concrete::consistent_lemma(target, "target_consistent", "Compiled"),
-        concrete::check_lemma(source, "source_fails", "Lifted", axiom, false),
-    );
-        out.write(&format!("Certificate_{}.v", ident(&cx.axiom)), &text)
-    })
+    let how = "natural counting".to_string();
+    let evidence = [(
+        cx.axiom.clone(),
+        mapping::Evidence::Counterexample(cx.bound, how),
+    )];
+    export_mapping(m, &evidence, &[cx], dir)
 }
 
 /// The directory under `dir` of the certificate for a counterexample to `axiom`.

@@ -1,8 +1,9 @@
-//! Counterexample certificates: Coq itself confirms a bug the search found. For B1 (the RMW_SC
-//! mapping without its release) and M4, the certificate proves by computation that the compiled
-//! execution is well formed and consistent under PTX and that the lifted source execution is
-//! well formed and fails the axiom, and `Print Assumptions` shows no axiom behind either. Also
-//! checks that a tampered certificate (the axiom claimed to hold) is rejected. Needs `coqc`.
+//! Refutations: Coq itself refutes the claim a counterexample breaks. For the SC rows of Fig. 11
+//! (`rc11-ptx.map`, SC at bound 5), B1 (the RMW_SC mapping without its release) and M4, `check
+//! --coq` writes `Refutation_<axiom>.v`, a proof of `~ claim_<axiom>` from the counterexample's
+//! own programs and executions (race freedom and "no lift is consistent" decided over every
+//! execution of the source program), and `Print Assumptions` shows no axiom behind it. Also
+//! checks that a tampered refutation (the axiom claimed to hold) is rejected. Needs `coqc`.
 use std::path::Path;
 
 use mapcheck::encode::Backend;
@@ -37,41 +38,58 @@ fn certificate(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
     (w, log)
 }
 
+/// The satisfiability proof of the obligations and the refutation: both axiom-free.
 fn assert_closed(log: &str) {
     let closed = log.matches("Closed under the global context").count();
     assert_eq!(
         closed, 2,
-        "both certificate lemmas must be axiom-free:\n{log}"
+        "the satisfiability proof and the refutation must be axiom-free:\n{log}"
     );
 }
 
 #[test]
-fn coq_confirms_b1() {
-    let (_, log) = certificate("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, "b1");
+fn coq_refutes_the_sc_rows_of_fig_11() {
+    let (w, log) = certificate("mappings/rc11-ptx.map", 5, "sc");
+    assert!(
+        w.files.iter().any(|f| f == "Refutation_SC.v"),
+        "{:?}",
+        w.files
+    );
     assert_closed(&log);
 }
 
 #[test]
-fn coq_confirms_m4_and_rejects_a_tampered_certificate() {
+fn coq_refutes_b1() {
+    let (w, log) = certificate("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, "b1");
+    assert!(
+        w.files.iter().any(|f| f == "Refutation_Coherence.v"),
+        "{:?}",
+        w.files
+    );
+    assert_closed(&log);
+}
+
+#[test]
+fn coq_refutes_m4_and_rejects_a_tampered_refutation() {
     let (w, log) = certificate(
         "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map",
         3,
         "m4",
     );
     assert_closed(&log);
-    let cert = w.files.last().expect("certificate file").clone();
+    let cert = w.files.last().expect("refutation file").clone();
     let path = w.dir.join(&cert);
     let text = std::fs::read_to_string(&path).expect("read");
     let tampered = text
-        .replace("Lemma source_fails : ~ ", "Lemma source_fails : ")
+        .replace("Lemma lifted_fails : ~ ", "Lemma lifted_fails : ")
         .replace(
             "apply (dec_false _ _ (Lifted.",
             "apply (dec_true _ _ (Lifted.",
         );
-    assert_ne!(text, tampered, "the certificate has the expected shape");
+    assert_ne!(text, tampered, "the refutation has the expected shape");
     std::fs::write(&path, tampered).expect("write");
     assert!(
         coqc_all(&w.dir, std::slice::from_ref(&cert)).is_err(),
-        "Coq accepted a certificate claiming the failing axiom holds"
+        "Coq accepted a refutation claiming the failing axiom holds"
     );
 }

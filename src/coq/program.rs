@@ -1,0 +1,721 @@
+//! Concrete programs in Coq: a source test and its compilation as `bprogram` literals over one
+//! numbering of events, and the executions of a counterexample embedded in that numbering.
+//!
+//! The numbering is the one `compiles` states: the compiled test's events in the runner's order,
+//! each source event numbered as the event of its main target instruction, and source events
+//! without one (a fence compiled to nothing or to several fences) after them. A program's
+//! skeleton is the runner's execution of the test with every event present (every guard holds);
+//! its guards are read off the test's `if`s.
+//!
+//! Owns: `Numbering`, `Programs` (both programs and the embedding of executions into them).
+//! Uses: `runner` (skeletons), `search::validate` (keys), `mapping` (the instruction map),
+//! `coq::concrete` (literals).
+use std::collections::BTreeMap;
+use std::fmt::Write;
+
+use super::concrete::bexec_literal;
+use crate::diag;
+use crate::eval::Base;
+use crate::exec::{EventKind, Execution};
+use crate::ir::Model;
+use crate::litmus::{CmpOp, Expr, Instr, Litmus};
+use crate::mapping::{Compiled, Mapping};
+use crate::rel::{Rel, Set};
+use crate::runner;
+use crate::search::validate::{execution_keys, Key};
+
+/// Which test an event key belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Side {
+    Source,
+    Target,
+}
+
+/// The joint numbering: event number → its key in the source test and in the target test.
+#[derive(Clone, Debug)]
+pub struct Numbering {
+    index: BTreeMap<(Side, Key), usize>,
+    pub n: usize,
+}
+
+impl Numbering {
+    pub fn number(&self, side: Side, key: &Key) -> Option<usize> {
+        self.index.get(&(side, key.clone())).copied()
+    }
+}
+
+/// How many events an instruction gives (an RMW gives its read and its write).
+fn events_of(instr: &Instr) -> usize {
+    match instr {
+        Instr::Load { .. } | Instr::Store { .. } | Instr::Fence { .. } | Instr::Barrier { .. } => 1,
+        Instr::Rmw { .. } => 2,
+        _ => 0,
+    }
+}
+
+/// For each instruction of `code`, the index (in its thread) of its first event.
+fn first_events(code: &[Instr]) -> Vec<usize> {
+    code.iter()
+        .scan(0, |next, i| {
+            let first = *next;
+            *next += events_of(i);
+            Some(first)
+        })
+        .collect()
+}
+
+/// Source event key → target event key of its main instruction, for every thread event.
+fn main_events(source: &Litmus, compiled: &Compiled) -> BTreeMap<Key, Key> {
+    let mut map = BTreeMap::new();
+    for (t, thread) in source.threads.iter().enumerate() {
+        let (src_first, tgt_first) = (
+            first_events(&thread.code),
+            first_events(&compiled.target.threads[t].code),
+        );
+        for (i, instr) in thread.code.iter().enumerate() {
+            let Some(main) = compiled.image(t, i).and_then(|im| im.main) else {
+                continue;
+            };
+            for part in 0..events_of(instr) {
+                map.insert(
+                    Key::Event(t, src_first[i] + part),
+                    Key::Event(t, tgt_first[main] + part),
+                );
+            }
+        }
+    }
+    map
+}
+
+/// The runner's execution of `test` with every event present, and the number of events the
+/// test's code gives (so that a missing event is an error, not a smaller skeleton).
+fn skeleton(model: &Model, test: &Litmus) -> diag::Result<Execution> {
+    let expected = test.init_mem.len()
+        + test
+            .threads
+            .iter()
+            .flat_map(|t| &t.code)
+            .map(events_of)
+            .sum::<usize>();
+    let mut best: Option<Execution> = None;
+    let opts = runner::Options::default();
+    runner::for_each_candidate(model, test, &opts, &mut |c| {
+        if best.is_none() && c.execution.n() == expected {
+            best = Some(c.execution.clone());
+        }
+    })?;
+    best.ok_or_else(|| {
+        diag::Error::file(
+            &test.name,
+            format!(
+                "the runner has no execution of {} with all {expected} events",
+                test.name
+            ),
+        )
+    })
+}
+
+/// A program as Coq sees it: its skeleton and its guards in the joint numbering.
+pub struct Program {
+    pub skeleton: Base,
+    /// `(guard read, guarded event)` and `(guard write, guarded event)`.
+    pub gread: Vec<(usize, usize)>,
+    pub gwrite: Vec<(usize, usize)>,
+}
+
+/// The guards of `test`: for each event inside an `if (r != v) goto end`, the read that loaded
+/// `r` and the write of value `v` to its location in `skel` (0: the initial write).
+fn guards(
+    test: &Litmus,
+    skel: &Execution,
+    keys: &[Key],
+    number: &dyn Fn(&Key) -> usize,
+) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+    let at = |k: &Key| {
+        keys.iter()
+            .position(|x| x == k)
+            .expect("a key of the skeleton")
+    };
+    let (mut gread, mut gwrite) = (vec![], vec![]);
+    for (t, thread) in test.threads.iter().enumerate() {
+        let first = first_events(&thread.code);
+        let mut loaded: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut guard: Option<(usize, usize)> = None;
+        for (i, instr) in thread.code.iter().enumerate() {
+            match instr {
+                Instr::Load { dst, .. } => drop(loaded.insert(dst, first[i])),
+                Instr::Rmw { dst: Some(dst), .. } => drop(loaded.insert(dst, first[i])),
+                Instr::BranchIf { cond, .. } if cond.op == CmpOp::Ne => {
+                    if let (Expr::Reg(r), Expr::Const(v)) = (&cond.lhs, &cond.rhs) {
+                        let read = at(&Key::Event(t, loaded[r.as_str()]));
+                        let loc = skel.events[read].loc;
+                        let write = (0..skel.n())
+                            .find(|&w| {
+                                skel.events[w].kind == EventKind::Write
+                                    && skel.events[w].loc == loc
+                                    && skel.events[w].value == *v
+                            })
+                            .expect("a guard names a write of the skeleton");
+                        guard = Some((read, write));
+                    }
+                }
+                _ => {}
+            }
+            let Some((read, write)) = guard else { continue };
+            for part in 0..events_of(instr) {
+                let e = number(&Key::Event(t, first[i] + part));
+                gread.push((number(&keys[read]), e));
+                gwrite.push((number(&keys[write]), e));
+            }
+        }
+    }
+    (gread, gwrite)
+}
+
+/// `x`'s vocabulary values renumbered by `number` into `n` events (events outside `x` are in no
+/// set, not in `E`, and in no relation).
+pub fn embed(x: &Execution, number: &dyn Fn(&Key) -> usize, n: usize) -> Base {
+    let keys = execution_keys(x);
+    let to: Vec<usize> = keys.iter().map(number).collect();
+    let base = x.base();
+    let mut out = Base::empty(n);
+    for (name, set) in &base.sets {
+        let mut s = Set::EMPTY;
+        set.iter().for_each(|e| s.insert(to[e]));
+        out.sets.insert(name, s);
+    }
+    for (name, rel) in &base.rels {
+        let mut r = Rel::empty(n);
+        rel.pairs().for_each(|(a, b)| r.insert(to[a], to[b]));
+        out.rels.insert(name, r);
+    }
+    out
+}
+
+/// A source test and its compilation, numbered jointly.
+pub struct Programs {
+    pub numbering: Numbering,
+    pub source: Program,
+    pub target: Program,
+}
+
+impl Programs {
+    pub fn of(mapping: &Mapping, source: &Litmus) -> diag::Result<Programs> {
+        let compiled = mapping.compile_program(source)?;
+        let (s_skel, t_skel) = (
+            skeleton(&mapping.source, source)?,
+            skeleton(&mapping.target, &compiled.target)?,
+        );
+        let (s_keys, t_keys) = (execution_keys(&s_skel), execution_keys(&t_skel));
+        let main = main_events(source, &compiled);
+        let mut index = BTreeMap::new();
+        for (j, k) in t_keys.iter().enumerate() {
+            index.insert((Side::Target, k.clone()), j);
+        }
+        let mut next = t_keys.len();
+        for k in &s_keys {
+            let j = match k {
+                Key::Init(_) => index[&(Side::Target, k.clone())],
+                Key::Event(..) => match main.get(k) {
+                    Some(tk) => index[&(Side::Target, tk.clone())],
+                    None => {
+                        next += 1;
+                        next - 1
+                    }
+                },
+            };
+            index.insert((Side::Source, k.clone()), j);
+        }
+        let numbering = Numbering { index, n: next };
+        let program = |side: Side, skel: &Execution, keys: &[Key], test: &Litmus| {
+            let number = |k: &Key| numbering.number(side, k).expect("every key is numbered");
+            let (gread, gwrite) = guards(test, skel, keys, &number);
+            Program {
+                skeleton: embed(skel, &number, numbering.n),
+                gread,
+                gwrite,
+            }
+        };
+        Ok(Programs {
+            source: program(Side::Source, &s_skel, &s_keys, source),
+            target: program(Side::Target, &t_skel, &t_keys, &compiled.target),
+            numbering,
+        })
+    }
+
+    /// An execution of one of the two tests in the joint numbering.
+    pub fn embed(&self, side: Side, x: &Execution) -> Base {
+        let number = |k: &Key| {
+            self.numbering
+                .number(side, k)
+                .expect("every key is numbered")
+        };
+        embed(x, &number, self.numbering.n)
+    }
+}
+
+/// `{| bpr := …; bgread := …; bgwrite := … |}`.
+pub fn bprogram_literal(p: &Program) -> String {
+    let pairs = |r: &[(usize, usize)]| {
+        let items: Vec<String> = r.iter().map(|(a, b)| format!("({a}, {b})")).collect();
+        format!("brel_of_list [{}]", items.join("; "))
+    };
+    format!(
+        "{{| bpr := {}; bgread := {}; bgwrite := {} |}}",
+        bexec_literal(&p.skeleton),
+        pairs(&p.gread),
+        pairs(&p.gwrite)
+    )
+}
+
+/// The proof of one field of `compilation` for the concrete `Ps Pt Xs Xt` of a refutation file.
+fn field_proof(field: &str, models: &Models) -> String {
+    let (wf, s, t) = (models.wf.consistent(), models.source, models.target);
+    let computed = |dec: &str| format!("apply (dec_true _ _ ({dec})). vm_compute. reflexivity.");
+    let ok = |m: &str, prop: &str| {
+        format!("apply {m}.{prop}_ok; [vm_compute; reflexivity | apply of_bexec_reflects].")
+    };
+    let runs = |p: &str, m: &str| {
+        computed(&format!(
+            "runs_dec n _ _ _ _ R{p} (of_bexec_reflects {m}.n {m}.XB)"
+        ))
+    };
+    let co_total = |m: &str| {
+        computed(&format!(
+            "co_total_dec {m}.n _ _ (of_bexec_reflects {m}.n {m}.XB)"
+        ))
+    };
+    match field {
+        "c_searched" => computed(
+            "searched_on_dec n _ _ _ _ _ _ (rp_pr _ _ _ RPs) (rp_gread _ _ _ RPs) (rp_gwrite _ _ _ RPs)",
+        ),
+        "c_compiles" => format!(
+            "split.\n  - {}\n  - {}",
+            computed("lowering_dec n _ _ _ _ (rp_pr _ _ _ RPs) (rp_pr _ _ _ RPt)"),
+            computed(
+                "guards_compiled_dec n _ _ _ _ _ _ _ _ _ _ _ _ (rp_pr _ _ _ RPs) (rp_pr _ _ _ RPt) \
+                 (rp_gread _ _ _ RPs) (rp_gwrite _ _ _ RPs) (rp_gread _ _ _ RPt) (rp_gwrite _ _ _ RPt)"
+            )
+        ),
+        "c_meaning" => {
+            let mut steps = vec![runs("Ps", "Meaning"), ok("Meaning", &wf)];
+            if co_total_needed(&models.source.model) {
+                steps.push(co_total("Meaning"));
+            }
+            steps.push(ok("Meaning", &s.consistent()));
+            let (last, init) = steps.split_last().expect("steps");
+            let splits: String = init.iter().map(|p| format!("\n  split. {{ {p} }}")).collect();
+            format!("exists Meaning.X.{splits}\n  {last}")
+        }
+        "c_drf" => {
+            let race = s.race_free();
+            for_every_execution(
+                &premises(models, "Y", false),
+                (&format!("{race}_b n YB"), &format!("{race}_dec n Y YB HY"), &format!("{race} Y")),
+            )
+        }
+        "c_runs_t" => runs("Pt", "Compiled"),
+        "c_wf_t" => ok("Compiled", &wf),
+        "c_co_t" => co_total("Compiled"),
+        "c_consistent_t" => ok("Compiled", &t.consistent()),
+        "c_runs_s" => runs("Ps", "Lifted"),
+        "c_wf_s" => ok("Lifted", &wf),
+        "c_co_s" => co_total("Lifted"),
+        "c_lift_rf" => computed(
+            "same_rel_dec (r_rf _ _ _ (of_bexec_reflects Lifted.n Lifted.XB)) (r_rf _ _ _ (of_bexec_reflects Compiled.n Compiled.XB))",
+        ),
+        "c_lift_co" => computed(
+            "inclusion_dec (r_co _ _ _ (of_bexec_reflects Compiled.n Compiled.XB)) (r_co _ _ _ (of_bexec_reflects Lifted.n Lifted.XB))",
+        ),
+        other => unreachable!("no proof for field {other}"),
+    }
+}
+
+use super::mapping::{co_total_needed, compilation_fields, Models};
+use super::model::APPLIED;
+
+/// The premises of race freedom (`drf`) or of `unexplained` (`lift`: same `rf` as the compiled
+/// execution, `co` containing its `co`) over execution `x`: as a boolean over its mirror `xb`,
+/// the decision lemma, and the Prop.
+struct Premise {
+    boolean: String,
+    dec: String,
+    prop: String,
+}
+
+fn premises(models: &Models, x: &str, lift: bool) -> Vec<Premise> {
+    let s = models.source;
+    let xb = format!("{x}B");
+    let compiled = "(of_bexec_reflects Compiled.n Compiled.XB)";
+    let mut p = vec![];
+    if co_total_needed(s.model) {
+        p.push(Premise {
+            boolean: format!("co_total_b n {xb}"),
+            dec: format!("co_total_dec n {x} {xb} H{x}"),
+            prop: format!("co_total {x}"),
+        });
+    }
+    if lift {
+        p.push(Premise {
+            boolean: format!("brel_eq n (b_rf {xb}) (b_rf Compiled.XB)"),
+            dec: format!("same_rel_dec (r_rf _ _ _ H{x}) (r_rf _ _ _ {compiled})"),
+            prop: format!("same_rel (rf {x}) (rf Xt)"),
+        });
+        p.push(Premise {
+            boolean: format!("bsubset n (b_co Compiled.XB) (b_co {xb})"),
+            dec: format!("inclusion_dec (r_co _ _ _ {compiled}) (r_co _ _ _ H{x})"),
+            prop: format!("inclusion (co Xt) (co {x})"),
+        });
+    } else {
+        p.push(Premise {
+            boolean: format!("{}_b n {xb}", s.consistent()),
+            dec: format!("{}_dec n {x} {xb} H{x}", s.consistent()),
+            prop: format!("{} {x}", s.consistent()),
+        });
+    }
+    p
+}
+
+/// The proof that every execution `Y` of the source program satisfies `premises -> conclusion`,
+/// by checking every candidate of the enumeration (`forall_executions`).
+fn for_every_execution(premises: &[Premise], conclusion: (&str, &str, &str)) -> String {
+    let (boolean, dec, prop) = conclusion;
+    let props: String = premises.iter().map(|p| format!("{} -> ", p.prop)).collect();
+    let bools: Vec<String> = premises.iter().map(|p| p.boolean.clone()).collect();
+    let decs: Vec<String> = premises.iter().map(|p| format!("({})", p.dec)).collect();
+    let names: Vec<String> = (0..premises.len()).map(|i| format!("A{i}")).collect();
+    format!(
+        "intros Y HR Hwf.\n  \
+         refine (forall_executions n Ps PBs (fun Y => {props}{prop}) (fun YB => implb ({}) ({boolean})) RPs _ _ _ Y HR Hwf).\n  \
+         - intros Y'. stable_tac.\n  \
+         - clear Y HR Hwf. intros Y YB HY _ _ E {}. apply (implb_dec _ _ _ _ ({}) ({dec}) E). {}\n  \
+         - vm_compute. reflexivity.",
+        APPLIED.and(&bools),
+        names.join(" "),
+        conj_decision(&decs),
+        format!("exact {}.", nested_conj(&names))
+    )
+}
+
+/// `(conj A0 (conj A1 …))`, the proof of the right-nested conjunction of `names`.
+fn nested_conj(names: &[String]) -> String {
+    match names {
+        [] => "I".into(),
+        [one] => one.clone(),
+        [first, rest @ ..] => format!("(conj {first} {})", nested_conj(rest)),
+    }
+}
+
+/// `andb_dec d1 (andb_dec d2 …)`, right-nested like `Side::and`.
+fn conj_decision(decs: &[String]) -> String {
+    match decs {
+        [] => "true_dec".into(),
+        [one] => one.clone(),
+        [first, rest @ ..] => format!("andb_dec _ _ _ _ {first} ({})", conj_decision(rest)),
+    }
+}
+
+/// A source test with its compilation, a target execution of it, the source execution it
+/// lifts to and a consistent source execution, ready to be printed as one instance of
+/// `compilation`.
+struct Instance {
+    programs: Programs,
+    source_text: String,
+    target_text: String,
+    compiled: Base,
+    lifted: Base,
+    meaning: Base,
+}
+
+impl Instance {
+    fn new(
+        mapping: &Mapping,
+        source: &Litmus,
+        xt: &Execution,
+        xs: &Execution,
+    ) -> diag::Result<Instance> {
+        let programs = Programs::of(mapping, source)?;
+        let target = mapping.compile_program(source)?.target;
+        let meaning = consistent_execution(&mapping.source, source)?;
+        Ok(Instance {
+            source_text: crate::litmus::print_c(source).unwrap_or_default(),
+            target_text: crate::litmus::print_ptx(&target).unwrap_or_default(),
+            compiled: programs.embed(Side::Target, xt),
+            lifted: programs.embed(Side::Source, xs),
+            meaning: programs.embed(Side::Source, &meaning),
+            programs,
+        })
+    }
+
+    /// The programs, the three executions as Modules, and one lemma `<field>_holds` per field
+    /// of `compilation`.
+    fn print(&self, mapping: &Mapping, models: &Models) -> String {
+        let (wf, s, t) = (models.wf, models.source, models.target);
+        let mut text = format!(
+            "(* Source program:\n{}\n   Compiled program:\n{}\n\
+             \x20  Events are numbered jointly: each source event is the event of its main target\n\
+             \x20  instruction. *)\n\n\
+             Definition n : nat := {}.\n\
+             Definition PBs : bprogram := {}.\n\
+             Definition PBt : bprogram := {}.\n\
+             Notation Ps := (of_bprogram n PBs).\n\
+             Notation Pt := (of_bprogram n PBt).\n\
+             Definition RPs := of_bprogram_reflects n PBs.\n\
+             Definition RPt := of_bprogram_reflects n PBt.\n\n\
+             (* The compiled execution, which the target model allows. *)\n{}\
+             (* The source execution with its rf and a coherence order containing its co. *)\n{}\
+             (* A consistent execution of the source program: it has a meaning. *)\n{}\
+             Notation Xs := Lifted.X.\nNotation Xt := Compiled.X.\n\n",
+            super::comment_text(&self.source_text),
+            super::comment_text(&self.target_text),
+            self.programs.numbering.n,
+            bprogram_literal(&self.programs.source),
+            bprogram_literal(&self.programs.target),
+            super::concrete::module("Compiled", &self.compiled, &[wf, t]),
+            super::concrete::module("Lifted", &self.lifted, &[wf, s]),
+            super::concrete::module("Meaning", &self.meaning, &[wf, s]),
+        );
+        for (name, stmt) in compilation_fields(mapping, models) {
+            let _ = writeln!(
+                text,
+                "Lemma {name}_holds : {stmt}.\nProof.\n  {}\nQed.\n",
+                field_proof(name, models)
+            );
+        }
+        text
+    }
+
+    /// `constructor` of `compilation` from the `<field>_holds` lemmas.
+    fn constructor(mapping: &Mapping, models: &Models) -> String {
+        let fields: Vec<String> = compilation_fields(mapping, models)
+            .iter()
+            .map(|(name, _)| format!("exact {name}_holds"))
+            .collect();
+        format!("constructor; [{}]", fields.join(" | "))
+    }
+}
+
+/// `Refutation_<axiom>.v`: `~ claim_<axiom>`, proved from the counterexample's own programs and
+/// executions: each field of `compilation` and `unexplained` decided by computation (over every
+/// execution of the source program for `drf` and `unexplained`), and the axiom failing.
+pub fn refutation(
+    mapping: &Mapping,
+    models: &Models,
+    cx: &crate::search::Counterexample,
+    imports: &str,
+) -> diag::Result<String> {
+    let s = models.source;
+    let axiom = s
+        .axioms()
+        .find(|(_, c)| c.name == cx.axiom)
+        .map(|(c, _)| c)
+        .ok_or_else(|| {
+            diag::Error::file(&mapping.path, format!("no source axiom named {}", cx.axiom))
+        })?;
+    let (xt, xs) = crate::search::validate::executions(mapping, &cx.found)?.ok_or_else(|| {
+        diag::Error::file(
+            &mapping.path,
+            format!(
+                "the runner has no execution for the counterexample to {}",
+                cx.axiom
+            ),
+        )
+    })?;
+    let instance = Instance::new(mapping, &cx.found.source, &xt, &xs)?;
+    let mut text = super::header(
+        &format!(
+            "the refutation of the claim for {} of {}",
+            cx.axiom, mapping.path
+        ),
+        imports,
+    );
+    let _ = writeln!(
+        text,
+        "(* The counterexample to {} at bound {}. *)\n{}\
+         Lemma unexplained_holds : unexplained Ps Xt.\nProof.\n  {}\nQed.\n\n{}\n\
+         Theorem refutation : ~ {}.\nProof.\n  \
+         intro C. apply lifted_fails.\n  \
+         apply (C Ps Pt Xs Xt); [{} | exact unexplained_holds].\nQed.\n\
+         Print Assumptions refutation.",
+        cx.axiom,
+        cx.bound,
+        instance.print(mapping, models),
+        for_every_execution(
+            &premises(models, "Y", true),
+            (
+                &format!("negb ({}_b n YB)", s.consistent()),
+                &format!("negb_dec _ _ ({}_dec n Y YB HY)", s.consistent()),
+                &format!("~ {} Y", s.consistent()),
+            )
+        ),
+        super::concrete::check_lemma(s, "lifted_fails", "Lifted", axiom, false),
+        super::mapping::claim_name(s, axiom),
+        Instance::constructor(mapping, models),
+    );
+    Ok(text)
+}
+
+/// `compilation_satisfiable`, in a Module `Witness`: the hypotheses describe at least one real
+/// pair with memory events (a store and a load of one location in two threads of one CTA, of
+/// the mapping's first atomic classes of one scope), so the claims are not true for nothing.
+pub fn satisfiable(mapping: &Mapping, models: &Models) -> diag::Result<String> {
+    let source = witness_test(mapping)?;
+    let compiled = mapping.compile_program(&source)?.target;
+    let (xt, xs) = witness_pair(mapping, &source, &compiled)?;
+    let instance = Instance::new(mapping, &source, &xt, &xs)?;
+    Ok(format!(
+        "(* The hypotheses are satisfiable by a program with memory events. *)\n\
+         Module Witness.\n{}\
+         Lemma compilation_satisfiable : exists Ps Pt Xs Xt, compilation Ps Pt Xs Xt.\n\
+         Proof. exists Ps, Pt, Xs, Xt. {}. Qed.\n\
+         End Witness.\nPrint Assumptions Witness.compilation_satisfiable.\n",
+        instance.print(mapping, models),
+        Instance::constructor(mapping, models)
+    ))
+}
+
+/// `P0: x = 1 ‖ P1: r0 = x` (both threads in one CTA), with the first atomic store and load
+/// classes of one scope, compiled to a main instruction each, that make it race free.
+fn witness_test(mapping: &Mapping) -> diag::Result<Litmus> {
+    use crate::mapping::ClassKind;
+    let atomic = |kind: ClassKind| -> Vec<&crate::mapping::Class> {
+        mapping
+            .classes()
+            .iter()
+            .filter(|c| c.kind == kind && c.order != "NA")
+            .filter(|c| mapping.rule(c).is_some_and(|r| r.main.is_some()))
+            .collect()
+    };
+    let (stores, loads) = (atomic(ClassKind::W), atomic(ClassKind::R));
+    for store in &stores {
+        for load in loads.iter().filter(|r| r.scope == store.scope) {
+            let test = store_and_load(mapping, store, load);
+            if race_free(&mapping.source, &test)? {
+                return Ok(test);
+            }
+        }
+    }
+    Err(diag::Error::file(
+        &mapping.path,
+        "the Coq export's satisfiability witness needs an atomic store and an atomic load class of one scope that are race free across two threads of one CTA",
+    ))
+}
+
+fn store_and_load(
+    mapping: &Mapping,
+    store: &crate::mapping::Class,
+    load: &crate::mapping::Class,
+) -> Litmus {
+    use crate::litmus::{Arch, Condition, Prop, Quantifier, Thread};
+    let region = mapping.source.bases.contains(&"GLOBAL").then_some("GLOBAL");
+    let tags = |c: &crate::mapping::Class| c.tags().iter().map(|t| t.to_string()).collect();
+    let thread = |name: &str, instr: Instr| Thread {
+        name: name.into(),
+        placement: Default::default(),
+        code: vec![instr],
+    };
+    Litmus {
+        arch: if region.is_some() {
+            Arch::OpenCl
+        } else {
+            Arch::C11
+        },
+        name: "witness".into(),
+        init_mem: vec![("x".into(), 0)],
+        init_regs: vec![],
+        loc_tags: region
+            .map(|r| vec![("x".to_string(), vec![r.to_string()])])
+            .unwrap_or_default(),
+        threads: vec![
+            thread(
+                "P0",
+                Instr::Store {
+                    loc: "x".into(),
+                    value: Expr::Const(1),
+                    tags: tags(store),
+                },
+            ),
+            thread(
+                "P1",
+                Instr::Load {
+                    dst: "r0".into(),
+                    loc: "x".into(),
+                    tags: tags(load),
+                },
+            ),
+        ],
+        condition: Condition {
+            quantifier: Quantifier::Exists,
+            prop: Prop::True,
+        },
+    }
+}
+
+/// No consistent execution of `test` raises a flag of `model` (the runner's word).
+fn race_free(model: &Model, test: &Litmus) -> diag::Result<bool> {
+    let mut racy = false;
+    runner::for_each_candidate(model, test, &runner::Options::default(), &mut |c| {
+        racy |= c.is_consistent() && !c.judgement.flags.is_empty();
+    })?;
+    Ok(!racy)
+}
+
+/// A target execution of `compiled` the target model allows, and a source execution of
+/// `source` with its `rf` and a coherence order containing its `co` (in keys, through the
+/// instruction map).
+fn witness_pair(
+    mapping: &Mapping,
+    source: &Litmus,
+    compiled: &Litmus,
+) -> diag::Result<(Execution, Execution)> {
+    let main = main_events(source, &mapping.compile_program(source)?);
+    let to_target = |k: &Key| match k {
+        Key::Init(_) => Some(k.clone()),
+        Key::Event(..) => main.get(k).cloned(),
+    };
+    let keyed = |x: &Execution, r: &Rel, map: &dyn Fn(&Key) -> Option<Key>| {
+        let keys = execution_keys(x);
+        r.pairs()
+            .filter_map(|(a, b)| Some((map(&keys[a])?, map(&keys[b])?)))
+            .collect::<std::collections::BTreeSet<_>>()
+    };
+    let opts = runner::Options::default();
+    let mut targets = vec![];
+    runner::for_each_candidate(&mapping.target, compiled, &opts, &mut |c| {
+        if c.is_consistent() {
+            targets.push(c.execution.clone());
+        }
+    })?;
+    let mut pair = None;
+    runner::for_each_candidate(&mapping.source, source, &opts, &mut |c| {
+        let xs = c.execution;
+        for xt in &targets {
+            let same = |k: &Key| Some(k.clone());
+            if pair.is_none()
+                && keyed(xs, &xs.rf, &to_target) == keyed(xt, &xt.rf, &same)
+                && keyed(xt, &xt.co, &same).is_subset(&keyed(xs, &xs.co, &to_target))
+            {
+                pair = Some((xt.clone(), xs.clone()));
+            }
+        }
+    })?;
+    pair.ok_or_else(|| {
+        diag::Error::file(
+            &mapping.path,
+            "the satisfiability witness has no target execution with a source lift",
+        )
+    })
+}
+
+/// Some consistent execution of `test` under `model` (the runner's first).
+fn consistent_execution(model: &Model, test: &Litmus) -> diag::Result<Execution> {
+    let mut found = None;
+    runner::for_each_candidate(model, test, &runner::Options::default(), &mut |c| {
+        if found.is_none() && c.is_consistent() {
+            found = Some(c.execution.clone());
+        }
+    })?;
+    found.ok_or_else(|| {
+        diag::Error::file(&test.name, "the source program has no consistent execution")
+    })
+}
