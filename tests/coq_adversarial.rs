@@ -1,0 +1,236 @@
+//! Pairs that are not compilations of a race-free program fail the hypotheses of the exported
+//! statement (`compilation`), each by a proof that Coq checks. Built on the correct mapping
+//! `rc11-ptx-artifact.map` from a real compilation of a race-free program with a guard (B1's
+//! source program: `r = R_acq x; if (r == 2) { W_na x = 1 } ‖ RMW_sc x := 2`), each spoiled
+//! the way an earlier statement let through:
+//! - an execution that keeps an event's labels while leaving the event out of `E`;
+//! - a compiled program numbered differently from its source;
+//! - a target execution that drops an event whose guard holds;
+//! - the racy program that remains when the guard is taken away (it must not pass as race free).
+//!
+//! Needs `coqc`.
+use std::path::Path;
+
+use mapcheck::coq::model::Names;
+use mapcheck::coq::program::{bprogram_literal, Program, Programs, Side};
+use mapcheck::coq::{self, concrete};
+use mapcheck::encode::Backend;
+use mapcheck::eval::Base;
+use mapcheck::exec::Execution;
+use mapcheck::litmus::{Instr, Litmus};
+use mapcheck::rel::{Rel, Set};
+use mapcheck::{mapping, runner, search};
+
+mod coq_common;
+use coq_common::coqc_all;
+
+/// B1's source program, as the search finds it on the buggy mapping.
+fn b1_source() -> Litmus {
+    let b1 = mapping::load(Path::new(
+        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
+    ))
+    .expect("B1 loads");
+    let opts = search::Options::natural(4, Backend::BatSat);
+    let report = search::check(&b1, &opts, &|_| {}).expect("search runs");
+    report
+        .axioms
+        .iter()
+        .find_map(|a| a.counterexample.as_ref())
+        .expect("B1 has a counterexample at 4")
+        .found
+        .source
+        .clone()
+}
+
+/// The runner's candidate executions of `test` under `model` that `keep` selects.
+fn candidates(
+    model: &mapcheck::ir::Model,
+    test: &Litmus,
+    keep: &dyn Fn(&runner::Candidate) -> bool,
+) -> Vec<Execution> {
+    let mut out = vec![];
+    runner::for_each_candidate(model, test, &runner::Options::default(), &mut |c| {
+        if keep(c) {
+            out.push(c.execution.clone());
+        }
+    })
+    .expect("runner");
+    out
+}
+
+/// `base` with events `a` and `b` exchanging their numbers.
+fn swapped(base: &Base, a: usize, b: usize) -> Base {
+    let to = |e: usize| swap(e, a, b);
+    let mut out = base.clone();
+    for (name, set) in &base.sets {
+        let mut s = Set::EMPTY;
+        set.iter().for_each(|e| s.insert(to(e)));
+        out.sets.insert(name, s);
+    }
+    for (name, rel) in &base.rels {
+        let mut r = Rel::empty(base.n);
+        rel.pairs().for_each(|(x, y)| r.insert(to(x), to(y)));
+        out.rels.insert(name, r);
+    }
+    out
+}
+
+/// `base` without event `e` in `E` (and `_`), every label and relation kept.
+fn out_of_events(base: &Base, e: usize) -> Base {
+    let mut out = base.clone();
+    for name in ["E", "_"] {
+        let mut s = Set::EMPTY;
+        base.sets[name]
+            .iter()
+            .filter(|&x| x != e)
+            .for_each(|x| s.insert(x));
+        out.sets.insert(name, s);
+    }
+    out
+}
+
+/// `base` without event `e` at all: in no set and no relation.
+fn dropped(base: &Base, e: usize) -> Base {
+    let mut out = base.clone();
+    for (name, set) in &base.sets {
+        let mut s = Set::EMPTY;
+        set.iter().filter(|&x| x != e).for_each(|x| s.insert(x));
+        out.sets.insert(name, s);
+    }
+    for (name, rel) in &base.rels {
+        let mut r = Rel::empty(base.n);
+        rel.pairs()
+            .filter(|&(x, y)| x != e && y != e)
+            .for_each(|(x, y)| r.insert(x, y));
+        out.rels.insert(name, r);
+    }
+    out
+}
+
+#[test]
+fn coq_rejects_pairs_that_are_not_compilations() {
+    let m = mapping::load(Path::new("mappings/rc11-ptx-artifact.map")).expect("mapping loads");
+    let source = b1_source();
+    let compiled = m.compile_program(&source).expect("compiles").target;
+    let programs = Programs::of(&m, &source).expect("programs");
+    let n = programs.numbering.n;
+
+    // A target execution the target model allows in which the guarded store runs.
+    let all_events = programs.target.skeleton.sets["E"].iter().count();
+    let xt = candidates(&m.target, &compiled, &|c| {
+        c.is_consistent() && c.execution.n() == all_events
+    })
+    .remove(0);
+    let xt = programs.embed(Side::Target, &xt);
+    // The guarded store: a source event with a guard.
+    let guarded = programs.source.gread.first().expect("B1 has a guard").1;
+
+    // The racy program left without the guard, and a consistent racy execution of it.
+    let mut unguarded = source.clone();
+    for t in &mut unguarded.threads {
+        t.code
+            .retain(|i| !matches!(i, Instr::BranchIf { .. } | Instr::Label(_)));
+    }
+    let racy_programs = Programs::of(&m, &unguarded).expect("programs");
+    let racy = candidates(&m.source, &unguarded, &|c| {
+        c.is_consistent() && !c.judgement.flags.is_empty()
+    })
+    .remove(0);
+    let racy = racy_programs.embed(Side::Source, &racy);
+
+    // Target numbers of two target events of different kinds, exchanged.
+    let (a, b) = (0..n)
+        .flat_map(|a| (0..n).map(move |b| (a, b)))
+        .find(|&(a, b)| {
+            let s = &programs.target.skeleton.sets;
+            a < b
+                && s["E"].contains(a)
+                && s["E"].contains(b)
+                && s["R"].contains(a) != s["R"].contains(b)
+        })
+        .expect("two target events of different kinds");
+    let renumbered = Program {
+        skeleton: swapped(&programs.target.skeleton, a, b),
+        gread: programs
+            .target
+            .gread
+            .iter()
+            .map(|&(r, e)| (swap(r, a, b), swap(e, a, b)))
+            .collect(),
+        gwrite: programs
+            .target
+            .gwrite
+            .iter()
+            .map(|&(w, e)| (swap(w, a, b), swap(e, a, b)))
+            .collect(),
+    };
+
+    let wf = coq::wf_model().expect("wf");
+    let wf_names = Names::new(&wf, "wf");
+    let s = Names::new(&m.source, "rc11_scoped");
+    let dir = std::env::temp_dir().join(format!("mapcheck-adversarial-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut written = coq::export_mapping(&m, &[], &[], &dir).expect("export");
+    let text = format!(
+        "{}Definition n : nat := {n}.\n\
+         Definition PBs : bprogram := {}.\n\
+         Definition PBt : bprogram := {}.\n\
+         Definition PBt_renumbered : bprogram := {}.\n\
+         Definition PBs_unguarded : bprogram := {}.\n\
+         Notation Ps := (of_bprogram n PBs).\n\
+         Notation Pt := (of_bprogram n PBt).\n\n\
+         (* 1. The compiled execution with an event left out of E, its labels kept. *)\n{}\
+         Lemma labels_outside_events : forall Ps Pt Xs, ~ compilation Ps Pt Xs LabelsOutside.X.\n\
+         Proof.\n  intros Ps Pt Xs C. apply (dec_false _ _ (wf_consistent_dec _ _ _ (of_bexec_reflects LabelsOutside.n LabelsOutside.XB))).\n  \
+         - vm_compute. reflexivity.\n  - exact (c_wf_t _ _ _ _ C).\nQed.\nPrint Assumptions labels_outside_events.\n\n\
+         (* 2. The compiled program numbered differently from its source. *)\n\
+         Lemma numbering_mismatched : forall Xs Xt, ~ compilation Ps (of_bprogram n PBt_renumbered) Xs Xt.\n\
+         Proof.\n  intros Xs Xt C. destruct (c_compiles _ _ _ _ C) as [L _]. revert L.\n  \
+         apply (dec_false _ _ (lowering_dec n _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n PBs)) (rp_pr _ _ _ (of_bprogram_reflects n PBt_renumbered)))).\n  \
+         vm_compute. reflexivity.\nQed.\nPrint Assumptions numbering_mismatched.\n\n\
+         (* 3. The compiled execution without the guarded store, though its guard holds. *)\n{}\
+         Lemma event_dropped : forall Xs, ~ compilation Ps Pt Xs Dropped.X.\n\
+         Proof.\n  intros Xs C. apply (dec_false _ _ (runs_dec n _ _ _ _ (of_bprogram_reflects n PBt) (of_bexec_reflects Dropped.n Dropped.XB))).\n  \
+         - vm_compute. reflexivity.\n  - exact (c_runs_t _ _ _ _ C).\nQed.\nPrint Assumptions event_dropped.\n\n\
+         (* 4. Without its guard the program races: it is not race free. *)\n{}\
+         Lemma racy_program : ~ drf (of_bprogram n PBs_unguarded).\n\
+         Proof.\n  intro D.\n  \
+         apply (dec_false _ _ (rc11_scoped_race_free_dec _ _ _ (of_bexec_reflects Racy.n Racy.XB))); [vm_compute; reflexivity |].\n  \
+         apply D.\n  \
+         - apply (dec_true _ _ (runs_dec n _ _ _ _ (of_bprogram_reflects n PBs_unguarded) (of_bexec_reflects Racy.n Racy.XB))). vm_compute. reflexivity.\n  \
+         - apply Racy.wf_consistent_ok; [vm_compute; reflexivity | apply of_bexec_reflects].\n  \
+         - apply (dec_true _ _ (co_total_dec Racy.n _ _ (of_bexec_reflects Racy.n Racy.XB))). vm_compute. reflexivity.\n  \
+         - apply Racy.rc11_scoped_consistent_ok; [vm_compute; reflexivity | apply of_bexec_reflects].\nQed.\n\
+         Print Assumptions racy_program.\n\n\
+         Lemma racy_rejected : forall Pt Xs Xt, ~ compilation (of_bprogram n PBs_unguarded) Pt Xs Xt.\n\
+         Proof. intros Pt Xs Xt C. exact (racy_program (c_drf _ _ _ _ C)). Qed.\n",
+        coq::header(
+            "adversarial pairs for mappings/rc11-ptx-artifact.map",
+            "Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact",
+        ),
+        bprogram_literal(&programs.source),
+        bprogram_literal(&programs.target),
+        bprogram_literal(&renumbered),
+        bprogram_literal(&racy_programs.source),
+        concrete::module("LabelsOutside", &out_of_events(&xt, guarded), &[&wf_names]),
+        concrete::module("Dropped", &dropped(&xt, guarded), &[&wf_names]),
+        concrete::module("Racy", &racy, &[&wf_names, &s]),
+    );
+    written.write("Adversarial.v", &text).expect("write");
+    let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(
+        log.matches("Closed under the global context").count(),
+        5,
+        "the satisfiability proof and the four rejections must be axiom-free:\n{log}"
+    );
+}
+
+fn swap(e: usize, a: usize, b: usize) -> usize {
+    if e == a {
+        b
+    } else if e == b {
+        a
+    } else {
+        e
+    }
+}
