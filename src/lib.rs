@@ -6,7 +6,7 @@
 //! - consumers: `exec` + `eval` (one execution), `runner` (every execution of a test: the ground
 //!   truth), `solver` + `encode` (models as SAT constraints);
 //! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
-//!   the runner); `coq` (the models, the unbounded obligations and certificates in Coq);
+//!   the runner); `coq` (the models, the unbounded obligations and refutations in Coq);
 //! - reports: `oracle` (agreement with external verdicts), `report` (the mapping check's
 //!   summaries and counterexample files), `bench` (the check's timings beside Alloy's);
 //! - hardware: `gpu` (a litmus test as a harness run many times under stress on a device).
@@ -33,7 +33,7 @@ pub mod solver;
 // The mapping check.
 pub mod search;
 
-// Proof export: models, obligations and counterexample certificates in Coq.
+// Proof export: models, obligations and counterexample refutations in Coq.
 pub mod coq;
 
 // Reports.

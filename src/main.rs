@@ -92,7 +92,7 @@ enum Command {
         /// Write counterexamples (litmus tests, DOT graphs) into this directory.
         #[arg(short, long, default_value = "counterexamples")]
         output: PathBuf,
-        /// Also write each counterexample as a Coq certificate into DIR/<name>/.
+        /// Also write each counterexample as a Coq refutation into DIR/<name>/.
         #[arg(long, value_name = "DIR")]
         coq: Option<PathBuf>,
         /// Stop after this many seconds with what is settled (as on SIGINT or SIGTERM).

@@ -1,12 +1,12 @@
 //! Reports of the mapping check, as it runs and when it ends: what is searched (the header),
 //! each counterexample when it is settled — printed, and written out as files: the source and
 //! target litmus tests (which `mapcheck run` accepts), the execution graph (DOT, and SVG when
-//! Graphviz is installed), the Coq certificate when asked — progress on stderr, and the text or
+//! Graphviz is installed), the Coq refutation when asked — progress on stderr, and the text or
 //! JSON summary, also of a check stopped early.
 //!
 //! Owns: `LiveReport`, `Progress`, `render_header`, `render_counterexample`, `render_summary`,
 //! `json`, `write_counterexample`, `Files`. Uses: `search` (events and the report), `litmus`
-//! (printers), `coq` (certificates), `output` (stdout, whole files, owned directories). Decides
+//! (printers), `coq` (refutations), `output` (stdout, whole files, owned directories). Decides
 //! nothing: every verdict here was made by `search` and confirmed by the runner.
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
@@ -32,7 +32,7 @@ pub struct Files {
     pub target: Option<PathBuf>,
     pub dot: Option<PathBuf>,
     pub svg: Option<PathBuf>,
-    /// The Coq certificate's directory (`check --coq`).
+    /// The Coq refutation's directory (`check --coq`).
     pub coq: Option<PathBuf>,
 }
 
@@ -128,7 +128,7 @@ pub fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> Stri
             ("target test", &f.target),
             ("graph", &f.dot),
             ("graph (SVG)", &f.svg),
-            ("Coq certificate", &f.coq),
+            ("Coq refutation", &f.coq),
         ] {
             if let Some(p) = p {
                 let _ = writeln!(s, "  {what}: {}", p.display());
@@ -508,7 +508,7 @@ impl LineState {
 }
 
 /// A check reported as it runs: each settled counterexample written out (its files, and its Coq
-/// certificate when asked) and, in text mode, printed at once; progress on stderr. The first
+/// refutation when asked) and, in text mode, printed at once; progress on stderr. The first
 /// failure to write stops the check and is its result.
 pub struct LiveReport<'a> {
     mapping: &'a Mapping,
@@ -539,7 +539,7 @@ impl<'a> LiveReport<'a> {
         for axiom in crate::search::selected_axioms(mapping, opts)? {
             OutputDir::check(&counterexample_dir(out, mapping, &axiom))?;
             if let Some(dir) = coq {
-                OutputDir::check(&crate::coq::certificate_dir(dir, mapping, &axiom))?;
+                OutputDir::check(&crate::coq::refutation_dir(dir, mapping, &axiom))?;
             }
         }
         Ok(LiveReport {
@@ -579,8 +579,8 @@ impl<'a> LiveReport<'a> {
         let dir = counterexample_dir(self.out, self.mapping, &cx.axiom);
         let mut files = write_counterexample(cx, &dir)?;
         if let Some(coq) = self.coq {
-            let dir = crate::coq::certificate_dir(coq, self.mapping, &cx.axiom);
-            files.coq = Some(crate::coq::export_certificate(self.mapping, cx, &dir)?.dir);
+            let dir = crate::coq::refutation_dir(coq, self.mapping, &cx.axiom);
+            files.coq = Some(crate::coq::export_refutation(self.mapping, cx, &dir)?.dir);
         }
         Ok(files)
     }

@@ -72,3 +72,36 @@ fn opencl_ptx_obligations_compile() {
 fn cuda_ptx_obligations_compile() {
     obligations_compile("mappings/cuda-ptx.map");
 }
+
+/// Each obligation's comment names what the search found for its axiom at the bound asked, and
+/// an axiom with a counterexample gets its refutation beside the obligations.
+#[test]
+fn obligations_say_what_the_search_found_per_axiom() {
+    let m = mapping::load(Path::new("mappings/rc11-ptx.map")).expect("mapping loads");
+    let opts = mapcheck::search::Options::natural(5, mapcheck::encode::Backend::BatSat);
+    let report = mapcheck::search::check(&m, &opts, &|_| {}).expect("search runs");
+    let evidence = coq::evidence(&report);
+    let found: Vec<_> = report
+        .axioms
+        .iter()
+        .filter_map(|a| a.counterexample.as_ref())
+        .collect();
+    let dir = std::env::temp_dir().join(format!("mapcheck-coq-labels-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let written = coq::export_mapping(&m, &evidence, &found, &dir).expect("export");
+    assert!(
+        written.files.iter().any(|f| f == "Refutation_SC.v"),
+        "{:?}",
+        written.files
+    );
+    let text = std::fs::read_to_string(dir.join("Obligations_rc11_ptx.v")).expect("read");
+    for axiom in ["Coherence", "Atomicity"] {
+        let open = format!("open: mapcheck found no counterexample to {axiom} up to bound 5");
+        assert!(text.contains(&open), "no `{open}`");
+    }
+    assert!(
+        text.contains("FALSE: mapcheck found a counterexample at bound 5")
+            && text.contains("Refutation_SC.v proves ~ claim_rc11_scoped_ax_SC"),
+        "the SC obligation does not link its refutation"
+    );
+}

@@ -13,7 +13,7 @@ use mapcheck::{coq, mapping};
 mod coq_common;
 use coq_common::coqc_all;
 
-fn certificate(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
+fn refutation(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
     let opts = Options {
         bound,
@@ -26,9 +26,10 @@ fn certificate(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
         stop: Default::default(),
     };
     let report = search::check(&m, &opts, &|_| {}).expect("search runs");
-    let dir = std::env::temp_dir().join(format!("mapcheck-cert-{}-{name}", std::process::id()));
+    let dir =
+        std::env::temp_dir().join(format!("mapcheck-refutation-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let mut written = coq::export_certificates(&m, &report, &dir).expect("certificates");
+    let mut written = coq::export_refutations(&m, &report, &dir).expect("refutations");
     assert!(
         !written.is_empty(),
         "{map}: no counterexample at bound {bound}"
@@ -49,7 +50,7 @@ fn assert_closed(log: &str) {
 
 #[test]
 fn coq_refutes_the_sc_rows_of_fig_11() {
-    let (w, log) = certificate("mappings/rc11-ptx.map", 5, "sc");
+    let (w, log) = refutation("mappings/rc11-ptx.map", 5, "sc");
     assert!(
         w.files.iter().any(|f| f == "Refutation_SC.v"),
         "{:?}",
@@ -60,7 +61,7 @@ fn coq_refutes_the_sc_rows_of_fig_11() {
 
 #[test]
 fn coq_refutes_b1() {
-    let (w, log) = certificate("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, "b1");
+    let (w, log) = refutation("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, "b1");
     assert!(
         w.files.iter().any(|f| f == "Refutation_Coherence.v"),
         "{:?}",
@@ -71,7 +72,7 @@ fn coq_refutes_b1() {
 
 #[test]
 fn coq_refutes_m4_and_rejects_a_tampered_refutation() {
-    let (w, log) = certificate(
+    let (w, log) = refutation(
         "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map",
         3,
         "m4",

@@ -1,12 +1,12 @@
-//! The Coq export: models, proof obligations and counterexample certificates as Coq files.
+//! The Coq export: models, proof obligations and counterexample refutations as Coq files.
 //!
 //! Owns: printing `ir::Model`s as Coq (`model`: a Definition per `let`, an Inductive per
 //! `let rec`, a Prop per check, each with a boolean mirror and a proved reflection lemma), the
 //! execution record (`exec`, from `vocab`), a mapping's obligations (`mapping`: Section
 //! hypotheses, one Admitted theorem per source axiom, a proved satisfiability witness), and
-//! concrete executions with lemmas decided by computation (`concrete`: certificates, fidelity), and
+//! concrete executions with lemmas decided by computation (`concrete`: refutations, fidelity), and
 //! each witness-free model's mirror as a function of the execution (`mirror`).
-//! Uses: `ir`, `mapping`, `exec`/`eval` (concrete values), `search` (certificates). The Coq
+//! Uses: `ir`, `mapping`, `exec`/`eval` (concrete values), `search` (refutations). The Coq
 //! library the files build on is `proofs-export/lib`, copied into every export directory.
 pub mod concrete;
 pub mod exec;
@@ -213,8 +213,8 @@ pub fn obligations_name(m: &Mapping) -> String {
 }
 
 /// `mapcheck check … --coq DIR`: one counterexample as a Coq export of its own (under
-/// `certificate_dir`): the obligations, and the refutation of the claim it breaks.
-pub fn export_certificate(
+/// `refutation_dir`): the obligations, and the refutation of the claim it breaks.
+pub fn export_refutation(
     m: &Mapping,
     cx: &crate::search::Counterexample,
     dir: &Path,
@@ -227,13 +227,13 @@ pub fn export_certificate(
     export_mapping(m, &evidence, &[cx], dir)
 }
 
-/// The directory under `dir` of the certificate for a counterexample to `axiom`.
-pub fn certificate_dir(dir: &Path, m: &Mapping, axiom: &str) -> PathBuf {
+/// The directory under `dir` of the refutation for a counterexample to `axiom`.
+pub fn refutation_dir(dir: &Path, m: &Mapping, axiom: &str) -> PathBuf {
     dir.join(format!("{}-{}", model_prefix(&m.path), ident(axiom)))
 }
 
 /// Certificates for every counterexample of a check, one directory per axiom.
-pub fn export_certificates(
+pub fn export_refutations(
     m: &Mapping,
     r: &crate::search::Report,
     dir: &Path,
@@ -241,7 +241,7 @@ pub fn export_certificates(
     r.axioms
         .iter()
         .filter_map(|a| a.counterexample.as_ref())
-        .map(|cx| export_certificate(m, cx, &certificate_dir(dir, m, &cx.axiom)))
+        .map(|cx| export_refutation(m, cx, &refutation_dir(dir, m, &cx.axiom)))
         .collect()
 }
 
