@@ -7,7 +7,7 @@
 use std::path::Path;
 
 use mapcheck::encode::Backend;
-use mapcheck::search::{self, Counting, Options};
+use mapcheck::search::{self, Options};
 use mapcheck::{coq, mapping};
 
 mod coq_common;
@@ -16,14 +16,8 @@ use coq_common::coqc_all;
 fn refutation(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
     let opts = Options {
-        bound,
-        counting: Counting::Natural,
-        axioms: Vec::new(),
-        threads: None,
-        locations: None,
-        backend: Backend::BatSat,
         first: true,
-        stop: Default::default(),
+        ..Options::natural(bound, Backend::BatSat)
     };
     let report = search::check(&m, &opts, &|_| {}).expect("search runs");
     let dir =

@@ -182,6 +182,27 @@ pub struct Condition {
     pub boolean: String,
 }
 
+impl Condition {
+    /// A condition from its statement on either side.
+    fn new(why: String, stmt: &dyn Fn(Side) -> String) -> Condition {
+        Condition {
+            why,
+            prop: stmt(Side::Prop),
+            boolean: stmt(APPLIED),
+        }
+    }
+}
+
+/// The events the source and target skeletons share.
+fn shared_events(side: Side) -> String {
+    app(
+        side,
+        "set_inter",
+        side.field("E", "Xs"),
+        side.field("E", "Xt"),
+    )
+}
+
 /// A fence that a rule adds around its main instruction, on both sides: `events` are the source
 /// events it is added for (the right half of an RMW), `path` relates the fence to them.
 pub struct AddedFence {
@@ -215,7 +236,7 @@ pub fn added_fences(mapping: &Mapping) -> Vec<AddedFence> {
             continue;
         };
         for (j, op) in rule.ops.iter().enumerate().filter(|(j, _)| *j != m) {
-            let (class, op) = (class.clone(), op.clone());
+            let (class, op) = (*class, op.clone());
             let (steps, before) = if j < m { (m - j, true) } else { (j - m, false) };
             let why = format!(
                 "{}: `{op}` is {steps} instruction(s) {} it",
@@ -256,13 +277,8 @@ pub fn added_fences(mapping: &Mapping) -> Vec<AddedFence> {
 /// skeleton `Xt` of its compilation (every event of each, as if every guard held).
 pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
     let mut conds = Vec::new();
-    let mut push = |why: String, stmt: &dyn Fn(Side) -> String| {
-        conds.push(Condition {
-            why,
-            prop: stmt(Side::Prop),
-            boolean: stmt(APPLIED),
-        })
-    };
+    let mut push =
+        |why: String, stmt: &dyn Fn(Side) -> String| conds.push(Condition::new(why, stmt));
     let set_empty = |side: Side, s: String| format!("{} {s}", side.op_n("set_empty"));
     let minus = |side: Side, a: String, b: String| app(side, "set_minus", a, b);
     for class in mapping.classes() {
@@ -337,12 +353,7 @@ pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             push(
                 format!("`{f}` of {a} between shared events is `{f}` of {b}"),
                 &|side| {
-                    let shared = app(
-                        side,
-                        "set_inter",
-                        side.field("E", "Xs"),
-                        side.field("E", "Xt"),
-                    );
+                    let shared = shared_events(side);
                     let between = format!(
                         "({} {} ({} {shared} {shared}))",
                         side.op("inter"),
@@ -501,13 +512,8 @@ fn exactly_one_of(side: Side, kinds: &[(String, Vec<&str>)], told: &[&str], x: &
 fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
     let told = told_apart(models.source.model);
     let mut conds = Vec::new();
-    let mut push = |why: &str, stmt: &dyn Fn(Side) -> String| {
-        conds.push(Condition {
-            why: why.into(),
-            prop: stmt(Side::Prop),
-            boolean: stmt(APPLIED),
-        })
-    };
+    let mut push =
+        |why: &str, stmt: &dyn Fn(Side) -> String| conds.push(Condition::new(why.into(), stmt));
     let gr = |side| rel_param(side, "gr");
     let gw = |side| rel_param(side, "gw");
     let wf = models.wf.consistent();
@@ -522,16 +528,7 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
         format!("{} {}", side.op_n("set_empty"), side.field("BAR", "X"))
     });
     push("no address or data dependencies", &|side| {
-        within(
-            side,
-            app(
-                side,
-                "union",
-                side.field("addr", "X"),
-                side.field("data", "X"),
-            ),
-            side.op("rel0"),
-        )
+        no_dependencies(side, "X")
     });
     push("a guard is a read earlier in the same thread", &|side| {
         let before = format!(
@@ -626,6 +623,12 @@ fn region(mapping: &Mapping) -> Option<&'static str> {
     mapping.source.bases.contains(&"GLOBAL").then_some("GLOBAL")
 }
 
+/// Skeleton `x` has no address or data dependencies (the search's values are constants).
+fn no_dependencies(side: Side, x: &str) -> String {
+    let deps = app(side, "union", side.field("addr", x), side.field("data", x));
+    within(side, deps, side.op("rel0"))
+}
+
 fn ctrl_why() -> String {
     "control dependencies run from each guard read to every event inside it".into()
 }
@@ -649,13 +652,8 @@ fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Conditio
     let told = told_apart(models.target.model);
     let added = added_fences(mapping);
     let mut conds = Vec::new();
-    let mut push = |why: String, stmt: &dyn Fn(Side) -> String| {
-        conds.push(Condition {
-            why,
-            prop: stmt(Side::Prop),
-            boolean: stmt(APPLIED),
-        })
-    };
+    let mut push =
+        |why: String, stmt: &dyn Fn(Side) -> String| conds.push(Condition::new(why, stmt));
     for (g, name) in [("gr", "guard read"), ("gw", "guard write")] {
         let (gs, gt) = (format!("{g}s"), format!("{g}t"));
         for (a, b) in [(&gs, &gt), (&gt, &gs)] {
@@ -665,12 +663,7 @@ fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Conditio
                     if a == &gs { "source" } else { "target" }
                 ),
                 &|side| {
-                    let shared = app(
-                        side,
-                        "set_inter",
-                        side.field("E", "Xs"),
-                        side.field("E", "Xt"),
-                    );
+                    let shared = shared_events(side);
                     let on_shared = format!(
                         "({} {} ({} {shared}))",
                         side.op_n("seq"),
@@ -706,16 +699,7 @@ fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Conditio
         ctrl_is_guards(side, "Xt", &rel_param(side, "grt"))
     });
     push("no address or data dependencies".into(), &|side| {
-        within(
-            side,
-            app(
-                side,
-                "union",
-                side.field("addr", "Xt"),
-                side.field("data", "Xt"),
-            ),
-            side.op("rel0"),
-        )
+        no_dependencies(side, "Xt")
     });
     let mut ops: Vec<&TargetOp> = Vec::new();
     for class in mapping.classes() {

@@ -115,12 +115,15 @@ fn skeleton(model: &Model, test: &Litmus) -> diag::Result<Execution> {
     })
 }
 
+/// Pairs of event numbers: a relation as the Coq literal lists it.
+pub type Pairs = Vec<(usize, usize)>;
+
 /// A program as Coq sees it: its skeleton and its guards in the joint numbering.
 pub struct Program {
     pub skeleton: Base,
     /// `(guard read, guarded event)` and `(guard write, guarded event)`.
-    pub gread: Vec<(usize, usize)>,
-    pub gwrite: Vec<(usize, usize)>,
+    pub gread: Pairs,
+    pub gwrite: Pairs,
 }
 
 /// The guards of `test`: for each event inside an `if (r != v) goto end`, the read that loaded
@@ -130,7 +133,7 @@ fn guards(
     skel: &Execution,
     keys: &[Key],
     number: &dyn Fn(&Key) -> usize,
-) -> (Vec<(usize, usize)>, Vec<(usize, usize)>) {
+) -> (Pairs, Pairs) {
     let at = |k: &Key| {
         keys.iter()
             .position(|x| x == k)
@@ -299,7 +302,7 @@ fn field_proof(field: &str, models: &Models) -> String {
         ),
         "c_meaning" => {
             let mut steps = vec![runs("Ps", "Meaning"), ok("Meaning", &wf)];
-            if co_total_needed(&models.source.model) {
+            if co_total_needed(models.source.model) {
                 steps.push(co_total("Meaning"));
             }
             steps.push(ok("Meaning", &s.consistent()));
@@ -388,12 +391,12 @@ fn for_every_execution(premises: &[Premise], conclusion: (&str, &str, &str)) -> 
         "intros Y HR Hwf.\n  \
          refine (forall_executions n Ps PBs (fun Y => {props}{prop}) (fun YB => implb ({}) ({boolean})) RPs _ _ _ Y HR Hwf).\n  \
          - intros Y'. stable_tac.\n  \
-         - clear Y HR Hwf. intros Y YB HY _ _ E {}. apply (implb_dec _ _ _ _ ({}) ({dec}) E). {}\n  \
+         - clear Y HR Hwf. intros Y YB HY _ _ E {}. apply (implb_dec _ _ _ _ ({}) ({dec}) E). exact {}.\n  \
          - vm_compute. reflexivity.",
         APPLIED.and(&bools),
         names.join(" "),
         conj_decision(&decs),
-        format!("exact {}.", nested_conj(&names))
+        nested_conj(&names)
     )
 }
 
