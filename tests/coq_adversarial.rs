@@ -12,7 +12,7 @@
 use std::path::Path;
 
 use mapcheck::coq::model::Names;
-use mapcheck::coq::program::{bprogram_literal, Program, Programs, Side};
+use mapcheck::coq::program::{bprogram_literal, Program, Programs, Test};
 use mapcheck::coq::{self, concrete};
 use mapcheck::encode::Backend;
 use mapcheck::eval::Base;
@@ -121,7 +121,7 @@ fn coq_rejects_pairs_that_are_not_compilations() {
         c.is_consistent() && c.execution.n() == all_events
     })
     .remove(0);
-    let xt = programs.embed(Side::Target, &xt);
+    let xt = programs.embed(Test::Target, &xt);
     // The guarded store: a source event with a guard.
     let guarded = programs.source.gread.first().expect("B1 has a guard").1;
 
@@ -136,7 +136,7 @@ fn coq_rejects_pairs_that_are_not_compilations() {
         c.is_consistent() && !c.judgement.flags.is_empty()
     })
     .remove(0);
-    let racy = racy_programs.embed(Side::Source, &racy);
+    let racy = racy_programs.embed(Test::Source, &racy);
 
     // Target numbers of two target events of different kinds, exchanged.
     let (a, b) = (0..n)

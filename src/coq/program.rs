@@ -7,9 +7,11 @@
 //! skeleton is the runner's execution of the test with every event present (every guard holds);
 //! its guards are read off the test's `if`s.
 //!
-//! Owns: `Numbering`, `Programs` (both programs and the embedding of executions into them).
-//! Uses: `runner` (skeletons), `search::validate` (keys), `mapping` (the instruction map),
-//! `coq::concrete` (literals).
+//! Owns: `Numbering`, `Programs` (both programs and the embedding of executions into them), and
+//! the files printed from them: a counterexample's refutation (`refutation`) and the obligations'
+//! satisfiability witness (`satisfiable`).
+//! Uses: `runner` (skeletons, race freedom), `search::validate` (keys), `mapping` (the
+//! instruction map), `coq::concrete` (literals and mirrors), `coq::mapping` (the statement).
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -26,7 +28,7 @@ use crate::search::validate::{execution_keys, Key};
 
 /// Which test an event key belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Side {
+pub enum Test {
     Source,
     Target,
 }
@@ -34,12 +36,12 @@ pub enum Side {
 /// The joint numbering: event number → its key in the source test and in the target test.
 #[derive(Clone, Debug)]
 pub struct Numbering {
-    index: BTreeMap<(Side, Key), usize>,
+    index: BTreeMap<(Test, Key), usize>,
     pub n: usize,
 }
 
 impl Numbering {
-    pub fn number(&self, side: Side, key: &Key) -> Option<usize> {
+    pub fn number(&self, side: Test, key: &Key) -> Option<usize> {
         self.index.get(&(side, key.clone())).copied()
     }
 }
@@ -213,24 +215,24 @@ impl Programs {
         let main = main_events(source, &compiled);
         let mut index = BTreeMap::new();
         for (j, k) in t_keys.iter().enumerate() {
-            index.insert((Side::Target, k.clone()), j);
+            index.insert((Test::Target, k.clone()), j);
         }
         let mut next = t_keys.len();
         for k in &s_keys {
             let j = match k {
-                Key::Init(_) => index[&(Side::Target, k.clone())],
+                Key::Init(_) => index[&(Test::Target, k.clone())],
                 Key::Event(..) => match main.get(k) {
-                    Some(tk) => index[&(Side::Target, tk.clone())],
+                    Some(tk) => index[&(Test::Target, tk.clone())],
                     None => {
                         next += 1;
                         next - 1
                     }
                 },
             };
-            index.insert((Side::Source, k.clone()), j);
+            index.insert((Test::Source, k.clone()), j);
         }
         let numbering = Numbering { index, n: next };
-        let program = |side: Side, skel: &Execution, keys: &[Key], test: &Litmus| {
+        let program = |side: Test, skel: &Execution, keys: &[Key], test: &Litmus| {
             let number = |k: &Key| numbering.number(side, k).expect("every key is numbered");
             let (gread, gwrite) = guards(test, skel, keys, &number);
             Program {
@@ -240,14 +242,14 @@ impl Programs {
             }
         };
         Ok(Programs {
-            source: program(Side::Source, &s_skel, &s_keys, source),
-            target: program(Side::Target, &t_skel, &t_keys, &compiled.target),
+            source: program(Test::Source, &s_skel, &s_keys, source),
+            target: program(Test::Target, &t_skel, &t_keys, &compiled.target),
             numbering,
         })
     }
 
     /// An execution of one of the two tests in the joint numbering.
-    pub fn embed(&self, side: Side, x: &Execution) -> Base {
+    pub fn embed(&self, side: Test, x: &Execution) -> Base {
         let number = |k: &Key| {
             self.numbering
                 .number(side, k)
@@ -443,9 +445,9 @@ impl Instance {
         Ok(Instance {
             source_text: crate::litmus::print_c(source).unwrap_or_default(),
             target_text: crate::litmus::print_ptx(&target).unwrap_or_default(),
-            compiled: programs.embed(Side::Target, xt),
-            lifted: programs.embed(Side::Source, xs),
-            meaning: programs.embed(Side::Source, &meaning),
+            compiled: programs.embed(Test::Target, xt),
+            lifted: programs.embed(Test::Source, xs),
+            meaning: programs.embed(Test::Source, &meaning),
             programs,
         })
     }
