@@ -1,6 +1,6 @@
 (* Checks.v — deciding the statements the exporter prints, beyond single checks (Dec.v):
    conjunctions and negations of decided Props, the tactics the generated files call
-   (check_tac, conj_tac), and the two lemmas a certificate ends with (dec_true, dec_false).
+   (check_tac, conj_tac), and the two lemmas a decided statement ends with (dec_true, dec_false).
    Everything is proved; nothing is assumed. *)
 From Coq Require Import List Bool.
 From Mapcheck Require Import Rel Dec.
