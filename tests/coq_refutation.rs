@@ -1,9 +1,10 @@
-//! Refutations: Coq itself refutes the claim a counterexample breaks. For the SC rows of Fig. 11
-//! (`rc11-ptx.map`, SC at bound 5), B1 (the RMW_SC mapping without its release) and M4, `check
-//! --coq` writes `Refutation_<axiom>.v`, a proof of `~ claim_<axiom>` from the counterexample's
-//! own programs and executions (race freedom and "no lift is consistent" decided over every
-//! execution of the source program), and `Print Assumptions` shows no axiom behind it. Also
-//! checks that a tampered refutation (the axiom claimed to hold) is rejected. Needs `coqc`.
+//! Refutations: Coq itself refutes the claim a counterexample breaks. For every counterexample
+//! `mappings/EXPECTED.tsv` lists — Fig. 11's SC rows (`rc11-ptx.map`, SC at bound 5), CUDA's and
+//! OpenCL's, B1, M1–M5 — the export writes `Refutation_<axiom>.v`, a proof of `~ claim_<axiom>`
+//! from the counterexample's own programs and executions (race freedom and "no lift is
+//! consistent" decided over every execution of the source program), and `Print Assumptions`
+//! shows no axiom behind it. Also checks that a tampered refutation (the axiom claimed to hold)
+//! is rejected (`check --coq` on M4). Needs `coqc`.
 use std::path::Path;
 
 use mapcheck::encode::Backend;
@@ -12,6 +13,9 @@ use mapcheck::{coq, mapping};
 
 mod coq_common;
 use coq_common::coqc_all;
+
+mod expected_common;
+use expected_common::expected;
 
 fn refutation(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
@@ -42,26 +46,46 @@ fn assert_closed(log: &str) {
     );
 }
 
+/// Every counterexample `mappings/EXPECTED.tsv` lists (each mapping's, at its bound) is refuted
+/// in Coq: one export per mapping with a `Refutation_<axiom>.v` per axiom that has one, each
+/// `Print Assumptions` closed — among them the headline, Fig. 11's SC rows (`rc11-ptx.map`).
 #[test]
-fn coq_refutes_the_sc_rows_of_fig_11() {
-    let (w, log) = refutation("mappings/rc11-ptx.map", 5, "sc");
-    assert!(
-        w.files.iter().any(|f| f == "Refutation_SC.v"),
-        "{:?}",
-        w.files
-    );
-    assert_closed(&log);
-}
-
-#[test]
-fn coq_refutes_b1() {
-    let (w, log) = refutation("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, "b1");
-    assert!(
-        w.files.iter().any(|f| f == "Refutation_Coherence.v"),
-        "{:?}",
-        w.files
-    );
-    assert_closed(&log);
+fn coq_refutes_every_expected_counterexample() {
+    for (map, rows) in expected() {
+        let broken: Vec<&str> = rows
+            .iter()
+            .filter(|(_, _, v)| v.starts_with("counterexample"))
+            .map(|(a, _, _)| a.as_str())
+            .collect();
+        if broken.is_empty() {
+            continue;
+        }
+        let m = mapping::load(&Path::new("mappings").join(&map)).expect("mapping loads");
+        let opts = Options::natural(rows[0].1, Backend::Cadical);
+        let report = search::check(&m, &opts, &|_| {}).expect("search runs");
+        let found: Vec<_> = report
+            .axioms
+            .iter()
+            .filter_map(|a| a.counterexample.as_ref())
+            .collect();
+        let dir = std::env::temp_dir().join(format!(
+            "mapcheck-refutations-{}-{}",
+            std::process::id(),
+            coq::model_prefix(&map)
+        ));
+        let _ = std::fs::remove_dir_all(&dir);
+        let w = coq::export_mapping(&m, &coq::evidence(&report), &found, &dir).expect("export");
+        for axiom in &broken {
+            let file = format!("Refutation_{}.v", coq::ident(axiom));
+            assert!(w.files.contains(&file), "{map}: no {file} in {:?}", w.files);
+        }
+        let log = coqc_all(&w.dir, &w.files).unwrap_or_else(|e| panic!("{map}: {e}"));
+        assert_eq!(
+            log.matches("Closed under the global context").count(),
+            1 + broken.len(),
+            "{map}: the satisfiability proof and every refutation must be axiom-free:\n{log}"
+        );
+    }
 }
 
 #[test]

@@ -7,33 +7,8 @@ use std::path::Path;
 use mapcheck::encode::Backend;
 use mapcheck::{mapping, search};
 
-/// One row of the file: axiom, bound, verdict.
-type Row = (String, usize, String);
-
-/// The rows by mapping, in file order.
-fn expected() -> Vec<(String, Vec<Row>)> {
-    let text = std::fs::read_to_string("mappings/EXPECTED.tsv").unwrap();
-    let mut out: Vec<(String, Vec<Row>)> = vec![];
-    for line in text
-        .lines()
-        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
-    {
-        let cols: Vec<&str> = line.split('\t').collect();
-        let [map, axiom, bound, verdict] = cols[..] else {
-            panic!("EXPECTED.tsv: not four columns: {line:?}");
-        };
-        let row = (
-            axiom.to_string(),
-            bound.parse().unwrap(),
-            verdict.to_string(),
-        );
-        match out.last_mut() {
-            Some((m, rows)) if m == map => rows.push(row),
-            _ => out.push((map.to_string(), vec![row])),
-        }
-    }
-    out
-}
+mod expected_common;
+use expected_common::{expected, Row};
 
 /// What the documents quote for a mapping: `Coherence none up to 5; SC counterexample at 5`.
 fn quoted(rows: &[Row]) -> String {
