@@ -458,7 +458,7 @@ fn param_list(params: &str) -> String {
         .join(" ")
 }
 
-/// Every name of both parameter lists, Prop side first, alternating per name.
+/// The names of both parameter lists, the Prop side's first (the order of a `_dec` lemma's binders).
 fn param_names(params: &str, bool_params: &str) -> String {
     format!("{} {}", param_list(params), param_list(bool_params))
 }
