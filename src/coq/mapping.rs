@@ -574,14 +574,14 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
                 format!("({} {})", side.op_n("range"), gr(side)),
                 format!("({} {})", side.op_n("range"), gw(side)),
             );
-            format!(
-                "{} {} /\\ {} {}",
-                side.op_n("set_empty"),
-                app(side, "set_minus", a.clone(), b.clone()),
-                side.op_n("set_empty"),
-                app(side, "set_minus", b, a)
-            )
-            .replace(" /\\ ", if side == Side::Prop { " /\\ " } else { " && " })
+            let empty = |x: String, y: String| {
+                format!(
+                    "{} {}",
+                    side.op_n("set_empty"),
+                    app(side, "set_minus", x, y)
+                )
+            };
+            side.and(&[empty(a.clone(), b.clone()), empty(b, a)])
         },
     );
     push(
@@ -637,12 +637,10 @@ fn ctrl_why() -> String {
 fn ctrl_is_guards(side: Side, x: &str, gr: &str) -> String {
     let tc = format!("({} {gr})", side.op_n("tc"));
     let ctrl = side.field("ctrl", x);
-    let and = if side == Side::Prop { "/\\" } else { "&&" };
-    format!(
-        "{} {and} {}",
+    side.and(&[
         within(side, ctrl.clone(), tc.clone()),
-        within(side, tc, ctrl)
-    )
+        within(side, tc, ctrl),
+    ])
 }
 
 /// The guards of a compiled program: a shared event keeps its guard; a fence a rule adds has
@@ -681,16 +679,11 @@ fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Conditio
                     let seq = side.op_n("seq");
                     let rel = a.relation(side);
                     let t = rel_param(side, &gt);
-                    format!(
-                        "{} {} {}",
+                    let inv = format!("({} {rel})", side.op("inv"));
+                    side.and(&[
                         within(side, format!("({seq} {t} {rel})"), t.clone()),
-                        if side == Side::Prop { "/\\" } else { "&&" },
-                        within(
-                            side,
-                            format!("({seq} {t} ({} {rel}))", side.op("inv")),
-                            t.clone()
-                        )
-                    )
+                        within(side, format!("({seq} {t} {inv})"), t.clone()),
+                    ])
                 },
             );
         }
