@@ -334,7 +334,7 @@ fn print_chain(names: &Names, prop: &str, checks: &[usize], flags: bool, out: &m
 
 /// The proof of `a && (b && …) = true <-> A /\ (B /\ …)` (`Side::and`'s nesting) from the
 /// proofs of each conjunct.
-fn and_proof(proofs: &[String]) -> String {
+pub fn and_proof(proofs: &[String]) -> String {
     match proofs {
         [] => "true_dec".to_string(),
         [one] => one.clone(),

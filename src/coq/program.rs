@@ -89,8 +89,8 @@ fn main_events(source: &Litmus, compiled: &Compiled) -> BTreeMap<Key, Key> {
     map
 }
 
-/// The runner's execution of `test` with every event present, and the number of events the
-/// test's code gives (so that a missing event is an error, not a smaller skeleton).
+/// The runner's execution of `test` with every event present: as many as the test's code gives,
+/// so that a missing event is an error, not a smaller skeleton.
 fn skeleton(model: &Model, test: &Litmus) -> diag::Result<Execution> {
     let expected = test.init_mem.len()
         + test
@@ -202,6 +202,8 @@ pub struct Programs {
     pub numbering: Numbering,
     pub source: Program,
     pub target: Program,
+    /// The compiled test.
+    pub compiled: Litmus,
 }
 
 impl Programs {
@@ -245,6 +247,7 @@ impl Programs {
             source: program(Test::Source, &s_skel, &s_keys, source),
             target: program(Test::Target, &t_skel, &t_keys, &compiled.target),
             numbering,
+            compiled: compiled.target,
         })
     }
 
@@ -387,7 +390,7 @@ fn for_every_execution(premises: &[Premise], conclusion: (&str, &str, &str)) -> 
     let (boolean, dec, prop) = conclusion;
     let props: String = premises.iter().map(|p| format!("{} -> ", p.prop)).collect();
     let bools: Vec<String> = premises.iter().map(|p| p.boolean.clone()).collect();
-    let decs: Vec<String> = premises.iter().map(|p| format!("({})", p.dec)).collect();
+    let decs: Vec<String> = premises.iter().map(|p| p.dec.clone()).collect();
     let names: Vec<String> = (0..premises.len()).map(|i| format!("A{i}")).collect();
     format!(
         "intros Y HR Hwf.\n  \
@@ -397,7 +400,7 @@ fn for_every_execution(premises: &[Premise], conclusion: (&str, &str, &str)) -> 
          - vm_compute. reflexivity.",
         APPLIED.and(&bools),
         names.join(" "),
-        conj_decision(&decs),
+        super::mirror::and_proof(&decs),
         nested_conj(&names)
     )
 }
@@ -408,15 +411,6 @@ fn nested_conj(names: &[String]) -> String {
         [] => "I".into(),
         [one] => one.clone(),
         [first, rest @ ..] => format!("(conj {first} {})", nested_conj(rest)),
-    }
-}
-
-/// `andb_dec d1 (andb_dec d2 …)`, right-nested like `Side::and`.
-fn conj_decision(decs: &[String]) -> String {
-    match decs {
-        [] => "true_dec".into(),
-        [one] => one.clone(),
-        [first, rest @ ..] => format!("andb_dec _ _ _ _ {first} ({})", conj_decision(rest)),
     }
 }
 
@@ -435,16 +429,15 @@ struct Instance {
 impl Instance {
     fn new(
         mapping: &Mapping,
+        programs: Programs,
         source: &Litmus,
         xt: &Execution,
         xs: &Execution,
     ) -> diag::Result<Instance> {
-        let programs = Programs::of(mapping, source)?;
-        let target = mapping.compile_program(source)?.target;
         let meaning = consistent_execution(&mapping.source, source)?;
         Ok(Instance {
             source_text: crate::litmus::print_c(source).unwrap_or_default(),
-            target_text: crate::litmus::print_ptx(&target).unwrap_or_default(),
+            target_text: crate::litmus::print_ptx(&programs.compiled).unwrap_or_default(),
             compiled: programs.embed(Test::Target, xt),
             lifted: programs.embed(Test::Source, xs),
             meaning: programs.embed(Test::Source, &meaning),
@@ -526,7 +519,8 @@ pub fn refutation(
             ),
         )
     })?;
-    let instance = Instance::new(mapping, &cx.found.source, &xt, &xs)?;
+    let programs = Programs::of(mapping, &cx.found.source)?;
+    let instance = Instance::new(mapping, programs, &cx.found.source, &xt, &xs)?;
     let mut text = super::header(
         &format!(
             "the refutation of the claim for {} of {}",
@@ -565,9 +559,9 @@ pub fn refutation(
 /// the mapping's first atomic classes of one scope), so the claims are not true for nothing.
 pub fn satisfiable(mapping: &Mapping, models: &Models) -> diag::Result<String> {
     let source = witness_test(mapping)?;
-    let compiled = mapping.compile_program(&source)?.target;
-    let (xt, xs) = witness_pair(mapping, &source, &compiled)?;
-    let instance = Instance::new(mapping, &source, &xt, &xs)?;
+    let programs = Programs::of(mapping, &source)?;
+    let (xt, xs) = witness_pair(mapping, &source, &programs)?;
+    let instance = Instance::new(mapping, programs, &source, &xt, &xs)?;
     Ok(format!(
         "(* The hypotheses are satisfiable by a program with memory events. *)\n\
          Module Witness.\n{}\
@@ -665,28 +659,24 @@ fn race_free(model: &Model, test: &Litmus) -> diag::Result<bool> {
     Ok(!racy)
 }
 
-/// A target execution of `compiled` the target model allows, and a source execution of
-/// `source` with its `rf` and a coherence order containing its `co` (in keys, through the
-/// instruction map).
+/// A target execution of the compiled test that the target model allows, and a source
+/// execution of `source` with its `rf` and a coherence order containing its `co` (compared in
+/// the joint numbering).
 fn witness_pair(
     mapping: &Mapping,
     source: &Litmus,
-    compiled: &Litmus,
+    programs: &Programs,
 ) -> diag::Result<(Execution, Execution)> {
-    let main = main_events(source, &mapping.compile_program(source)?);
-    let to_target = |k: &Key| match k {
-        Key::Init(_) => Some(k.clone()),
-        Key::Event(..) => main.get(k).cloned(),
-    };
-    let keyed = |x: &Execution, r: &Rel, map: &dyn Fn(&Key) -> Option<Key>| {
+    let numbered = |test: Test, x: &Execution, r: &Rel| {
         let keys = execution_keys(x);
+        let number = |k: &Key| programs.numbering.number(test, k);
         r.pairs()
-            .filter_map(|(a, b)| Some((map(&keys[a])?, map(&keys[b])?)))
+            .filter_map(|(a, b)| Some((number(&keys[a])?, number(&keys[b])?)))
             .collect::<std::collections::BTreeSet<_>>()
     };
     let opts = runner::Options::default();
     let mut targets = vec![];
-    runner::for_each_candidate(&mapping.target, compiled, &opts, &mut |c| {
+    runner::for_each_candidate(&mapping.target, &programs.compiled, &opts, &mut |c| {
         if c.is_consistent() {
             targets.push(c.execution.clone());
         }
@@ -695,10 +685,9 @@ fn witness_pair(
     runner::for_each_candidate(&mapping.source, source, &opts, &mut |c| {
         let xs = c.execution;
         for xt in &targets {
-            let same = |k: &Key| Some(k.clone());
             if pair.is_none()
-                && keyed(xs, &xs.rf, &to_target) == keyed(xt, &xt.rf, &same)
-                && keyed(xt, &xt.co, &same).is_subset(&keyed(xs, &xs.co, &to_target))
+                && numbered(Test::Source, xs, &xs.rf) == numbered(Test::Target, xt, &xt.rf)
+                && numbered(Test::Target, xt, &xt.co).is_subset(&numbered(Test::Source, xs, &xs.co))
             {
                 pair = Some((xt.clone(), xs.clone()));
             }
