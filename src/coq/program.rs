@@ -179,7 +179,7 @@ fn guards(
 
 /// `x`'s vocabulary values renumbered by `number` into `n` events (events outside `x` are in no
 /// set, not in `E`, and in no relation).
-pub fn embed(x: &Execution, number: &dyn Fn(&Key) -> usize, n: usize) -> Base {
+fn embed(x: &Execution, number: &dyn Fn(&Key) -> usize, n: usize) -> Base {
     let keys = execution_keys(x);
     let to: Vec<usize> = keys.iter().map(number).collect();
     let base = x.base();
