@@ -607,7 +607,7 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
                 .iter()
                 .map(|c| {
                     let mut own = c.tags();
-                    own.extend(region(mapping));
+                    own.extend(mapping.region());
                     (class_set(side, c, "X"), own)
                 })
                 .collect();
@@ -615,12 +615,6 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
         },
     );
     conds
-}
-
-/// The memory region the search gives every source event: `GLOBAL` when the source model
-/// names it (as `search` does).
-fn region(mapping: &Mapping) -> Option<&'static str> {
-    mapping.source.bases.contains(&"GLOBAL").then_some("GLOBAL")
 }
 
 /// Skeleton `x` has no address or data dependencies (the search's values are constants).

@@ -606,7 +606,7 @@ fn store_and_load(
     load: &crate::mapping::Class,
 ) -> Litmus {
     use crate::litmus::{Arch, Condition, Prop, Quantifier, Thread};
-    let region = mapping.source.bases.contains(&"GLOBAL").then_some("GLOBAL");
+    let region = mapping.region();
     let tags = |c: &crate::mapping::Class| c.tags().iter().map(|t| t.to_string()).collect();
     let thread = |name: &str, instr: Instr| Thread {
         name: name.into(),

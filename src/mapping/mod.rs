@@ -140,6 +140,12 @@ fn load_model(mapping: &str, model: &Path, role: &str) -> diag::Result<ir::Model
 }
 
 impl Mapping {
+    /// The memory region every source event of a searched program is in: `GLOBAL` when the
+    /// source model names it (OpenCL), none otherwise.
+    pub fn region(&self) -> Option<&'static str> {
+        self.source.bases.contains(&"GLOBAL").then_some("GLOBAL")
+    }
+
     /// The declared source classes, in declaration order.
     pub fn classes(&self) -> &[Class] {
         &self.classes

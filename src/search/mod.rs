@@ -532,7 +532,6 @@ struct Query<'a> {
     sat: Sat,
     program: Program<'a>,
     source: Encoded,
-    region: Option<&'static str>,
 }
 
 impl<'a> Query<'a> {
@@ -553,11 +552,10 @@ impl<'a> Query<'a> {
             .min(LOCATIONS.len())
             .max(1);
         let layout = Layout::new(shape, locations, pre, post);
-        let region = mapping.source.bases.contains(&"GLOBAL").then_some("GLOBAL");
         let setup = Setup {
             target_co: mapping.target.coherence,
             source_co: mapping.source.coherence,
-            region,
+            region: mapping.region(),
             scope_budget: (opts.counting == Counting::Alloy).then_some(bound),
             typed_locations: mapping.typed_locations,
         };
@@ -599,7 +597,6 @@ impl<'a> Query<'a> {
             sat,
             program,
             source,
-            region,
         }
     }
 
@@ -630,7 +627,7 @@ impl<'a> Query<'a> {
                 &self.program.layout,
                 self.program.menu,
                 &choice,
-                self.region,
+                self.mapping.region(),
                 &test_name(self.mapping, name),
             )?;
             match validate::validate(self.mapping, &f, name) {
