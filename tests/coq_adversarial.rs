@@ -6,7 +6,13 @@
 //! - an execution that keeps an event's labels while leaving the event out of `E`;
 //! - a compiled program numbered differently from its source;
 //! - a target execution that drops an event whose guard holds;
-//! - the racy program that remains when the guard is taken away (it must not pass as race free).
+//! - the racy program that remains when the guard is taken away (it must not pass as race free);
+//! - a target execution whose coherence order leaves the initial write unordered with a later
+//!   write (PTX's coherence is partial, but the runner's orders all start with the initial write:
+//!   without `co_init_before` an RMW could read the initial value "before" a morally strong
+//!   write coherence-ordered before its own, which PTX forbids and scoped RC11 cannot explain);
+//! - a source program whose RMW has a read and a write of different classes (one instruction
+//!   has one class).
 //!
 //! Needs `coqc`.
 use std::path::Path;
@@ -89,6 +95,32 @@ fn out_of_events(base: &Base, e: usize) -> Base {
     out
 }
 
+/// `base` with its coherence order cut to the pairs that leave out initial writes (`fr`
+/// recomputed, so that only the initial writes' place is wrong).
+fn initial_write_unordered(base: &Base) -> Base {
+    let mut out = base.clone();
+    let iw = base.sets["IW"];
+    let co = base.rels["co"].diff(&Rel::product(base.n, iw, Set::full(base.n)));
+    out.rels.insert("fr", base.rels["rf"].inverse().seq(&co));
+    out.rels.insert("co", co);
+    out
+}
+
+/// `base` with event `e` moved from order tag `from` to order tag `to`.
+fn retagged(base: &Base, e: usize, from: &'static str, to: &'static str) -> Base {
+    let mut out = base.clone();
+    out.sets
+        .insert(from, base.sets[from].diff(Set::singleton(e)));
+    out.sets.insert(to, base.sets[to].union(Set::singleton(e)));
+    out
+}
+
+/// The checks of wf.cat that `base` fails.
+fn wf_failures(base: &Base) -> Vec<String> {
+    let wf = coq::wf_model().expect("wf");
+    mapcheck::eval::evaluate(&wf, base).failed
+}
+
 /// `base` without event `e` at all: in no set and no relation.
 fn dropped(base: &Base, e: usize) -> Base {
     let mut out = base.clone();
@@ -117,11 +149,11 @@ fn coq_rejects_pairs_that_are_not_compilations() {
 
     // A target execution the target model allows in which the guarded store runs.
     let all_events = programs.target.skeleton.sets["E"].iter().count();
-    let xt = candidates(&m.target, &compiled, &|c| {
+    let xt_runner = candidates(&m.target, &compiled, &|c| {
         c.is_consistent() && c.execution.n() == all_events
     })
     .remove(0);
-    let xt = programs.embed(Test::Target, &xt);
+    let xt = programs.embed(Test::Target, &xt_runner);
     // The guarded store: a source event with a guard.
     let guarded = programs.source.gread.first().expect("B1 has a guard").1;
 
@@ -165,6 +197,31 @@ fn coq_rejects_pairs_that_are_not_compilations() {
             .collect(),
     };
 
+    // The compiled execution with its initial writes unordered: well formed in every other way
+    // (judged by wf.cat in the runner's numbering, where every number is an event).
+    let unordered = initial_write_unordered(&xt);
+    assert_eq!(wf_failures(&xt_runner.base()), Vec::<String>::new());
+    assert_eq!(
+        wf_failures(&initial_write_unordered(&xt_runner.base())),
+        vec!["co_init_before".to_string()]
+    );
+
+    // The source program with the write of its SC RMW made an acq_rel one: each half is still an
+    // exact class (RMW.SC.$s, RMW.ACQ_REL.$s), only the pair is not one instruction. Coq proves
+    // the program as it is searched, and the mixed one not.
+    let skeleton = &programs.source.skeleton;
+    let rmw_write = skeleton.sets["RMW"]
+        .inter(skeleton.sets["W"])
+        .inter(skeleton.sets["SC"])
+        .iter()
+        .next()
+        .expect("B1's RMW is SC");
+    let mixed = Program {
+        skeleton: retagged(skeleton, rmw_write, "SC", "ACQ_REL"),
+        gread: programs.source.gread.clone(),
+        gwrite: programs.source.gwrite.clone(),
+    };
+
     let wf = coq::wf_model().expect("wf");
     let wf_names = Names::new(&wf, "wf");
     let s = Names::new(&m.source, "rc11_scoped");
@@ -177,6 +234,7 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          Definition PBt : bprogram := {}.\n\
          Definition PBt_renumbered : bprogram := {}.\n\
          Definition PBs_unguarded : bprogram := {}.\n\
+         Definition PBs_mixed : bprogram := {}.\n\
          Notation Ps := (of_bprogram n PBs).\n\
          Notation Pt := (of_bprogram n PBt).\n\n\
          (* 1. The compiled execution with an event left out of E, its labels kept. *)\n{}\
@@ -203,7 +261,20 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          - apply Racy.rc11_scoped_consistent_ok; [vm_compute; reflexivity | apply of_bexec_reflects].\nQed.\n\
          Print Assumptions racy_program.\n\n\
          Lemma racy_rejected : forall Pt Xs Xt, ~ compilation (of_bprogram n PBs_unguarded) Pt Xs Xt.\n\
-         Proof. intros Pt Xs Xt C. exact (racy_program (c_drf _ _ _ _ C)). Qed.\n",
+         Proof. intros Pt Xs Xt C. exact (racy_program (c_drf _ _ _ _ C)). Qed.\n\n\
+         (* 5. The compiled execution with the initial write left out of its coherence order. *)\n{}\
+         Lemma initial_write_unordered : forall Ps Pt Xs, ~ compilation Ps Pt Xs Unordered.X.\n\
+         Proof.\n  intros Ps Pt Xs C. apply (dec_false _ _ (wf_consistent_dec _ _ _ (of_bexec_reflects Unordered.n Unordered.XB))).\n  \
+         - vm_compute. reflexivity.\n  - exact (c_wf_t _ _ _ _ C).\nQed.\nPrint Assumptions initial_write_unordered.\n\n\
+         (* 6. An RMW whose read and write are of different classes. *)\n\
+         Lemma rmw_halves_alike : searched Ps.\n\
+         Proof.\n  unfold searched.\n  \
+         apply (dec_true _ _ (searched_on_dec n _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n PBs)) (rp_gread _ _ _ (of_bprogram_reflects n PBs)) (rp_gwrite _ _ _ (of_bprogram_reflects n PBs)))).\n  \
+         vm_compute. reflexivity.\nQed.\n\
+         Lemma rmw_halves_mixed : forall Pt Xs Xt, ~ compilation (of_bprogram n PBs_mixed) Pt Xs Xt.\n\
+         Proof.\n  intros Pt Xs Xt C. generalize (c_searched _ _ _ _ C). unfold searched.\n  \
+         apply (dec_false _ _ (searched_on_dec n _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n PBs_mixed)) (rp_gread _ _ _ (of_bprogram_reflects n PBs_mixed)) (rp_gwrite _ _ _ (of_bprogram_reflects n PBs_mixed)))).\n  \
+         vm_compute. reflexivity.\nQed.\nPrint Assumptions rmw_halves_mixed.\n",
         coq::header(
             "adversarial pairs for mappings/rc11-ptx-artifact.map",
             "Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact",
@@ -212,16 +283,18 @@ fn coq_rejects_pairs_that_are_not_compilations() {
         bprogram_literal(&programs.target),
         bprogram_literal(&renumbered),
         bprogram_literal(&racy_programs.source),
+        bprogram_literal(&mixed),
         concrete::module("LabelsOutside", &out_of_events(&xt, guarded), &[&wf_names]),
         concrete::module("Dropped", &dropped(&xt, guarded), &[&wf_names]),
         concrete::module("Racy", &racy, &[&wf_names, &s]),
+        concrete::module("Unordered", &unordered, &[&wf_names]),
     );
     written.write("Adversarial.v", &text).expect("write");
     let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         log.matches("Closed under the global context").count(),
-        5,
-        "the satisfiability proof and the four rejections must be axiom-free:\n{log}"
+        7,
+        "the satisfiability proof and the six rejections must be axiom-free:\n{log}"
     );
 }
 

@@ -1,9 +1,14 @@
 //! `models/wf.cat` states what every candidate execution satisfies (the Coq export's `wf`
 //! hypotheses). Here the Rust side is held to it: every candidate execution the runner builds for
 //! the litmus suites passes every check of wf.cat, and each check can fail (a mutated execution
-//! is caught).
+//! is caught). And the converse, through the relational encoder: every `rf`/`co` that wf.cat
+//! allows over a test's events is one of the runner's candidates, so that the Coq statement's
+//! executions are no more than the runner's.
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
+use mapcheck::encode::{Bounds, Encoding};
+use mapcheck::rel::Rel;
 use mapcheck::{eval, ir, litmus, runner};
 
 /// The litmus files under `dir`, recursively, sorted.
@@ -121,5 +126,167 @@ fn every_vocabulary_name_lies_within_the_events() {
             _ => relations.iter().any(|w| w == name),
         };
         assert!(listed, "wf.cat does not keep `{name}` within the events");
+    }
+}
+
+/// The relations of an execution that wf.cat constrains but a test does not fix.
+const CHOSEN: [&str; 3] = ["rf", "co", "fr"];
+
+type Choice = (Vec<(usize, usize)>, Vec<(usize, usize)>);
+
+fn choice_of(rf: &Rel, co: &Rel) -> Choice {
+    (rf.pairs().collect(), co.pairs().collect())
+}
+
+/// Every `rf`/`co` that `model` (wf.cat, with totality for `coherence total` models) allows with
+/// the test's events and static relations as in `fixed`, enumerated by SAT with blocking
+/// clauses; stops at `limit` choices.
+fn well_formed_choices(model: &ir::Model, fixed: &eval::Base, limit: usize) -> BTreeSet<Choice> {
+    let n = fixed.n;
+    let mut bounds = Bounds::new(n);
+    for (name, set) in &fixed.sets {
+        bounds.exact_set(name, *set).expect("set bound");
+    }
+    for (name, rel) in fixed.rels.iter().filter(|(name, _)| !CHOSEN.contains(name)) {
+        bounds.exact_rel(name, rel).expect("relation bound");
+    }
+    let full = Rel::product(n, mapcheck::rel::Set::full(n), mapcheck::rel::Set::full(n));
+    for name in CHOSEN {
+        bounds
+            .bound_rel(name, Rel::empty(n), full.clone())
+            .expect("open bound");
+    }
+    let mut enc = Encoding::new(model, &bounds);
+    let consistent = enc.consistent();
+    let mut found = BTreeSet::new();
+    while found.len() < limit && enc.solve(&[consistent]).is_sat() {
+        let (rf, co) = (enc.rel_value("rf").unwrap(), enc.rel_value("co").unwrap());
+        let cells: Vec<_> = ["rf", "co"]
+            .iter()
+            .flat_map(|name| enc.rel(name).unwrap().cells().to_vec())
+            .collect();
+        let values = enc.read(&cells);
+        let differs: Vec<_> = cells
+            .iter()
+            .zip(values)
+            .map(|(&cell, value)| if value { !cell } else { cell })
+            .collect();
+        let block = enc.circuit_mut().or(differs);
+        enc.assert(block);
+        found.insert(choice_of(&rf, &co));
+    }
+    found
+}
+
+/// Does `test` have the search's kind of instructions: loads, fences, and stores and exchanges
+/// of constants? Only then does every `rf` choice give consistent values (an `atom.add` cannot
+/// read its own write, a store of a register needs its value first), so that the runner's
+/// candidates are all the well-formed choices; wf.cat has no values.
+fn constant_values(test: &litmus::Litmus) -> bool {
+    use litmus::{Expr, Instr, RmwOp};
+    test.threads.iter().flat_map(|t| &t.code).all(|i| match i {
+        Instr::Load { .. } | Instr::Fence { .. } => true,
+        Instr::Store { value, .. } => matches!(value, Expr::Const(_)),
+        Instr::Rmw { op, .. } => matches!(op, RmwOp::Exch(Expr::Const(_))),
+        _ => false,
+    })
+}
+
+/// For each test of `dir` with constant values and at most `max` candidates: the tests
+/// compared, and the tests where wf.cat allows a choice of `rf`/`co` that the runner does not
+/// build, or the converse.
+fn compare_suite(dir: &str, model: &str, max: usize) -> (usize, Vec<String>) {
+    let model = ir::load(Path::new(model)).expect("model loads");
+    let mut wf_text = std::fs::read_to_string("models/wf.cat").expect("wf.cat");
+    if model.coherence == ir::CoKind::Total {
+        wf_text.push_str("\nempty (((W * W) & loc) \\ id) \\ (co | co^-1) as co_total\n");
+    }
+    let wf = ir::load_str("wf.cat", &wf_text, None).expect("wf.cat loads");
+    let (mut compared, mut mismatches) = (0, Vec::new());
+    for path in tests_in(Path::new(dir)) {
+        let Ok(test) = litmus::parse_file(&path) else {
+            continue;
+        };
+        if !constant_values(&test) {
+            continue;
+        }
+        let mut bases = Vec::new();
+        let outcome =
+            runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |c| {
+                if bases.len() <= max {
+                    bases.push(c.execution.base());
+                }
+            });
+        if outcome.is_err() || bases.is_empty() || bases.len() > max {
+            continue;
+        }
+        let static_part = |b: &eval::Base| {
+            let sets: BTreeMap<_, _> = b.sets.iter().collect();
+            let rels: BTreeMap<_, _> = b
+                .rels
+                .iter()
+                .filter(|(name, _)| !CHOSEN.contains(name))
+                .collect();
+            format!("{sets:?}{rels:?}")
+        };
+        assert!(
+            bases
+                .iter()
+                .all(|b| static_part(b) == static_part(&bases[0])),
+            "{}: without control flow every candidate has the same events",
+            path.display()
+        );
+        let runner: BTreeSet<Choice> = bases
+            .iter()
+            .map(|b| choice_of(&b.rels["rf"], &b.rels["co"]))
+            .collect();
+        // One more than the runner's: enough to see that wf.cat allows a choice too many.
+        let allowed = well_formed_choices(&wf, &bases[0], runner.len() + 1);
+        compared += 1;
+        if allowed != runner {
+            let extra: Vec<_> = allowed.difference(&runner).take(2).collect();
+            let missing: Vec<_> = runner.difference(&allowed).take(2).collect();
+            mismatches.push(format!(
+                "{}: wf.cat allows (rf, co) the runner does not build: {extra:?}; the runner builds (rf, co) wf.cat rejects: {missing:?}",
+                path.display(),
+            ));
+        }
+    }
+    (compared, mismatches)
+}
+
+#[test]
+fn every_well_formed_choice_is_a_runner_candidate() {
+    for (dir, model, max, at_least) in [
+        (
+            "tests/data/oracle/dat3m/litmus/PTX",
+            "models/ptx-v6.cat",
+            2000,
+            30,
+        ),
+        (
+            "tests/data/oracle/dat3m/litmus/C11",
+            "models/rc11.cat",
+            2000,
+            30,
+        ),
+        (
+            "tests/data/oracle/dat3m/litmus/OPENCL",
+            "models/opencl.cat",
+            2000,
+            50,
+        ),
+    ] {
+        let (compared, mismatches) = compare_suite(dir, model, max);
+        assert!(
+            compared >= at_least,
+            "{dir}: only {compared} tests compared"
+        );
+        assert!(
+            mismatches.is_empty(),
+            "{dir}: {} of {compared} tests differ:\n{}",
+            mismatches.len(),
+            mismatches.join("\n")
+        );
     }
 }

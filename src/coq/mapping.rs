@@ -487,17 +487,26 @@ fn told_apart(model: &crate::ir::Model) -> Vec<&'static str> {
         .collect()
 }
 
-/// Every event of `x` but its initial writes is exactly one of `kinds` (an event set and its
-/// own tags): in its set, and without any tag of `told` beyond its own. (The sets overlap: a
-/// volatile load is also a relaxed system-scope load; its tags say which one it is.)
-fn exactly_one_of(side: Side, kinds: &[(String, Vec<&str>)], told: &[&str], x: &str) -> String {
-    let exact = kinds.iter().map(|(events, own)| {
-        told.iter()
-            .filter(|t| !own.contains(t))
-            .map(|t| side.field(t, x))
-            .fold(events.clone(), |acc, t| app(side, "set_minus", acc, t))
-    });
+/// Each of `kinds` (an event set and its own tags) cut to its exact events: those without any
+/// tag of `told` beyond the kind's own. (The sets overlap: a volatile load is also a relaxed
+/// system-scope load; its tags say which one it is.)
+fn exact_sets(side: Side, kinds: &[(String, Vec<&str>)], told: &[&str], x: &str) -> Vec<String> {
+    kinds
+        .iter()
+        .map(|(events, own)| {
+            told.iter()
+                .filter(|t| !own.contains(t))
+                .map(|t| side.field(t, x))
+                .fold(events.clone(), |acc, t| app(side, "set_minus", acc, t))
+        })
+        .collect()
+}
+
+/// Every event of `x` but its initial writes is in one of the `exact` sets.
+fn exactly_one_of(side: Side, exact: &[String], x: &str) -> String {
     let covered = exact
+        .iter()
+        .cloned()
         .reduce(|a, b| app(side, "set_union", a, b))
         .unwrap_or_else(|| side.op("set0"));
     let events = app(side, "set_minus", side.field("E", x), side.field("IW", x));
@@ -506,6 +515,17 @@ fn exactly_one_of(side: Side, kinds: &[(String, Vec<&str>)], told: &[&str], x: &
         side.op_n("set_empty"),
         app(side, "set_minus", events, covered)
     )
+}
+
+/// The two events of each `rmw` pair of `x` lie in one of the `exact` sets: an RMW is one
+/// instruction, its read and its write one class.
+fn rmw_halves_alike(side: Side, exact: &[String], x: &str) -> String {
+    let pairs = exact
+        .iter()
+        .map(|set| app(side, "cross", set, set))
+        .reduce(|a, b| app(side, "union", a, b))
+        .unwrap_or_else(|| side.op("rel0"));
+    within(side, side.field("rmw", x), pairs)
 }
 
 /// The programs the search considers, as conditions on a skeleton `X` and its guards.
@@ -599,19 +619,28 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
         },
     );
     push(&ctrl_why(), &|side| ctrl_is_guards(side, "X", &gr(side)));
+    let exact_classes = |side, keep: &dyn Fn(&Class) -> bool| {
+        let kinds: Vec<(String, Vec<&str>)> = mapping
+            .classes()
+            .iter()
+            .filter(|c| keep(c))
+            .map(|c| {
+                let mut own = c.tags();
+                own.extend(mapping.region());
+                (class_set(side, c, "X"), own)
+            })
+            .collect();
+        exact_sets(side, &kinds, &told, "X")
+    };
     push(
         "every event is exactly one class: no tag its models tell apart beyond the class's own (and the search's memory region)",
+        &|side| exactly_one_of(side, &exact_classes(side, &|_| true), "X"),
+    );
+    push(
+        "the read and the write of an RMW are one instruction: both are the same RMW class",
         &|side| {
-            let kinds: Vec<(String, Vec<&str>)> = mapping
-                .classes()
-                .iter()
-                .map(|c| {
-                    let mut own = c.tags();
-                    own.extend(mapping.region());
-                    (class_set(side, c, "X"), own)
-                })
-                .collect();
-            exactly_one_of(side, &kinds, &told, "X")
+            let rmw_classes = exact_classes(side, &|c| c.kind == ClassKind::Rmw);
+            rmw_halves_alike(side, &rmw_classes, "X")
         },
     );
     conds
@@ -703,7 +732,7 @@ fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Conditio
                 .iter()
                 .map(|op| (op_set(side, op, "Xt"), op.tags.to_vec()))
                 .collect();
-            exactly_one_of(side, &kinds, &told, "Xt")
+            exactly_one_of(side, &exact_sets(side, &kinds, &told, "Xt"), "Xt")
         },
     );
     conds
