@@ -12,7 +12,7 @@
 //!   without `co_init_before` an RMW could read the initial value "before" a morally strong
 //!   write coherence-ordered before its own, which PTX forbids and scoped RC11 cannot explain);
 //! - a source program whose RMW has a read and a write of different classes (one instruction
-//!   has one class).
+//!   has one class), and one whose RMW pairs a read with a write that is not the next event.
 //!
 //! Needs `coqc`.
 use std::path::Path;
@@ -112,6 +112,34 @@ fn retagged(base: &Base, e: usize, from: &'static str, to: &'static str) -> Base
     out.sets
         .insert(from, base.sets[from].diff(Set::singleton(e)));
     out.sets.insert(to, base.sets[to].union(Set::singleton(e)));
+    out
+}
+
+/// A thread with an exchange and then a store to the same location: an RMW and a write.
+const EXCHANGE_THEN_STORE: &str = "C rmw-then-store
+{ [x] = 0; }
+P0@cta 0, gpu 0 (atomic_int* x) {
+  int r0 = atomic_exchange_explicit(x, 1, memory_order_relaxed, thread_scope_device);
+  atomic_store_explicit(x, 2, memory_order_relaxed, thread_scope_device);
+}
+exists (P0:r0 == 0)
+";
+
+/// `skeleton` with its RMW's read paired with the later store instead of the RMW's own write
+/// (both relabelled: each event is still an exact class, `rmw` still in `po & loc`).
+fn rmw_apart(skeleton: &Base) -> Base {
+    let (read, write) = skeleton.rels["rmw"].pairs().next().expect("one RMW");
+    let store = skeleton.sets["W"]
+        .diff(skeleton.sets["RMW"])
+        .diff(skeleton.sets["IW"])
+        .iter()
+        .next()
+        .expect("one store");
+    let mut out = skeleton.clone();
+    out.rels
+        .insert("rmw", Rel::from_pairs(skeleton.n, [(read, store)]));
+    out.sets.insert("RMW", Set::from_iter([read, store]));
+    assert!(write != store);
     out
 }
 
@@ -222,6 +250,16 @@ fn coq_rejects_pairs_that_are_not_compilations() {
         gwrite: programs.source.gwrite.clone(),
     };
 
+    // An RMW's read paired with a later store of its thread: each is a class, wf.cat holds.
+    let apart_source =
+        mapcheck::litmus::parse_str("rmw-then-store", EXCHANGE_THEN_STORE).expect("parses");
+    let apart_programs = Programs::of(&m, &apart_source).expect("programs");
+    let apart = Program {
+        skeleton: rmw_apart(&apart_programs.source.skeleton),
+        gread: vec![],
+        gwrite: vec![],
+    };
+
     let wf = coq::wf_model().expect("wf");
     let wf_names = Names::new(&wf, "wf");
     let s = Names::new(&m.source, "rc11_scoped");
@@ -235,6 +273,9 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          Definition PBt_renumbered : bprogram := {}.\n\
          Definition PBs_unguarded : bprogram := {}.\n\
          Definition PBs_mixed : bprogram := {}.\n\
+         Definition n_apart : nat := {}.\n\
+         Definition PBs_store : bprogram := {}.\n\
+         Definition PBs_apart : bprogram := {}.\n\
          Notation Ps := (of_bprogram n PBs).\n\
          Notation Pt := (of_bprogram n PBt).\n\n\
          (* 1. The compiled execution with an event left out of E, its labels kept. *)\n{}\
@@ -274,7 +315,16 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          Lemma rmw_halves_mixed : forall Pt Xs Xt, ~ compilation (of_bprogram n PBs_mixed) Pt Xs Xt.\n\
          Proof.\n  intros Pt Xs Xt C. generalize (c_searched _ _ _ _ C). unfold searched.\n  \
          apply (dec_false _ _ (searched_on_dec n _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n PBs_mixed)) (rp_gread _ _ _ (of_bprogram_reflects n PBs_mixed)) (rp_gwrite _ _ _ (of_bprogram_reflects n PBs_mixed)))).\n  \
-         vm_compute. reflexivity.\nQed.\nPrint Assumptions rmw_halves_mixed.\n",
+         vm_compute. reflexivity.\nQed.\nPrint Assumptions rmw_halves_mixed.\n\n\
+         (* 7. An RMW whose read is paired with a write that is not the next event. *)\n\
+         Lemma rmw_then_store : searched (of_bprogram n_apart PBs_store).\n\
+         Proof.\n  unfold searched.\n  \
+         apply (dec_true _ _ (searched_on_dec n_apart _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n_apart PBs_store)) (rp_gread _ _ _ (of_bprogram_reflects n_apart PBs_store)) (rp_gwrite _ _ _ (of_bprogram_reflects n_apart PBs_store)))).\n  \
+         vm_compute. reflexivity.\nQed.\n\
+         Lemma rmw_halves_apart : forall Pt Xs Xt, ~ compilation (of_bprogram n_apart PBs_apart) Pt Xs Xt.\n\
+         Proof.\n  intros Pt Xs Xt C. generalize (c_searched _ _ _ _ C). unfold searched.\n  \
+         apply (dec_false _ _ (searched_on_dec n_apart _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n_apart PBs_apart)) (rp_gread _ _ _ (of_bprogram_reflects n_apart PBs_apart)) (rp_gwrite _ _ _ (of_bprogram_reflects n_apart PBs_apart)))).\n  \
+         vm_compute. reflexivity.\nQed.\nPrint Assumptions rmw_halves_apart.\n",
         coq::header(
             "adversarial pairs for mappings/rc11-ptx-artifact.map",
             "Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact",
@@ -284,6 +334,9 @@ fn coq_rejects_pairs_that_are_not_compilations() {
         bprogram_literal(&renumbered),
         bprogram_literal(&racy_programs.source),
         bprogram_literal(&mixed),
+        apart_programs.numbering.n,
+        bprogram_literal(&apart_programs.source),
+        bprogram_literal(&apart),
         concrete::module("LabelsOutside", &out_of_events(&xt, guarded), &[&wf_names]),
         concrete::module("Dropped", &dropped(&xt, guarded), &[&wf_names]),
         concrete::module("Racy", &racy, &[&wf_names, &s]),
@@ -293,8 +346,8 @@ fn coq_rejects_pairs_that_are_not_compilations() {
     let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         log.matches("Closed under the global context").count(),
-        7,
-        "the satisfiability proof and the six rejections must be axiom-free:\n{log}"
+        8,
+        "the satisfiability proof and the seven rejections must be axiom-free:\n{log}"
     );
 }
 

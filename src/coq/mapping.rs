@@ -517,15 +517,19 @@ fn exactly_one_of(side: Side, exact: &[String], x: &str) -> String {
     )
 }
 
-/// The two events of each `rmw` pair of `x` lie in one of the `exact` sets: an RMW is one
-/// instruction, its read and its write one class.
-fn rmw_halves_alike(side: Side, exact: &[String], x: &str) -> String {
+/// Each `rmw` pair of `x` is one instruction: the read immediately before the write, both in one
+/// of the `exact` sets.
+fn rmw_one_instruction(side: Side, exact: &[String], x: &str) -> String {
     let pairs = exact
         .iter()
         .map(|set| app(side, "cross", set, set))
         .reduce(|a, b| app(side, "union", a, b))
         .unwrap_or_else(|| side.op("rel0"));
-    within(side, side.field("rmw", x), pairs)
+    within(
+        side,
+        side.field("rmw", x),
+        app(side, "inter", side.named("ipo", x), pairs),
+    )
 }
 
 /// The programs the search considers, as conditions on a skeleton `X` and its guards.
@@ -637,10 +641,10 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
         &|side| exactly_one_of(side, &exact_classes(side, &|_| true), "X"),
     );
     push(
-        "the read and the write of an RMW are one instruction: both are the same RMW class",
+        "the read and the write of an RMW are one instruction: the read immediately before the write, both of the same RMW class",
         &|side| {
             let rmw_classes = exact_classes(side, &|c| c.kind == ClassKind::Rmw);
-            rmw_halves_alike(side, &rmw_classes, "X")
+            rmw_one_instruction(side, &rmw_classes, "X")
         },
     );
     conds
