@@ -12,7 +12,8 @@
 //!   without `co_init_before` an RMW could read the initial value "before" a morally strong
 //!   write coherence-ordered before its own, which PTX forbids and scoped RC11 cannot explain);
 //! - a source program whose RMW has a read and a write of different classes (one instruction
-//!   has one class), and one whose RMW pairs a read with a write that is not the next event.
+//!   has one class), one whose RMW pairs a read with a write that is not the next event, and one
+//!   whose guard on an RMW's read names that RMW's own write (the search never does).
 //!
 //! Needs `coqc`.
 use std::path::Path;
@@ -121,6 +122,18 @@ const EXCHANGE_THEN_STORE: &str = "C rmw-then-store
 P0@cta 0, gpu 0 (atomic_int* x) {
   int r0 = atomic_exchange_explicit(x, 1, memory_order_relaxed, thread_scope_device);
   atomic_store_explicit(x, 2, memory_order_relaxed, thread_scope_device);
+}
+exists (P0:r0 == 0)
+";
+
+/// An exchange writing 1, then a store guarded by the value the exchange read.
+const GUARDED_EXCHANGE: &str = "C guarded-exchange
+{ [x] = 0; }
+P0@cta 0, gpu 0 (atomic_int* x) {
+  int r0 = atomic_exchange_explicit(x, 1, memory_order_relaxed, thread_scope_device);
+  if (r0 == VALUE) {
+    atomic_store_explicit(x, 2, memory_order_relaxed, thread_scope_device);
+  }
 }
 exists (P0:r0 == 0)
 ";
@@ -260,6 +273,16 @@ fn coq_rejects_pairs_that_are_not_compilations() {
         gwrite: vec![],
     };
 
+    // A guard on an exchange's read: on the initial value (a searched program), and on the
+    // exchange's own write (not one: the search never names a read's own write).
+    let guarded_exchange = |value: u32| {
+        let text = GUARDED_EXCHANGE.replace("VALUE", &value.to_string());
+        let test = mapcheck::litmus::parse_str("guarded-exchange", &text).expect("parses");
+        Programs::of(&m, &test).expect("programs")
+    };
+    let (guard_initial, guard_own) = (guarded_exchange(0), guarded_exchange(1));
+    assert_eq!(guard_own.source.gread.len(), 1, "the store is guarded");
+
     let wf = coq::wf_model().expect("wf");
     let wf_names = Names::new(&wf, "wf");
     let s = Names::new(&m.source, "rc11_scoped");
@@ -276,6 +299,9 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          Definition n_apart : nat := {}.\n\
          Definition PBs_store : bprogram := {}.\n\
          Definition PBs_apart : bprogram := {}.\n\
+         Definition n_guard : nat := {}.\n\
+         Definition PBs_guard_initial : bprogram := {}.\n\
+         Definition PBs_guard_own : bprogram := {}.\n\
          Notation Ps := (of_bprogram n PBs).\n\
          Notation Pt := (of_bprogram n PBt).\n\n\
          (* 1. The compiled execution with an event left out of E, its labels kept. *)\n{}\
@@ -307,24 +333,31 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          Lemma initial_write_unordered : forall Ps Pt Xs, ~ compilation Ps Pt Xs Unordered.X.\n\
          Proof.\n  intros Ps Pt Xs C. apply (dec_false _ _ (wf_consistent_dec _ _ _ (of_bexec_reflects Unordered.n Unordered.XB))).\n  \
          - vm_compute. reflexivity.\n  - exact (c_wf_t _ _ _ _ C).\nQed.\nPrint Assumptions initial_write_unordered.\n\n\
+         (* Programs decided by computation: [searched] holds, or no compilation starts from them. *)\n\
+         Lemma searched_by_computation : forall m PB, searched_on_b m (bpr PB) (bgread PB) (bgwrite PB) = true -> searched (of_bprogram m PB).\n\
+         Proof.\n  intros m PB B. pose proof (of_bprogram_reflects m PB) as R. unfold searched.\n  \
+         apply (dec_true _ _ (searched_on_dec m _ _ _ _ _ _ (rp_pr _ _ _ R) (rp_gread _ _ _ R) (rp_gwrite _ _ _ R))). exact B.\nQed.\n\
+         Lemma rejected_by_computation : forall m PB, searched_on_b m (bpr PB) (bgread PB) (bgwrite PB) = false -> forall Pt Xs Xt, ~ compilation (of_bprogram m PB) Pt Xs Xt.\n\
+         Proof.\n  intros m PB B Pt Xs Xt C. pose proof (of_bprogram_reflects m PB) as R. generalize (c_searched _ _ _ _ C). unfold searched.\n  \
+         apply (dec_false _ _ (searched_on_dec m _ _ _ _ _ _ (rp_pr _ _ _ R) (rp_gread _ _ _ R) (rp_gwrite _ _ _ R))). exact B.\nQed.\n\n\
          (* 6. An RMW whose read and write are of different classes. *)\n\
          Lemma rmw_halves_alike : searched Ps.\n\
-         Proof.\n  unfold searched.\n  \
-         apply (dec_true _ _ (searched_on_dec n _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n PBs)) (rp_gread _ _ _ (of_bprogram_reflects n PBs)) (rp_gwrite _ _ _ (of_bprogram_reflects n PBs)))).\n  \
-         vm_compute. reflexivity.\nQed.\n\
+         Proof. apply searched_by_computation. vm_compute. reflexivity. Qed.\n\
          Lemma rmw_halves_mixed : forall Pt Xs Xt, ~ compilation (of_bprogram n PBs_mixed) Pt Xs Xt.\n\
-         Proof.\n  intros Pt Xs Xt C. generalize (c_searched _ _ _ _ C). unfold searched.\n  \
-         apply (dec_false _ _ (searched_on_dec n _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n PBs_mixed)) (rp_gread _ _ _ (of_bprogram_reflects n PBs_mixed)) (rp_gwrite _ _ _ (of_bprogram_reflects n PBs_mixed)))).\n  \
-         vm_compute. reflexivity.\nQed.\nPrint Assumptions rmw_halves_mixed.\n\n\
+         Proof. apply rejected_by_computation. vm_compute. reflexivity. Qed.\n\
+         Print Assumptions rmw_halves_mixed.\n\n\
          (* 7. An RMW whose read is paired with a write that is not the next event. *)\n\
          Lemma rmw_then_store : searched (of_bprogram n_apart PBs_store).\n\
-         Proof.\n  unfold searched.\n  \
-         apply (dec_true _ _ (searched_on_dec n_apart _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n_apart PBs_store)) (rp_gread _ _ _ (of_bprogram_reflects n_apart PBs_store)) (rp_gwrite _ _ _ (of_bprogram_reflects n_apart PBs_store)))).\n  \
-         vm_compute. reflexivity.\nQed.\n\
+         Proof. apply searched_by_computation. vm_compute. reflexivity. Qed.\n\
          Lemma rmw_halves_apart : forall Pt Xs Xt, ~ compilation (of_bprogram n_apart PBs_apart) Pt Xs Xt.\n\
-         Proof.\n  intros Pt Xs Xt C. generalize (c_searched _ _ _ _ C). unfold searched.\n  \
-         apply (dec_false _ _ (searched_on_dec n_apart _ _ _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n_apart PBs_apart)) (rp_gread _ _ _ (of_bprogram_reflects n_apart PBs_apart)) (rp_gwrite _ _ _ (of_bprogram_reflects n_apart PBs_apart)))).\n  \
-         vm_compute. reflexivity.\nQed.\nPrint Assumptions rmw_halves_apart.\n",
+         Proof. apply rejected_by_computation. vm_compute. reflexivity. Qed.\n\
+         Print Assumptions rmw_halves_apart.\n\n\
+         (* 8. A guard on an RMW's read that names the RMW's own write. *)\n\
+         Lemma guard_on_initial_value : searched (of_bprogram n_guard PBs_guard_initial).\n\
+         Proof. apply searched_by_computation. vm_compute. reflexivity. Qed.\n\
+         Lemma guard_on_own_write : forall Pt Xs Xt, ~ compilation (of_bprogram n_guard PBs_guard_own) Pt Xs Xt.\n\
+         Proof. apply rejected_by_computation. vm_compute. reflexivity. Qed.\n\
+         Print Assumptions guard_on_own_write.\n",
         coq::header(
             "adversarial pairs for mappings/rc11-ptx-artifact.map",
             "Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact",
@@ -337,6 +370,9 @@ fn coq_rejects_pairs_that_are_not_compilations() {
         apart_programs.numbering.n,
         bprogram_literal(&apart_programs.source),
         bprogram_literal(&apart),
+        guard_initial.numbering.n,
+        bprogram_literal(&guard_initial.source),
+        bprogram_literal(&guard_own.source),
         concrete::module("LabelsOutside", &out_of_events(&xt, guarded), &[&wf_names]),
         concrete::module("Dropped", &dropped(&xt, guarded), &[&wf_names]),
         concrete::module("Racy", &racy, &[&wf_names, &s]),
@@ -346,8 +382,8 @@ fn coq_rejects_pairs_that_are_not_compilations() {
     let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
     assert_eq!(
         log.matches("Closed under the global context").count(),
-        8,
-        "the satisfiability proof and the seven rejections must be axiom-free:\n{log}"
+        9,
+        "the satisfiability proof and the eight rejections must be axiom-free:\n{log}"
     );
 }
 

@@ -775,6 +775,13 @@ Create HintDb mc_reflect discriminated.
 #[export] Hint Variables Opaque : mc_reflect.
 #[export] Hint Resolve rel_of_reflects set_of_reflects : mc_reflect.
 
+(* A set with a mirror over 0..n-1 is finite: its boolean side is [true]. *)
+Lemma set_finite_dec : forall n s b, reflects_set n s b -> (true = true <-> set_finite s).
+Proof.
+  intros n s b H; split; [intros _; exists n; intros x S; apply H in S; tauto | reflexivity].
+Qed.
+#[export] Hint Resolve set_finite_dec : mc_reflect.
+
 (* Leaves: a hypothesis, or a lemma of the hint database mc_reflect. *)
 Ltac reflect_atom :=
   first

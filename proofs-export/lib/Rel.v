@@ -27,6 +27,8 @@ Definition set_compl (U a : set) : set := fun x => U x /\ ~ a x.
 Definition set_empty (a : set) : Prop := forall x, ~ a x.
 Definition set_incl (a b : set) : Prop := forall x, a x -> b x.
 Definition set_same (a b : set) : Prop := set_incl a b /\ set_incl b a.
+(* Finitely many elements: all below some number. *)
+Definition set_finite (a : set) : Prop := exists m, forall x, a x -> x < m.
 
 (* ------------------------------------------------------------------ *)
 (* Relations                                                           *)

@@ -548,6 +548,13 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
             Side::Bool(_) => format!("{wf}_b n XB"),
         },
     );
+    push(
+        "the program is finite: its events are numbered below some number",
+        &|side| match side {
+            Side::Prop => "set_finite (E X)".to_string(),
+            Side::Bool(_) => "true".to_string(),
+        },
+    );
     push("no barriers", &|side| {
         format!("{} {}", side.op_n("set_empty"), side.field("BAR", "X"))
     });
@@ -565,7 +572,7 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
         within(side, gr(side), before)
     });
     push(
-        "the write a guard names is a write to the guard read's location",
+        "the write a guard names is a write to the guard read's location, not the write of the read's own RMW",
         &|side| {
             let pair = format!(
                 "({} {} ({} {}))",
@@ -580,7 +587,8 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
                 app(side, "cross", side.field("W", "X"), side.field("R", "X")),
                 side.field("loc", "X"),
             );
-            within(side, pair, shape)
+            let own_rmw = format!("({} {})", side.op("inv"), side.field("rmw", "X"));
+            within(side, pair, app(side, "minus", shape, own_rmw))
         },
     );
     for (g, what) in [("gr", "one guard read"), ("gw", "one guard write")] {
