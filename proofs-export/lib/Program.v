@@ -663,3 +663,75 @@ Lemma implb_dec : forall a c (A C : Prop),
 Proof.
   intros a c A C HA HC E HA'. apply HC. apply HA in HA'. rewrite HA' in E. exact E.
 Qed.
+
+(* ------------------------------------------------------------------ *)
+(* Transport: two programs with the same guards on shared events       *)
+
+(* A source program and its compilation share some events. When the shared events have the same
+   guards in both programs, and the two executions read from the same writes, the same shared
+   events are present in both: the "transport along programs" step of a compilation proof. The
+   proof is by well-founded induction on the source's po, along which guard reads come first. *)
+From Coq Require Import Lia.
+
+(* x is accessible when it lies r-below every element of a list l of distinct events below m, and
+   l lacks at most k of m elements: each step down to a y adds x to the list, which can never
+   hold more than m elements. *)
+Lemma acc_chain : forall (r : rel) (m : nat),
+  irreflexive r -> (forall a b c, r a b -> r b c -> r a c) ->
+  (forall a b, r a b -> b < m) ->
+  forall k x l, NoDup l -> (forall z, In z l -> z < m) -> (forall z, In z l -> r x z) ->
+  m <= length l + k -> Acc r x.
+Proof.
+  intros r m Hirr Htr Hm k. induction k as [|k IH]; intros x l Hnd Hl Hx Hk; constructor; intros y Hy.
+  - (* x :: l would be m + 1 distinct elements below m *)
+    exfalso. assert (Hle : length (x :: l) <= length (upto m)).
+    { apply NoDup_incl_length.
+      - constructor; [intro Il; exact (Hirr x (Hx x Il)) | exact Hnd].
+      - intros z [<-|Iz]; apply in_upto; [exact (Hm y x Hy) | exact (Hl z Iz)]. }
+    rewrite length_upto in Hle. simpl in Hle. unfold event in Hle. lia.
+  - apply (IH y (x :: l)).
+    + constructor; [intro Il; exact (Hirr x (Hx x Il)) | exact Hnd].
+    + intros z [<-|Iz]; [exact (Hm y x Hy) | exact (Hl z Iz)].
+    + intros z [<-|Iz]; [exact Hy | exact (Htr y x z Hy (Hx z Iz))].
+    + simpl. lia.
+Qed.
+
+(* An irreflexive, transitive relation between elements of a finite set is well founded. *)
+Lemma po_well_founded : forall (r : rel) (s : set),
+  set_finite s -> irreflexive r -> (forall a b c, r a b -> r b c -> r a c) ->
+  (forall a b, r a b -> s a /\ s b) -> well_founded r.
+Proof.
+  intros r s [m Hs] Hirr Htr Hrs x.
+  apply (acc_chain r m Hirr Htr (fun a b H => Hs b (proj2 (Hrs a b H))) m x []);
+    [constructor | intros z [] | intros z [] | simpl; lia].
+Qed.
+
+(* Source Ps and target Pt agree on the shared events S: present in both skeletons, same guard
+   reads and writes, guard reads of shared events shared and po-earlier in the source. Executions
+   of the two with the same rf then have the same shared events. *)
+Lemma runs_transport : forall (Ps Pt : program) (Xs Xt : exec) (S : set),
+  set_finite (E (pr Ps)) ->
+  irreflexive (po (pr Ps)) ->
+  (forall a b c, po (pr Ps) a b -> po (pr Ps) b c -> po (pr Ps) a c) ->
+  (forall a b, po (pr Ps) a b -> E (pr Ps) a /\ E (pr Ps) b) ->
+  (forall r e, gread Ps r e -> po (pr Ps) r e) ->
+  (forall r e, gread Ps r e -> S e -> S r) ->
+  (forall e, S e -> E (pr Ps) e /\ E (pr Pt) e) ->
+  (forall r e, S e -> (gread Ps r e <-> gread Pt r e)) ->
+  (forall w e, S e -> (gwrite Ps w e <-> gwrite Pt w e)) ->
+  same_rel (rf Xs) (rf Xt) ->
+  runs Ps Xs -> runs Pt Xt ->
+  forall e, S e -> (E Xs e <-> E Xt e).
+Proof.
+  intros Ps Pt Xs Xt S Hfin Hirr Htr Hpo Hgpo HgS HS Hgr Hgw [Hrf1 Hrf2] [_ Hs] [_ Ht] e.
+  induction e as [e IH] using (well_founded_ind (po_well_founded _ _ Hfin Hirr Htr Hpo)).
+  intro Se. destruct (HS e Se) as [Es Et].
+  (* the guard reads of e are present on both sides alike *)
+  assert (Hr : forall r, gread Ps r e -> (E Xs r <-> E Xt r)).
+  { intros r G. apply (IH r (Hgpo r e G) (HgS r e G Se)). }
+  rewrite (Hs e Es), (Ht e Et). unfold guards_hold. split; intros [G1 G2]; split.
+  - intros r G. apply (Hgr r e Se) in G. apply Hr, G1; assumption.
+  - intros r w G Gw. apply (Hgr r e Se) in G. apply (Hgw w e Se) in Gw. apply Hrf1, G2; assumption.
+  - intros r G. apply Hr, G1, (Hgr r e Se); assumption.
+  - intros r w G Gw. apply Hrf2, G2; [apply (Hgr r e Se) | apply (Hgw w e Se)]; assumption.
+Qed.
