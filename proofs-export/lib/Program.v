@@ -16,7 +16,7 @@
    candidate into a statement about every execution.
 
    Owned here: programs, [runs] and its decision, stability, tabulation, the enumeration and its
-   completeness. Uses Exec.v and Model_wf.v (generated into every export). No axioms. *)
+   completeness, and transport between a program and its compilation ([runs_transport]). Uses Exec.v and Model_wf.v (generated into every export). No axioms. *)
 From Coq Require Import List Bool PeanoNat.
 From Mapcheck Require Import Rel Dec Checks Exec Model_wf.
 Import ListNotations.
