@@ -141,19 +141,22 @@ exists (P0:r0 == 0)
 /// `skeleton` with its RMW's read paired with the later store instead of the RMW's own write
 /// (both relabelled: each event is still an exact class, `rmw` still in `po & loc`).
 fn rmw_apart(skeleton: &Base) -> Base {
-    let (read, write) = skeleton.rels["rmw"].pairs().next().expect("one RMW");
-    let store = skeleton.sets["W"]
-        .diff(skeleton.sets["RMW"])
-        .diff(skeleton.sets["IW"])
-        .iter()
-        .next()
-        .expect("one store");
+    let (read, _) = skeleton.rels["rmw"].pairs().next().expect("one RMW");
+    let store = first_event(skeleton, &["W"], &["RMW", "IW"]).expect("one store");
     let mut out = skeleton.clone();
     out.rels
         .insert("rmw", Rel::from_pairs(skeleton.n, [(read, store)]));
     out.sets.insert("RMW", Set::from_iter([read, store]));
-    assert!(write != store);
     out
+}
+
+/// The first event of `base` in every set of `all` and in none of `none`.
+fn first_event(base: &Base, all: &[&str], none: &[&str]) -> Option<usize> {
+    let within = all
+        .iter()
+        .fold(Set::full(base.n), |s, t| s.inter(base.sets[t]));
+    let outside = none.iter().fold(within, |s, t| s.diff(base.sets[t]));
+    outside.iter().next()
 }
 
 /// The checks of wf.cat that `base` fails.
@@ -251,12 +254,7 @@ fn coq_rejects_pairs_that_are_not_compilations() {
     // exact class (RMW.SC.$s, RMW.ACQ_REL.$s), only the pair is not one instruction. Coq proves
     // the program as it is searched, and the mixed one not.
     let skeleton = &programs.source.skeleton;
-    let rmw_write = skeleton.sets["RMW"]
-        .inter(skeleton.sets["W"])
-        .inter(skeleton.sets["SC"])
-        .iter()
-        .next()
-        .expect("B1's RMW is SC");
+    let rmw_write = first_event(skeleton, &["RMW", "W", "SC"], &[]).expect("B1's RMW is SC");
     let mixed = Program {
         skeleton: retagged(skeleton, rmw_write, "SC", "ACQ_REL"),
         gread: programs.source.gread.clone(),
