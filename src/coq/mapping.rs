@@ -678,15 +678,23 @@ fn ctrl_is_guards(side: Side, x: &str, gr: &str) -> String {
     ])
 }
 
-/// The guards of a compiled program: a shared event keeps its guard; a fence a rule adds has
-/// the guard of the event it was added for; `ctrl` follows the guards; a target event has no
-/// tag beyond its instruction's.
+/// The compiled program: its skeleton is well formed; a shared event keeps its guard; a fence a
+/// rule adds has the guard of the event it was added for; `ctrl` follows the guards; a target
+/// event has no tag beyond its instruction's.
 fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
     let told = told_apart(models.target.model);
     let added = added_fences(mapping);
     let mut conds = Vec::new();
     let mut push =
         |why: String, stmt: &dyn Fn(Side) -> String| conds.push(Condition::new(why, stmt));
+    let wf = models.wf.consistent();
+    push(
+        "the target skeleton is an execution: well formed with some rf and co (its labels within its events)".into(),
+        &|side| match side {
+            Side::Prop => format!("{wf} Xt"),
+            Side::Bool(_) => format!("{wf}_b n XBt"),
+        },
+    );
     for (g, name) in [("gr", "guard read"), ("gw", "guard write")] {
         let (gs, gt) = (format!("{g}s"), format!("{g}t"));
         for (a, b) in [(&gs, &gt), (&gt, &gs)] {
@@ -773,7 +781,7 @@ fn print_programs(
     print_statement(
         &Statement {
             name: "guards_compiled",
-            what: "The guards of a compiled program, between the skeletons Xs and Xt.",
+            what: "The compiled program's skeleton Xt and its guards, against the source's Xs.",
             params: "(Xs Xt : exec) (grs gws grt gwt : rel)",
             bool_params: "(XBs XBt : bexec) (grsb gwsb grtb gwtb : brel)",
             reflects: "exec_reflects n Xs XBs -> exec_reflects n Xt XBt -> reflects n grs grsb -> reflects n gws gwsb -> reflects n grt grtb -> reflects n gwt gwtb",
