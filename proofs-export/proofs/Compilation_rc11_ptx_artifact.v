@@ -1,0 +1,445 @@
+(* Compilation_rc11_ptx_artifact.v -- hand-written, NOT generated.
+
+   Lemmas about the generated statement of mappings/rc11-ptx-artifact.map
+   (Obligations_rc11_ptx_artifact.v): what a [compilation Ps Pt Xs Xt] gives about the
+   source execution Xs and the target execution Xt -- the first steps of a proof of
+   [obligation_rc11_scoped_ax_Atomicity].
+
+   The test suite compiles this file against a fresh export
+   (mapcheck export-coq mappings/rc11-ptx-artifact.map). When the generated statement
+   changes, regenerate the export and fix this file.
+
+   Two things about the statement shape every lemma here:
+
+   1. Double negations. The statement writes each inclusion "a <= b" as
+      [set_empty (set_minus a b)] or [empty (minus r s)]. Without an axiom that gives only
+      [~ ~ b x] from [a x], never [b x]. So the transfer lemmas conclude [~ ~ ...]. The
+      obligations are negative ([empty], [irreflexive], [acyclic]), so a proof of them can
+      remove the [~ ~] (see [nn_bind]).
+
+   2. A missing hypothesis. Nothing in [compilation] says that the target skeleton [pr Pt]
+      is well formed: [searched] gives [wf_consistent (pr Ps)], and [c_wf_t] is about Xt.
+      Without it the labels of [pr Pt] can lie outside [E (pr Pt)], and then a source event
+      need not be a target event. Counterexample: Ps = one initial write 0 and one relaxed
+      write 1 (no reads, no guards); Pt has the same labels but E (pr Pt) empty; Xs = {0, 1}
+      with co = {(0,1)}; Xt the empty execution. Every field of [compilation] holds, but
+      [E Xs 0] and not [E Xt 0]. The lemmas that need this take the hypothesis [Tlab] below
+      ([wf_ax_labels_in_events (pr Pt)], a conjunct of [wf_consistent (pr Pt)]). *)
+From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact.
+From Coq Require Import PeanoNat Lia.
+
+(* ------------------------------------------------------------------ *)
+(* Reasoning under a double negation                                   *)
+
+Lemma nn_ret : forall A : Prop, A -> ~ ~ A.
+Proof. intros A a N. exact (N a). Qed.
+
+(* Under a goal ~ ~ B, a hypothesis ~ ~ A can be used as A. *)
+Lemma nn_bind : forall A B : Prop, ~ ~ A -> (A -> ~ ~ B) -> ~ ~ B.
+Proof. intros A B NNA F NB. apply NNA. intro a. exact (F a NB). Qed.
+
+(* An implication whose conclusion holds doubly negated holds doubly negated. *)
+Lemma nn_impl : forall A B : Prop, (A -> ~ ~ B) -> ~ ~ (A -> B).
+Proof. intros A B F N. apply N. intro a. exfalso. apply (F a). intro b. apply N. intros _. exact b. Qed.
+
+Lemma nn_iff : forall A B : Prop, (A -> ~ ~ B) -> (B -> ~ ~ A) -> ~ ~ (A <-> B).
+Proof.
+  intros A B F G. apply (nn_bind _ _ (nn_impl _ _ F)). intro f.
+  apply (nn_bind _ _ (nn_impl _ _ G)). intro g. apply nn_ret. split; assumption.
+Qed.
+
+(* A set inclusion of the statement, used on one element. *)
+Lemma nn_set_incl : forall (a b : set) x, set_empty (set_minus a b) -> a x -> ~ ~ b x.
+Proof. intros a b x H Ha Nb. exact (H x (conj Ha Nb)). Qed.
+
+(* A relation inclusion of the statement, used on one pair. *)
+Lemma nn_incl : forall (r s : rel) x y, empty (minus r s) -> r x y -> ~ ~ s x y.
+Proof. intros r s x y H Hr Ns. exact (H x y (conj Hr Ns)). Qed.
+
+(* Double negation passes through a bounded quantifier (finite double-negation shift). *)
+Lemma dns_bounded : forall m (A : nat -> Prop),
+  (forall x, x < m -> ~ ~ A x) -> ~ ~ (forall x, x < m -> A x).
+Proof.
+  induction m as [|m IH]; intros A H.
+  - apply nn_ret. intros x Hx. lia.
+  - apply (nn_bind _ _ (IH A (fun x Hx => H x (Nat.lt_lt_succ_r _ _ Hx)))). intro Hm.
+    apply (nn_bind _ _ (H m (Nat.lt_succ_diag_r m))). intro Am.
+    apply nn_ret. intros x Hx. destruct (Nat.eq_dec x m) as [->|Ne]; [exact Am | apply Hm; lia].
+Qed.
+
+(* ------------------------------------------------------------------ *)
+(* Projections out of wf.cat and exec_of                               *)
+
+Lemma wf_labels : forall X, wf_consistent X -> wf_ax_labels_in_events X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_rel_events : forall X, wf_consistent X -> wf_ax_relations_in_events X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_kinds : forall X, wf_consistent X -> wf_ax_kinds_disjoint X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_IW : forall X, wf_consistent X -> wf_ax_IW_writes X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_RMW : forall X, wf_consistent X -> wf_ax_RMW_def X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_po_irr : forall X, wf_consistent X -> wf_ax_po_irreflexive X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_po_trans : forall X, wf_consistent X -> wf_ax_po_transitive X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_rmw_shape : forall X, wf_consistent X -> wf_ax_rmw_shape X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_co_irr : forall X, wf_consistent X -> wf_ax_co_irreflexive X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_co_trans : forall X, wf_consistent X -> wf_ax_co_transitive X.
+Proof. unfold wf_consistent; tauto. Qed.
+Lemma wf_fr : forall X, wf_consistent X -> wf_ax_fr_def X.
+Proof. unfold wf_consistent; tauto. Qed.
+
+(* An event with one of the kind labels R, W, F, IW, RMW is an event (doubly negated). *)
+Lemma labelled_in_events : forall X x, wf_ax_labels_in_events X ->
+  R X x \/ W X x \/ F X x \/ IW X x \/ RMW X x -> ~ ~ E X x.
+Proof.
+  intros X x H L N. apply (H x). split; [|exact N]. cbv [set_union]. tauto.
+Qed.
+
+(* A pair in po lies in the events (doubly negated). *)
+Lemma po_in_events : forall X a b, wf_consistent X -> po X a b -> ~ ~ (E X a /\ E X b).
+Proof.
+  intros X a b Hwf P N. apply (wf_rel_events X Hwf a b). split; [|exact N]. cbv [union]. tauto.
+Qed.
+
+Lemma exec_of_E : forall P X, exec_of P X -> set_incl (E X) (E P).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_R : forall P X, exec_of P X -> set_same (R X) (set_inter (R P) (E X)).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_W : forall P X, exec_of P X -> set_same (W X) (set_inter (W P) (E X)).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_IW : forall P X, exec_of P X -> set_same (IW X) (set_inter (IW P) (E X)).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_F : forall P X, exec_of P X -> set_same (F X) (set_inter (F P) (E X)).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_RMW : forall P X, exec_of P X -> set_same (RMW X) (set_inter (RMW P) (E X)).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_po : forall P X, exec_of P X -> same_rel (po X) (inter (po P) (cross (E X) (E X))).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_loc : forall P X, exec_of P X -> same_rel (loc X) (inter (loc P) (cross (E X) (E X))).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_int : forall P X, exec_of P X -> same_rel (int X) (inter (int P) (cross (E X) (E X))).
+Proof. unfold exec_of; tauto. Qed.
+Lemma exec_of_rmw : forall P X, exec_of P X -> same_rel (rmw X) (inter (rmw P) (cross (E X) (E X))).
+Proof. unfold exec_of; tauto. Qed.
+
+(* ------------------------------------------------------------------ *)
+
+Section Facts.
+Variables (Ps Pt : program) (Xs Xt : exec).
+Hypothesis C : compilation Ps Pt Xs Xt.
+
+(* The hypothesis the statement lacks (see the header): the target skeleton's labels lie in
+   its events. Only the lemmas whose proofs use it take it as an argument. *)
+Hypothesis Tlab : wf_ax_labels_in_events (pr Pt).
+
+(* ---- What [searched Ps] gives: the source skeleton ---- *)
+
+Lemma Ps_wf : wf_consistent (pr Ps).
+Proof. destruct (c_searched _ _ _ _ C) as (Wf & _). exact Wf. Qed.
+
+Lemma Ps_finite : set_finite (E (pr Ps)).
+Proof. destruct (c_searched _ _ _ _ C) as (_ & Fin & _). exact Fin. Qed.
+
+(* A guard read is a read po-before its event. *)
+Lemma Ps_gread_po : empty (minus (gread Ps) (seq (id_on (R (pr Ps))) (po (pr Ps)))).
+Proof. destruct (c_searched _ _ _ _ C) as (_ & _ & _ & _ & Gr & _). exact Gr. Qed.
+
+(* A guard write is a write (to the location of the guard read). *)
+Lemma Ps_gwrite_shape : empty (minus (seq (gwrite Ps) (inv (gread Ps)))
+  (minus (inter (cross (W (pr Ps)) (R (pr Ps))) (loc (pr Ps))) (inv (rmw (pr Ps))))).
+Proof. destruct (c_searched _ _ _ _ C) as (_ & _ & _ & _ & _ & Gw & _). exact Gw. Qed.
+
+(* An event with a guard write has a guard read. *)
+Lemma Ps_gwrite_gread : set_empty (set_minus (range (gwrite Ps)) (range (gread Ps))).
+Proof. destruct (c_searched _ _ _ _ C) as (_ & _ & _ & _ & _ & _ & _ & _ & [_ G] & _). exact G. Qed.
+
+(* ---- What [compiles Ps Pt] gives ---- *)
+
+Lemma low : lowering (pr Ps) (pr Pt).
+Proof. destruct (c_compiles _ _ _ _ C) as [L _]. exact L. Qed.
+
+Lemma gc : guards_compiled (pr Ps) (pr Pt) (gread Ps) (gwrite Ps) (gread Pt) (gwrite Pt).
+Proof. destruct (c_compiles _ _ _ _ C) as [_ G]. exact G. Qed.
+
+(* Shared events of the two skeletons. *)
+Definition shared : set := set_inter (E (pr Ps)) (E (pr Pt)).
+
+(* Guard reads and writes of shared events agree between the programs (doubly negated). *)
+Lemma gread_s_t : forall r e, shared e -> gread Ps r e -> ~ ~ gread Pt r e.
+Proof.
+  intros r e S G. destruct gc as (Grs & _). apply (nn_incl _ _ r e Grs). exists e. split; [exact G | split; auto].
+Qed.
+Lemma gread_t_s : forall r e, shared e -> gread Pt r e -> ~ ~ gread Ps r e.
+Proof.
+  intros r e S G. destruct gc as (_ & Grt & _). apply (nn_incl _ _ r e Grt). exists e. split; [exact G | split; auto].
+Qed.
+Lemma gwrite_s_t : forall w e, shared e -> gwrite Ps w e -> ~ ~ gwrite Pt w e.
+Proof.
+  intros w e S G. destruct gc as (_ & _ & _ & _ & _ & Gws & _). apply (nn_incl _ _ w e Gws).
+  exists e. split; [exact G | split; auto].
+Qed.
+Lemma gwrite_t_s : forall w e, shared e -> gwrite Pt w e -> ~ ~ gwrite Ps w e.
+Proof.
+  intros w e S G. destruct gc as (_ & _ & _ & _ & _ & _ & Gwt & _). apply (nn_incl _ _ w e Gwt).
+  exists e. split; [exact G | split; auto].
+Qed.
+
+(* Every source skeleton event is an initial write or in a class, and a class's target
+   instruction has the class's kind: so each source skeleton event is an initial write of
+   both skeletons, a read or a write of both, an RMW half, or a fence of both. *)
+Lemma source_event_kind : forall e, E (pr Ps) e ->
+  ~ ~ ((IW (pr Ps) e /\ IW (pr Pt) e) \/ (R (pr Ps) e /\ R (pr Pt) e) \/
+       (W (pr Ps) e /\ W (pr Pt) e) \/ (RMW (pr Ps) e /\ RMW (pr Pt) e) \/
+       (F (pr Ps) e /\ F (pr Pt) e)).
+Proof.
+  intros e Ee. pose proof low as L. unfold lowering in L.
+  repeat match goal with H : _ /\ _ |- _ => destruct H end.
+  match goal with H : set_empty (set_minus (E (pr Ps)) _) |- _ =>
+    apply (nn_bind _ _ (nn_set_incl _ _ e H Ee)) end.
+  intro U. repeat match goal with H : set_union _ _ e |- _ => destruct H as [H|H] end;
+  match goal with
+  | H : ?c (pr Ps) e, Hc : set_empty (set_minus (?c (pr Ps)) ?o) |- _ =>
+      apply (nn_bind _ _ (nn_set_incl _ _ e Hc H)); intro Ho; apply nn_ret;
+      cbv beta delta in H, Ho; tauto
+  end.
+Qed.
+
+(* With [Tlab]: every source skeleton event is a target skeleton event (doubly negated). *)
+Lemma source_skeleton_in_target : forall e, E (pr Ps) e -> ~ ~ E (pr Pt) e.
+Proof.
+  intros e Ee. apply (nn_bind _ _ (source_event_kind e Ee)).
+  intros K. apply (labelled_in_events _ _ Tlab). tauto.
+Qed.
+
+(* ---- Transport: the shared events are present in both executions alike ---- *)
+
+(* With [Tlab]: an event of the source skeleton is in Xs exactly when it is in Xt (doubly
+   negated). The proof is [runs_transport]'s (Program.v), redone under a double negation:
+   well-founded induction on the source's po (a guard read comes po-first), with the
+   guard reads and writes of each event below the bound of the finite source skeleton. *)
+Lemma shared_events_agree : forall e, E (pr Ps) e -> ~ ~ (E Xs e <-> E Xt e).
+Proof.
+  destruct Ps_finite as [m Hm].
+  pose proof Ps_wf as Wf.
+  pose proof (c_runs_s _ _ _ _ C) as [_ Hs]. pose proof (c_runs_t _ _ _ _ C) as [_ Ht].
+  destruct (c_lift_rf _ _ _ _ C) as [Rf1 Rf2].
+  (* the source events below the bound *)
+  assert (Bound : forall x, ~ ~ E (pr Ps) x -> x < m).
+  { intros x NN. apply stable_lt. intro N. apply NN. intro Ex. exact (N (Hm x Ex)). }
+  (* a guard read of the source is po-before its event, and in the skeleton *)
+  assert (GrPo : forall r e, gread Ps r e -> ~ ~ po (pr Ps) r e).
+  { intros r e G. apply (nn_bind _ _ (nn_incl _ _ r e Ps_gread_po G)).
+    intros (z & [_ <-] & P). apply nn_ret, P. }
+  assert (GrE : forall r e, gread Ps r e -> ~ ~ E (pr Ps) r).
+  { intros r e G. apply (nn_bind _ _ (GrPo r e G)). intro P.
+    apply (nn_bind _ _ (po_in_events _ _ _ Wf P)). intros [Er _]. apply nn_ret, Er. }
+  (* a guard write of the source is a write of the skeleton *)
+  assert (GwE : forall w e, gwrite Ps w e -> ~ ~ E (pr Ps) w).
+  { intros w e G. apply (nn_bind _ _ (nn_set_incl _ _ e Ps_gwrite_gread (ex_intro _ w G))).
+    intros [r Gr]. apply (nn_bind _ _ (nn_incl _ _ w r Ps_gwrite_shape (ex_intro _ e (conj G Gr)))).
+    intros [[[Ww _] _] _]. apply (labelled_in_events _ _ (wf_labels _ Wf)). tauto. }
+  (* the induction order: po of the source, doubly negated *)
+  set (po' := fun a b => ~ ~ po (pr Ps) a b).
+  assert (WF : well_founded po').
+  { apply (po_well_founded po' (fun x => x < m)).
+    - exists m. auto.
+    - intros x Px. apply Px. apply (wf_po_irr _ Wf).
+    - intros a b c Pab Pbc. unfold po' in *.
+      apply (nn_bind _ _ Pab). intro Ab. apply (nn_bind _ _ Pbc). intro Bc.
+      apply (nn_incl _ _ a c (wf_po_trans _ Wf)). exists b. auto.
+    - intros a b Pab. split; apply Bound; apply (nn_bind _ _ Pab); intro P;
+        apply (nn_bind _ _ (po_in_events _ _ _ Wf P)); intros [Ea Eb]; apply nn_ret; assumption. }
+  intro e. induction e as [e IH] using (well_founded_ind WF). intro Pe.
+  apply (nn_bind _ _ (source_skeleton_in_target e Pe)). intro Te.
+  assert (Se : shared e) by (split; assumption).
+  (* guard reads and writes of e, in either program, lie below m *)
+  assert (BGt : forall r, gread Pt r e -> r < m).
+  { intros r G. apply Bound. apply (nn_bind _ _ (gread_t_s r e Se G)). apply GrE. }
+  assert (BWt : forall w, gwrite Pt w e -> w < m).
+  { intros w G. apply Bound. apply (nn_bind _ _ (gwrite_t_s w e Se G)). apply GwE. }
+  (* the guards of e agree below m *)
+  assert (GR : ~ ~ (forall r, r < m -> (gread Ps r e <-> gread Pt r e))).
+  { apply dns_bounded. intros r _. apply nn_iff; [apply gread_s_t | apply gread_t_s]; exact Se. }
+  assert (GW : ~ ~ (forall w, w < m -> (gwrite Ps w e <-> gwrite Pt w e))).
+  { apply dns_bounded. intros w _. apply nn_iff; [apply gwrite_s_t | apply gwrite_t_s]; exact Se. }
+  (* the guard reads of e are present alike (induction hypothesis) *)
+  assert (IHr : ~ ~ (forall r, r < m -> gread Ps r e -> (E Xs r <-> E Xt r))).
+  { apply dns_bounded. intros r _. apply nn_impl. intro G.
+    apply (nn_bind _ _ (GrE r e G)). intro Er. exact (IH r (GrPo r e G) Er). }
+  apply (nn_bind _ _ GR). intro GR'. apply (nn_bind _ _ GW). intro GW'.
+  apply (nn_bind _ _ IHr). intro IHr'. apply nn_ret.
+  assert (BGs : forall r, gread Ps r e -> r < m) by (intros r G; apply Bound, (GrE r e G)).
+  assert (BWs : forall w, gwrite Ps w e -> w < m) by (intros w G; apply Bound, (GwE w e G)).
+  rewrite (Hs e Pe), (Ht e Te). unfold guards_hold. split; intros [G1 G2]; split.
+  - intros r G. pose proof (BGt r G) as Br. apply (GR' r Br) in G. apply (IHr' r Br G), G1, G.
+  - intros r w G Gw. pose proof (BGt r G) as Br. pose proof (BWt w Gw) as Bw.
+    apply Rf1, G2; [apply (GR' r Br) | apply (GW' w Bw)]; assumption.
+  - intros r G. pose proof (BGs r G) as Br. apply (IHr' r Br G), G1, (GR' r Br), G.
+  - intros r w G Gw. pose proof (BGs r G) as Br. pose proof (BWs w Gw) as Bw.
+    apply Rf2, G2; [apply (GR' r Br) | apply (GW' w Bw)]; assumption.
+Qed.
+
+(* 1. With [Tlab]: every event of Xs is an event of Xt (doubly negated). *)
+Lemma source_events_in_target : forall e, E Xs e -> ~ ~ E Xt e.
+Proof.
+  intros e Es. pose proof (c_runs_s _ _ _ _ C) as [Os _].
+  apply (nn_bind _ _ (shared_events_agree e (exec_of_E _ _ Os e Es))). intro Iff.
+  apply nn_ret, Iff, Es.
+Qed.
+
+(* ---- Static relations: a pair of Xs related by rmw, po, loc or int is so related in Xt ---- *)
+
+(* The lowering's "`f` of the source skeleton between shared events is `f` of the target
+   skeleton", for the relations f the lowering names. *)
+Lemma low_rmw : empty (minus (inter (rmw (pr Ps)) (cross shared shared)) (rmw (pr Pt))).
+Proof. pose proof low as L. unfold lowering in L. unfold shared. tauto. Qed.
+Lemma low_po : empty (minus (inter (po (pr Ps)) (cross shared shared)) (po (pr Pt))).
+Proof. pose proof low as L. unfold lowering in L. unfold shared. tauto. Qed.
+Lemma low_loc : empty (minus (inter (loc (pr Ps)) (cross shared shared)) (loc (pr Pt))).
+Proof. pose proof low as L. unfold lowering in L. unfold shared. tauto. Qed.
+Lemma low_int : empty (minus (inter (int (pr Ps)) (cross shared shared)) (int (pr Pt))).
+Proof. pose proof low as L. unfold lowering in L. unfold shared. tauto. Qed.
+
+(* A relation that [exec_of] cuts from the skeleton and that the lowering carries between
+   shared events goes from Xs to Xt: both ends are events of Xs, hence of both skeletons
+   and of Xt. *)
+Lemma lift_rel : forall f : exec -> rel,
+  (forall P X, exec_of P X -> same_rel (f X) (inter (f P) (cross (E X) (E X)))) ->
+  empty (minus (inter (f (pr Ps)) (cross shared shared)) (f (pr Pt))) ->
+  forall a b, f Xs a b -> ~ ~ f Xt a b.
+Proof.
+  intros f Hf Hl a b H.
+  pose proof (c_runs_s _ _ _ _ C) as [Os _]. pose proof (c_runs_t _ _ _ _ C) as [Ot _].
+  destruct (proj1 (Hf _ _ Os) a b H) as [Fp [Ea Eb]].
+  pose proof (exec_of_E _ _ Os a Ea) as Pa. pose proof (exec_of_E _ _ Os b Eb) as Pb.
+  apply (nn_bind _ _ (source_skeleton_in_target a Pa)). intro Ta.
+  apply (nn_bind _ _ (source_skeleton_in_target b Pb)). intro Tb.
+  apply (nn_bind _ _ (nn_incl _ _ a b Hl (conj Fp (conj (conj Pa Ta) (conj Pb Tb))))). intro Ft.
+  apply (nn_bind _ _ (source_events_in_target a Ea)). intro Xa.
+  apply (nn_bind _ _ (source_events_in_target b Eb)). intro Xb.
+  apply nn_ret. apply (proj2 (Hf _ _ Ot)). split; [exact Ft | split; assumption].
+Qed.
+
+(* 2. rmw of Xs is rmw of Xt (doubly negated). *)
+Lemma rmw_in_target : forall a b, rmw Xs a b -> ~ ~ rmw Xt a b.
+Proof. apply lift_rel; [exact exec_of_rmw | exact low_rmw]. Qed.
+
+(* 3. The same for loc, po and int. *)
+Lemma loc_in_target : forall a b, loc Xs a b -> ~ ~ loc Xt a b.
+Proof. apply lift_rel; [exact exec_of_loc | exact low_loc]. Qed.
+
+Lemma po_in_target : forall a b, po Xs a b -> ~ ~ po Xt a b.
+Proof. apply lift_rel; [exact exec_of_po | exact low_po]. Qed.
+
+Lemma int_in_target : forall a b, int Xs a b -> ~ ~ int Xt a b.
+Proof. apply lift_rel; [exact exec_of_int | exact low_int]. Qed.
+
+(* ---- Kinds: a write (read) of Xs is a write (read) of Xt ---- *)
+
+(* An RMW event of an execution is the read of an rmw pair or the write of one. *)
+Lemma rmw_half : forall X x, wf_consistent X -> RMW X x ->
+  ~ ~ ((exists y, rmw X x y) \/ (exists y, rmw X y x)).
+Proof.
+  intros X x Wf K N. apply (wf_RMW _ Wf x). left. split; [exact K|]. intro D. apply N. exact D.
+Qed.
+
+(* The two ends of an rmw pair are a read and a write (doubly negated). *)
+Lemma rmw_ends : forall X a b, wf_consistent X -> rmw X a b -> ~ ~ (R X a /\ W X b).
+Proof.
+  intros X a b Wf H. apply (nn_bind _ _ (nn_incl _ _ a b (wf_rmw_shape _ Wf) H)).
+  intros [[Ra Wb] _]. apply nn_ret. split; assumption.
+Qed.
+
+(* No event is both a read and a write, or a fence and a read or write. *)
+Lemma kinds_RW : forall X x, wf_consistent X -> R X x -> W X x -> False.
+Proof. intros X x Wf Rx Wx. apply (wf_kinds _ Wf x). cbv [set_union set_inter]. tauto. Qed.
+Lemma kinds_FW : forall X x, wf_consistent X -> F X x -> W X x -> False.
+Proof. intros X x Wf Fx Wx. apply (wf_kinds _ Wf x). cbv [set_union set_inter]. tauto. Qed.
+Lemma kinds_FR : forall X x, wf_consistent X -> F X x -> R X x -> False.
+Proof. intros X x Wf Fx Rx. apply (wf_kinds _ Wf x). cbv [set_union set_inter]. tauto. Qed.
+
+(* 4a. A write of Xs is a write of Xt (doubly negated). Initial writes are initial writes of
+   Xt, hence writes (wf of Xt); plain writes are writes of the target skeleton by the
+   lowering; the write half of an RMW is the end of an rmw pair of Xs, hence of Xt. *)
+Lemma writes_in_target : forall e, W Xs e -> ~ ~ W Xt e.
+Proof.
+  intros e Ws.
+  pose proof (c_runs_s _ _ _ _ C) as [Os _]. pose proof (c_runs_t _ _ _ _ C) as [Ot _].
+  pose proof (c_wf_s _ _ _ _ C) as WfS. pose proof (c_wf_t _ _ _ _ C) as WfT.
+  destruct (proj1 (exec_of_W _ _ Os) e Ws) as [Wp Es].
+  pose proof (exec_of_E _ _ Os e Es) as Pe.
+  apply (nn_bind _ _ (source_events_in_target e Es)). intro Et.
+  apply (nn_bind _ _ (source_event_kind e Pe)).
+  intros [[_ It]|[[Rp _]|[[_ Wt]|[[Mp _]|[Fp _]]]]].
+  - (* initial write *)
+    apply (nn_set_incl _ _ e (wf_IW _ WfT)). apply (proj2 (exec_of_IW _ _ Ot)). split; assumption.
+  - (* a read of the source skeleton: impossible *)
+    intros _. exact (kinds_RW _ e Ps_wf Rp Wp).
+  - (* a plain write *)
+    apply nn_ret. apply (proj2 (exec_of_W _ _ Ot)). split; assumption.
+  - (* an RMW half *)
+    apply (nn_bind _ _ (rmw_half Xs e WfS (proj2 (exec_of_RMW _ _ Os) e (conj Mp Es)))).
+    intros [[b D]|[a D]].
+    + apply (nn_bind _ _ (rmw_ends _ _ _ WfS D)). intros [Re _]. intros _. exact (kinds_RW _ e WfS Re Ws).
+    + apply (nn_bind _ _ (rmw_in_target a e D)). intro Dt.
+      apply (nn_bind _ _ (rmw_ends _ _ _ WfT Dt)). intros [_ Wt]. apply nn_ret, Wt.
+  - (* a fence: impossible *)
+    intros _. exact (kinds_FW _ e Ps_wf Fp Wp).
+Qed.
+
+(* 4b. A read of Xs is a read of Xt (doubly negated), in the same way. *)
+Lemma reads_in_target : forall e, R Xs e -> ~ ~ R Xt e.
+Proof.
+  intros e Rs.
+  pose proof (c_runs_s _ _ _ _ C) as [Os _]. pose proof (c_runs_t _ _ _ _ C) as [Ot _].
+  pose proof (c_wf_s _ _ _ _ C) as WfS. pose proof (c_wf_t _ _ _ _ C) as WfT.
+  destruct (proj1 (exec_of_R _ _ Os) e Rs) as [Rp Es].
+  pose proof (exec_of_E _ _ Os e Es) as Pe.
+  apply (nn_bind _ _ (source_events_in_target e Es)). intro Et.
+  apply (nn_bind _ _ (source_event_kind e Pe)).
+  intros [[Ip _]|[[_ Rt]|[[Wp _]|[[Mp _]|[Fp _]]]]].
+  - (* an initial write of the source skeleton: impossible *)
+    apply (nn_bind _ _ (nn_set_incl _ _ e (wf_IW _ Ps_wf) Ip)). intros Wp _.
+    exact (kinds_RW _ e Ps_wf Rp Wp).
+  - (* a plain read *)
+    apply nn_ret. apply (proj2 (exec_of_R _ _ Ot)). split; assumption.
+  - (* a write: impossible *)
+    intros _. exact (kinds_RW _ e Ps_wf Rp Wp).
+  - (* an RMW half *)
+    apply (nn_bind _ _ (rmw_half Xs e WfS (proj2 (exec_of_RMW _ _ Os) e (conj Mp Es)))).
+    intros [[b D]|[a D]].
+    + apply (nn_bind _ _ (rmw_in_target e b D)). intro Dt.
+      apply (nn_bind _ _ (rmw_ends _ _ _ WfT Dt)). intros [Rt _]. apply nn_ret, Rt.
+    + apply (nn_bind _ _ (rmw_ends _ _ _ WfS D)). intros [_ We]. intros _. exact (kinds_RW _ e WfS Rs We).
+  - (* a fence: impossible *)
+    intros _. exact (kinds_FR _ e Ps_wf Fp Rp).
+Qed.
+
+(* ---- 5. co and fr of the source, for Atomicity ---- *)
+
+(* co of Xs is a strict order: irreflexive, and transitive (doubly negated). *)
+Lemma co_source_irreflexive : irreflexive (co Xs).
+Proof. exact (wf_co_irr _ (c_wf_s _ _ _ _ C)). Qed.
+
+Lemma co_source_transitive : forall a b c, co Xs a b -> co Xs b c -> ~ ~ co Xs a c.
+Proof.
+  intros a b c Ab Bc. apply (nn_incl _ _ a c (wf_co_trans _ (c_wf_s _ _ _ _ C))). exists b. auto.
+Qed.
+
+(* fr of Xs is rf^-1; co (both directions doubly negated). *)
+Lemma fr_source_def : forall a b, fr Xs a b -> ~ ~ seq (inv (rf Xs)) (co Xs) a b.
+Proof.
+  intros a b H N. apply (wf_fr _ (c_wf_s _ _ _ _ C) a b). left. split; assumption.
+Qed.
+
+Lemma fr_source_intro : forall a b, seq (inv (rf Xs)) (co Xs) a b -> ~ ~ fr Xs a b.
+Proof.
+  intros a b H N. apply (wf_fr _ (c_wf_s _ _ _ _ C) a b). right. split; assumption.
+Qed.
+
+End Facts.
