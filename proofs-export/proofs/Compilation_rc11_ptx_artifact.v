@@ -17,14 +17,11 @@
       obligations are negative ([empty], [irreflexive], [acyclic]), so a proof of them can
       remove the [~ ~] (see [nn_bind]).
 
-   2. A missing hypothesis. Nothing in [compilation] says that the target skeleton [pr Pt]
-      is well formed: [searched] gives [wf_consistent (pr Ps)], and [c_wf_t] is about Xt.
-      Without it the labels of [pr Pt] can lie outside [E (pr Pt)], and then a source event
-      need not be a target event. Counterexample: Ps = one initial write 0 and one relaxed
-      write 1 (no reads, no guards); Pt has the same labels but E (pr Pt) empty; Xs = {0, 1}
-      with co = {(0,1)}; Xt the empty execution. Every field of [compilation] holds, but
-      [E Xs 0] and not [E Xt 0]. The lemmas that need this take the hypothesis [Tlab] below
-      ([wf_ax_labels_in_events (pr Pt)], a conjunct of [wf_consistent (pr Pt)]). *)
+   2. The target skeleton is well formed. Writing this file showed that nothing in
+      [compilation] said so ([searched] gives [wf_consistent (pr Ps)], [c_wf_t] is about Xt):
+      the labels of [pr Pt] could lie outside [E (pr Pt)], so that a source event need not be
+      a target event. With message passing that made a claim false with no counterexample.
+      [guards_compiled] now says it (its first conjunct); [Tlab] below is that fact. *)
 From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact.
 From Coq Require Import PeanoNat Lia.
 
@@ -133,9 +130,6 @@ Section Facts.
 Variables (Ps Pt : program) (Xs Xt : exec).
 Hypothesis C : compilation Ps Pt Xs Xt.
 
-(* The hypothesis the statement lacks (see the header): the target skeleton's labels lie in
-   its events. Only the lemmas whose proofs use it take it as an argument. *)
-Hypothesis Tlab : wf_ax_labels_in_events (pr Pt).
 
 (* ---- What [searched Ps] gives: the source skeleton ---- *)
 
@@ -166,26 +160,30 @@ Proof. destruct (c_compiles _ _ _ _ C) as [L _]. exact L. Qed.
 Lemma gc : guards_compiled (pr Ps) (pr Pt) (gread Ps) (gwrite Ps) (gread Pt) (gwrite Pt).
 Proof. destruct (c_compiles _ _ _ _ C) as [_ G]. exact G. Qed.
 
+(* The target skeleton's labels lie in its events (see the header). *)
+Lemma Tlab : wf_ax_labels_in_events (pr Pt).
+Proof. destruct gc as (Wf & _). exact (wf_labels _ Wf). Qed.
+
 (* Shared events of the two skeletons. *)
 Definition shared : set := set_inter (E (pr Ps)) (E (pr Pt)).
 
 (* Guard reads and writes of shared events agree between the programs (doubly negated). *)
 Lemma gread_s_t : forall r e, shared e -> gread Ps r e -> ~ ~ gread Pt r e.
 Proof.
-  intros r e S G. destruct gc as (Grs & _). apply (nn_incl _ _ r e Grs). exists e. split; [exact G | split; auto].
+  intros r e S G. destruct gc as (_ & Grs & _). apply (nn_incl _ _ r e Grs). exists e. split; [exact G | split; auto].
 Qed.
 Lemma gread_t_s : forall r e, shared e -> gread Pt r e -> ~ ~ gread Ps r e.
 Proof.
-  intros r e S G. destruct gc as (_ & Grt & _). apply (nn_incl _ _ r e Grt). exists e. split; [exact G | split; auto].
+  intros r e S G. destruct gc as (_ & _ & Grt & _). apply (nn_incl _ _ r e Grt). exists e. split; [exact G | split; auto].
 Qed.
 Lemma gwrite_s_t : forall w e, shared e -> gwrite Ps w e -> ~ ~ gwrite Pt w e.
 Proof.
-  intros w e S G. destruct gc as (_ & _ & _ & _ & _ & Gws & _). apply (nn_incl _ _ w e Gws).
+  intros w e S G. destruct gc as (_ & _ & _ & _ & _ & _ & Gws & _). apply (nn_incl _ _ w e Gws).
   exists e. split; [exact G | split; auto].
 Qed.
 Lemma gwrite_t_s : forall w e, shared e -> gwrite Pt w e -> ~ ~ gwrite Ps w e.
 Proof.
-  intros w e S G. destruct gc as (_ & _ & _ & _ & _ & _ & Gwt & _). apply (nn_incl _ _ w e Gwt).
+  intros w e S G. destruct gc as (_ & _ & _ & _ & _ & _ & _ & Gwt & _). apply (nn_incl _ _ w e Gwt).
   exists e. split; [exact G | split; auto].
 Qed.
 
@@ -209,7 +207,7 @@ Proof.
   end.
 Qed.
 
-(* With [Tlab]: every source skeleton event is a target skeleton event (doubly negated). *)
+(* Every source skeleton event is a target skeleton event (doubly negated). *)
 Lemma source_skeleton_in_target : forall e, E (pr Ps) e -> ~ ~ E (pr Pt) e.
 Proof.
   intros e Ee. apply (nn_bind _ _ (source_event_kind e Ee)).
@@ -218,7 +216,7 @@ Qed.
 
 (* ---- Transport: the shared events are present in both executions alike ---- *)
 
-(* With [Tlab]: an event of the source skeleton is in Xs exactly when it is in Xt (doubly
+(* An event of the source skeleton is in Xs exactly when it is in Xt (doubly
    negated). The proof is [runs_transport]'s (Program.v), redone under a double negation:
    well-founded induction on the source's po (a guard read comes po-first), with the
    guard reads and writes of each event below the bound of the finite source skeleton. *)
@@ -284,7 +282,7 @@ Proof.
     apply Rf2, G2; [apply (GR' r Br) | apply (GW' w Bw)]; assumption.
 Qed.
 
-(* 1. With [Tlab]: every event of Xs is an event of Xt (doubly negated). *)
+(* 1. Every event of Xs is an event of Xt (doubly negated). *)
 Lemma source_events_in_target : forall e, E Xs e -> ~ ~ E Xt e.
 Proof.
   intros e Es. pose proof (c_runs_s _ _ _ _ C) as [Os _].
