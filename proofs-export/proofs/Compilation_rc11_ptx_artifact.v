@@ -65,30 +65,8 @@ Proof.
 Qed.
 
 (* ------------------------------------------------------------------ *)
-(* Projections out of wf.cat and exec_of                               *)
-
-Lemma wf_labels : forall X, wf_consistent X -> wf_ax_labels_in_events X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_rel_events : forall X, wf_consistent X -> wf_ax_relations_in_events X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_kinds : forall X, wf_consistent X -> wf_ax_kinds_disjoint X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_IW : forall X, wf_consistent X -> wf_ax_IW_writes X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_RMW : forall X, wf_consistent X -> wf_ax_RMW_def X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_po_irr : forall X, wf_consistent X -> wf_ax_po_irreflexive X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_po_trans : forall X, wf_consistent X -> wf_ax_po_transitive X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_rmw_shape : forall X, wf_consistent X -> wf_ax_rmw_shape X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_co_irr : forall X, wf_consistent X -> wf_ax_co_irreflexive X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_co_trans : forall X, wf_consistent X -> wf_ax_co_transitive X.
-Proof. unfold wf_consistent; tauto. Qed.
-Lemma wf_fr : forall X, wf_consistent X -> wf_ax_fr_def X.
-Proof. unfold wf_consistent; tauto. Qed.
+(* Events and labels (the export's projections [wf_consistent_<axiom>] and [exec_of_<field>]
+   take single conjuncts out of wf.cat and exec_of)                    *)
 
 (* An event with one of the kind labels R, W, F, IW, RMW is an event (doubly negated). *)
 Lemma labelled_in_events : forall X x, wf_ax_labels_in_events X ->
@@ -100,29 +78,9 @@ Qed.
 (* A pair in po lies in the events (doubly negated). *)
 Lemma po_in_events : forall X a b, wf_consistent X -> po X a b -> ~ ~ (E X a /\ E X b).
 Proof.
-  intros X a b Hwf P N. apply (wf_rel_events X Hwf a b). split; [|exact N]. cbv [union]. tauto.
+  intros X a b Hwf P N. apply (wf_consistent_relations_in_events X Hwf a b). split; [|exact N]. cbv [union]. tauto.
 Qed.
 
-Lemma exec_of_E : forall P X, exec_of P X -> set_incl (E X) (E P).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_R : forall P X, exec_of P X -> set_same (R X) (set_inter (R P) (E X)).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_W : forall P X, exec_of P X -> set_same (W X) (set_inter (W P) (E X)).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_IW : forall P X, exec_of P X -> set_same (IW X) (set_inter (IW P) (E X)).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_F : forall P X, exec_of P X -> set_same (F X) (set_inter (F P) (E X)).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_RMW : forall P X, exec_of P X -> set_same (RMW X) (set_inter (RMW P) (E X)).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_po : forall P X, exec_of P X -> same_rel (po X) (inter (po P) (cross (E X) (E X))).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_loc : forall P X, exec_of P X -> same_rel (loc X) (inter (loc P) (cross (E X) (E X))).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_int : forall P X, exec_of P X -> same_rel (int X) (inter (int P) (cross (E X) (E X))).
-Proof. unfold exec_of; tauto. Qed.
-Lemma exec_of_rmw : forall P X, exec_of P X -> same_rel (rmw X) (inter (rmw P) (cross (E X) (E X))).
-Proof. unfold exec_of; tauto. Qed.
 
 (* ------------------------------------------------------------------ *)
 
@@ -162,7 +120,7 @@ Proof. destruct (c_compiles _ _ _ _ C) as [_ G]. exact G. Qed.
 
 (* The target skeleton's labels lie in its events (see the header). *)
 Lemma Tlab : wf_ax_labels_in_events (pr Pt).
-Proof. destruct gc as (Wf & _). exact (wf_labels _ Wf). Qed.
+Proof. destruct gc as (Wf & _). exact (wf_consistent_labels_in_events _ Wf). Qed.
 
 (* Shared events of the two skeletons. *)
 Definition shared : set := set_inter (E (pr Ps)) (E (pr Pt)).
@@ -240,16 +198,16 @@ Proof.
   assert (GwE : forall w e, gwrite Ps w e -> ~ ~ E (pr Ps) w).
   { intros w e G. apply (nn_bind _ _ (nn_set_incl _ _ e Ps_gwrite_gread (ex_intro _ w G))).
     intros [r Gr]. apply (nn_bind _ _ (nn_incl _ _ w r Ps_gwrite_shape (ex_intro _ e (conj G Gr)))).
-    intros [[[Ww _] _] _]. apply (labelled_in_events _ _ (wf_labels _ Wf)). tauto. }
+    intros [[[Ww _] _] _]. apply (labelled_in_events _ _ (wf_consistent_labels_in_events _ Wf)). tauto. }
   (* the induction order: po of the source, doubly negated *)
   set (po' := fun a b => ~ ~ po (pr Ps) a b).
   assert (WF : well_founded po').
   { apply (po_well_founded po' (fun x => x < m)).
     - exists m. auto.
-    - intros x Px. apply Px. apply (wf_po_irr _ Wf).
+    - intros x Px. apply Px. apply (wf_consistent_po_irreflexive _ Wf).
     - intros a b c Pab Pbc. unfold po' in *.
       apply (nn_bind _ _ Pab). intro Ab. apply (nn_bind _ _ Pbc). intro Bc.
-      apply (nn_incl _ _ a c (wf_po_trans _ Wf)). exists b. auto.
+      apply (nn_incl _ _ a c (wf_consistent_po_transitive _ Wf)). exists b. auto.
     - intros a b Pab. split; apply Bound; apply (nn_bind _ _ Pab); intro P;
         apply (nn_bind _ _ (po_in_events _ _ _ Wf P)); intros [Ea Eb]; apply nn_ret; assumption. }
   intro e. induction e as [e IH] using (well_founded_ind WF). intro Pe.
@@ -343,23 +301,23 @@ Proof. apply lift_rel; [exact exec_of_int | exact low_int]. Qed.
 Lemma rmw_half : forall X x, wf_consistent X -> RMW X x ->
   ~ ~ ((exists y, rmw X x y) \/ (exists y, rmw X y x)).
 Proof.
-  intros X x Wf K N. apply (wf_RMW _ Wf x). left. split; [exact K|]. intro D. apply N. exact D.
+  intros X x Wf K N. apply (wf_consistent_RMW_def _ Wf x). left. split; [exact K|]. intro D. apply N. exact D.
 Qed.
 
 (* The two ends of an rmw pair are a read and a write (doubly negated). *)
 Lemma rmw_ends : forall X a b, wf_consistent X -> rmw X a b -> ~ ~ (R X a /\ W X b).
 Proof.
-  intros X a b Wf H. apply (nn_bind _ _ (nn_incl _ _ a b (wf_rmw_shape _ Wf) H)).
+  intros X a b Wf H. apply (nn_bind _ _ (nn_incl _ _ a b (wf_consistent_rmw_shape _ Wf) H)).
   intros [[Ra Wb] _]. apply nn_ret. split; assumption.
 Qed.
 
 (* No event is both a read and a write, or a fence and a read or write. *)
 Lemma kinds_RW : forall X x, wf_consistent X -> R X x -> W X x -> False.
-Proof. intros X x Wf Rx Wx. apply (wf_kinds _ Wf x). cbv [set_union set_inter]. tauto. Qed.
+Proof. intros X x Wf Rx Wx. apply (wf_consistent_kinds_disjoint _ Wf x). cbv [set_union set_inter]. tauto. Qed.
 Lemma kinds_FW : forall X x, wf_consistent X -> F X x -> W X x -> False.
-Proof. intros X x Wf Fx Wx. apply (wf_kinds _ Wf x). cbv [set_union set_inter]. tauto. Qed.
+Proof. intros X x Wf Fx Wx. apply (wf_consistent_kinds_disjoint _ Wf x). cbv [set_union set_inter]. tauto. Qed.
 Lemma kinds_FR : forall X x, wf_consistent X -> F X x -> R X x -> False.
-Proof. intros X x Wf Fx Rx. apply (wf_kinds _ Wf x). cbv [set_union set_inter]. tauto. Qed.
+Proof. intros X x Wf Fx Rx. apply (wf_consistent_kinds_disjoint _ Wf x). cbv [set_union set_inter]. tauto. Qed.
 
 (* 4a. A write of Xs is a write of Xt (doubly negated). Initial writes are initial writes of
    Xt, hence writes (wf of Xt); plain writes are writes of the target skeleton by the
@@ -375,7 +333,7 @@ Proof.
   apply (nn_bind _ _ (source_event_kind e Pe)).
   intros [[_ It]|[[Rp _]|[[_ Wt]|[[Mp _]|[Fp _]]]]].
   - (* initial write *)
-    apply (nn_set_incl _ _ e (wf_IW _ WfT)). apply (proj2 (exec_of_IW _ _ Ot)). split; assumption.
+    apply (nn_set_incl _ _ e (wf_consistent_IW_writes _ WfT)). apply (proj2 (exec_of_IW _ _ Ot)). split; assumption.
   - (* a read of the source skeleton: impossible *)
     intros _. exact (kinds_RW _ e Ps_wf Rp Wp).
   - (* a plain write *)
@@ -402,7 +360,7 @@ Proof.
   apply (nn_bind _ _ (source_event_kind e Pe)).
   intros [[Ip _]|[[_ Rt]|[[Wp _]|[[Mp _]|[Fp _]]]]].
   - (* an initial write of the source skeleton: impossible *)
-    apply (nn_bind _ _ (nn_set_incl _ _ e (wf_IW _ Ps_wf) Ip)). intros Wp _.
+    apply (nn_bind _ _ (nn_set_incl _ _ e (wf_consistent_IW_writes _ Ps_wf) Ip)). intros Wp _.
     exact (kinds_RW _ e Ps_wf Rp Wp).
   - (* a plain read *)
     apply nn_ret. apply (proj2 (exec_of_R _ _ Ot)). split; assumption.
@@ -422,22 +380,22 @@ Qed.
 
 (* co of Xs is a strict order: irreflexive, and transitive (doubly negated). *)
 Lemma co_source_irreflexive : irreflexive (co Xs).
-Proof. exact (wf_co_irr _ (c_wf_s _ _ _ _ C)). Qed.
+Proof. exact (wf_consistent_co_irreflexive _ (c_wf_s _ _ _ _ C)). Qed.
 
 Lemma co_source_transitive : forall a b c, co Xs a b -> co Xs b c -> ~ ~ co Xs a c.
 Proof.
-  intros a b c Ab Bc. apply (nn_incl _ _ a c (wf_co_trans _ (c_wf_s _ _ _ _ C))). exists b. auto.
+  intros a b c Ab Bc. apply (nn_incl _ _ a c (wf_consistent_co_transitive _ (c_wf_s _ _ _ _ C))). exists b. auto.
 Qed.
 
 (* fr of Xs is rf^-1; co (both directions doubly negated). *)
 Lemma fr_source_def : forall a b, fr Xs a b -> ~ ~ seq (inv (rf Xs)) (co Xs) a b.
 Proof.
-  intros a b H N. apply (wf_fr _ (c_wf_s _ _ _ _ C) a b). left. split; assumption.
+  intros a b H N. apply (wf_consistent_fr_def _ (c_wf_s _ _ _ _ C) a b). left. split; assumption.
 Qed.
 
 Lemma fr_source_intro : forall a b, seq (inv (rf Xs)) (co Xs) a b -> ~ ~ fr Xs a b.
 Proof.
-  intros a b H N. apply (wf_fr _ (c_wf_s _ _ _ _ C) a b). right. split; assumption.
+  intros a b H N. apply (wf_consistent_fr_def _ (c_wf_s _ _ _ _ C) a b). right. split; assumption.
 Qed.
 
 End Facts.

@@ -108,6 +108,7 @@ fn print_exec_of(fields: &[(&str, Kind)], out: &mut String) {
     let mut props = vec!["set_incl (E X) (E P)".to_string()];
     let mut bools = vec!["bset_subset n (b_E XB) (b_E PB)".to_string()];
     let mut names = vec!["_".to_string()];
+    let mut field_names = vec!["E".to_string()];
     let mut parts = Vec::new();
     for (f, k) in restricted_fields(fields) {
         let (eq, beq, transport) = match k {
@@ -120,6 +121,7 @@ fn print_exec_of(fields: &[(&str, Kind)], out: &mut String) {
             brestricted(f, k, "PB", "(b_E XB)")
         ));
         names.push(format!("S_{f}"));
+        field_names.push(f.to_string());
         parts.push((f, format!("{transport} (r_{f} _ _ _ H) He S_{f}")));
     }
     let record: Vec<String> = fields
@@ -165,11 +167,30 @@ fn print_exec_of(fields: &[(&str, Kind)], out: &mut String) {
          Definition exec_of_b (n : nat) (PB XB : bexec) : bool :=\n  {}.\n\n\
          Lemma exec_of_dec : forall n P PB X XB, exec_reflects n P PB -> exec_reflects n X XB ->\n\
          \x20 (exec_of_b n PB XB = true <-> exec_of P X).\n\
-         Proof. intros n P PB X XB HP HX. unfold exec_of_b, exec_of. conj_tac. Qed.",
+         Proof. intros n P PB X XB HP HX. unfold exec_of_b, exec_of. conj_tac. Qed.\n\n\
+         (* Each conjunct of exec_of on its own. *)\n{}",
         props.join(" /\\\n  "),
         record.join(";\n"),
         names.join(" & "),
         proofs.join("\n"),
         bool_text,
+        projections("exec_of", "forall P X, exec_of P X", &props, &field_names),
     );
+}
+
+/// `<name>_<part> : <binder> -> <prop>` for each conjunct `prop` of a conjunction, proved by
+/// taking it out.
+pub fn projections(name: &str, binder: &str, props: &[String], parts: &[String]) -> String {
+    let mut out = String::new();
+    for (i, (prop, part)) in props.iter().zip(parts).enumerate() {
+        let pattern: Vec<&str> = (0..props.len())
+            .map(|j| if j == i { "A" } else { "_" })
+            .collect();
+        let _ = writeln!(
+            out,
+            "Lemma {name}_{part} : {binder} -> {prop}.\nProof. intros * ({}). exact A. Qed.",
+            pattern.join(" & ")
+        );
+    }
+    out
 }

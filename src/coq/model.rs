@@ -526,6 +526,24 @@ fn print_summary(names: &Names, out: &mut String) -> diag::Result<()> {
         names.race_free(),
         race_free_body(names, Side::Prop)
     );
+    if witnesses.is_empty() {
+        // Each axiom on its own, for proofs that use one of them.
+        let axioms: Vec<(String, String)> = names
+            .axioms()
+            .map(|(c, _)| {
+                let check = names.check(c);
+                let axiom = check.strip_prefix(&format!("{}_ax_", names.prefix));
+                (names.check_call(c, "X"), axiom.unwrap_or(check).to_string())
+            })
+            .collect();
+        let (props, checks): (Vec<String>, Vec<String>) = axioms.into_iter().unzip();
+        out.push_str(&super::exec::projections(
+            &names.consistent(),
+            &format!("forall X, {} X", names.consistent()),
+            &props,
+            &checks,
+        ));
+    }
     Ok(())
 }
 
