@@ -297,23 +297,46 @@ fn coq_rejects_pairs_that_are_not_compilations() {
     let dir = std::env::temp_dir().join(format!("mapcheck-adversarial-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let mut written = coq::export_mapping(&m, &[], &[], &dir).expect("export");
+    // The concrete programs, each a Coq definition.
+    let programs_of = [
+        ("PBs", &programs.source),
+        ("PBt", &programs.target),
+        ("PBt_renumbered", &renumbered),
+        ("PBs_unguarded", &racy_programs.source),
+        ("PBs_mixed", &mixed),
+        ("PBs_store", &apart_programs.source),
+        ("PBs_apart", &apart),
+        ("PBt_outside", &skeleton_outside),
+        ("PBs_guard_initial", &guard_initial.source),
+        ("PBs_guard_own", &guard_own.source),
+    ];
+    let sizes = [
+        ("n", n),
+        ("n_apart", apart_programs.numbering.n),
+        ("n_guard", guard_initial.numbering.n),
+    ];
+    let definitions: String =
+        sizes
+            .iter()
+            .map(|(name, size)| format!("Definition {name} : nat := {size}.\n"))
+            .chain(programs_of.iter().map(|(name, p)| {
+                format!("Definition {name} : bprogram := {}.\n", bprogram_literal(p))
+            }))
+            .collect();
+    let header = coq::header(
+        "adversarial pairs for mappings/rc11-ptx-artifact.map",
+        "Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact",
+    );
+    let labels_outside =
+        concrete::module("LabelsOutside", &out_of_events(&xt, guarded), &[&wf_names]);
+    let dropped_module = concrete::module("Dropped", &dropped(&xt, guarded), &[&wf_names]);
+    let racy_module = concrete::module("Racy", &racy, &[&wf_names, &s]);
+    let unordered_module = concrete::module("Unordered", &unordered, &[&wf_names]);
     let text = format!(
-        "{}Definition n : nat := {n}.\n\
-         Definition PBs : bprogram := {}.\n\
-         Definition PBt : bprogram := {}.\n\
-         Definition PBt_renumbered : bprogram := {}.\n\
-         Definition PBs_unguarded : bprogram := {}.\n\
-         Definition PBs_mixed : bprogram := {}.\n\
-         Definition n_apart : nat := {}.\n\
-         Definition PBs_store : bprogram := {}.\n\
-         Definition PBs_apart : bprogram := {}.\n\
-         Definition PBt_outside : bprogram := {}.\n\
-         Definition n_guard : nat := {}.\n\
-         Definition PBs_guard_initial : bprogram := {}.\n\
-         Definition PBs_guard_own : bprogram := {}.\n\
+        "{header}{definitions}\
          Notation Ps := (of_bprogram n PBs).\n\
          Notation Pt := (of_bprogram n PBt).\n\n\
-         (* 1. The compiled execution with an event left out of E, its labels kept. *)\n{}\
+         (* 1. The compiled execution with an event left out of E, its labels kept. *)\n{labels_outside}\
          Lemma labels_outside_events : forall Ps Pt Xs, ~ compilation Ps Pt Xs LabelsOutside.X.\n\
          Proof.\n  intros Ps Pt Xs C. apply (dec_false _ _ (wf_consistent_dec _ _ _ (of_bexec_reflects LabelsOutside.n LabelsOutside.XB))).\n  \
          - vm_compute. reflexivity.\n  - exact (c_wf_t _ _ _ _ C).\nQed.\nPrint Assumptions labels_outside_events.\n\n\
@@ -322,11 +345,11 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          Proof.\n  intros Xs Xt C. destruct (c_compiles _ _ _ _ C) as [L _]. revert L.\n  \
          apply (dec_false _ _ (lowering_dec n _ _ _ _ (rp_pr _ _ _ (of_bprogram_reflects n PBs)) (rp_pr _ _ _ (of_bprogram_reflects n PBt_renumbered)))).\n  \
          vm_compute. reflexivity.\nQed.\nPrint Assumptions numbering_mismatched.\n\n\
-         (* 3. The compiled execution without the guarded store, though its guard holds. *)\n{}\
+         (* 3. The compiled execution without the guarded store, though its guard holds. *)\n{dropped_module}\
          Lemma event_dropped : forall Xs, ~ compilation Ps Pt Xs Dropped.X.\n\
          Proof.\n  intros Xs C. apply (dec_false _ _ (runs_dec n _ _ _ _ (of_bprogram_reflects n PBt) (of_bexec_reflects Dropped.n Dropped.XB))).\n  \
          - vm_compute. reflexivity.\n  - exact (c_runs_t _ _ _ _ C).\nQed.\nPrint Assumptions event_dropped.\n\n\
-         (* 4. Without its guard the program races: it is not race free. *)\n{}\
+         (* 4. Without its guard the program races: it is not race free. *)\n{racy_module}\
          Lemma racy_program : ~ drf (of_bprogram n PBs_unguarded).\n\
          Proof.\n  intro D.\n  \
          apply (dec_false _ _ (rc11_scoped_race_free_dec _ _ _ (of_bexec_reflects Racy.n Racy.XB))); [vm_compute; reflexivity |].\n  \
@@ -338,7 +361,7 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          Print Assumptions racy_program.\n\n\
          Lemma racy_rejected : forall Pt Xs Xt, ~ compilation (of_bprogram n PBs_unguarded) Pt Xs Xt.\n\
          Proof. intros Pt Xs Xt C. exact (racy_program (c_drf _ _ _ _ C)). Qed.\n\n\
-         (* 5. The compiled execution with the initial write left out of its coherence order. *)\n{}\
+         (* 5. The compiled execution with the initial write left out of its coherence order. *)\n{unordered_module}\
          Lemma initial_write_unordered : forall Ps Pt Xs, ~ compilation Ps Pt Xs Unordered.X.\n\
          Proof.\n  intros Ps Pt Xs C. apply (dec_false _ _ (wf_consistent_dec _ _ _ (of_bexec_reflects Unordered.n Unordered.XB))).\n  \
          - vm_compute. reflexivity.\n  - exact (c_wf_t _ _ _ _ C).\nQed.\nPrint Assumptions initial_write_unordered.\n\n\
@@ -373,26 +396,6 @@ fn coq_rejects_pairs_that_are_not_compilations() {
          pose proof (of_bprogram_reflects n PBs) as S. pose proof (of_bprogram_reflects n PBt_outside) as T.\n  \
          apply (dec_false _ _ (guards_compiled_dec n _ _ _ _ _ _ _ _ _ _ _ _ (rp_pr _ _ _ S) (rp_pr _ _ _ T) (rp_gread _ _ _ S) (rp_gwrite _ _ _ S) (rp_gread _ _ _ T) (rp_gwrite _ _ _ T))).\n  \
          vm_compute. reflexivity.\nQed.\nPrint Assumptions skeleton_labels_outside.\n",
-        coq::header(
-            "adversarial pairs for mappings/rc11-ptx-artifact.map",
-            "Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact",
-        ),
-        bprogram_literal(&programs.source),
-        bprogram_literal(&programs.target),
-        bprogram_literal(&renumbered),
-        bprogram_literal(&racy_programs.source),
-        bprogram_literal(&mixed),
-        apart_programs.numbering.n,
-        bprogram_literal(&apart_programs.source),
-        bprogram_literal(&apart),
-        bprogram_literal(&skeleton_outside),
-        guard_initial.numbering.n,
-        bprogram_literal(&guard_initial.source),
-        bprogram_literal(&guard_own.source),
-        concrete::module("LabelsOutside", &out_of_events(&xt, guarded), &[&wf_names]),
-        concrete::module("Dropped", &dropped(&xt, guarded), &[&wf_names]),
-        concrete::module("Racy", &racy, &[&wf_names, &s]),
-        concrete::module("Unordered", &unordered, &[&wf_names]),
     );
     written.write("Adversarial.v", &text).expect("write");
     let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
