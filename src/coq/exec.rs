@@ -174,23 +174,6 @@ fn print_exec_of(fields: &[(&str, Kind)], out: &mut String) {
         names.join(" & "),
         proofs.join("\n"),
         bool_text,
-        projections("exec_of", "forall P X, exec_of P X", &props, &field_names),
+        super::projections("exec_of", "forall P X, exec_of P X", &props, &field_names),
     );
-}
-
-/// `<name>_<part> : <binder> -> <prop>` for each conjunct `prop` of a conjunction, proved by
-/// taking it out.
-pub fn projections(name: &str, binder: &str, props: &[String], parts: &[String]) -> String {
-    let mut out = String::new();
-    for (i, (prop, part)) in props.iter().zip(parts).enumerate() {
-        let pattern: Vec<&str> = (0..props.len())
-            .map(|j| if j == i { "A" } else { "_" })
-            .collect();
-        let _ = writeln!(
-            out,
-            "Lemma {name}_{part} : {binder} -> {prop}.\nProof. intros * ({}). exact A. Qed.",
-            pattern.join(" & ")
-        );
-    }
-    out
 }

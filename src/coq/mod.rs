@@ -259,3 +259,19 @@ pub fn evidence(r: &crate::search::Report) -> Vec<(String, mapping::Evidence)> {
         })
         .collect()
 }
+
+/// `<name>_<part> : <binder> -> <prop>` for each conjunct `prop` of a conjunction, proved by
+/// taking it out.
+pub(crate) fn projections(name: &str, binder: &str, props: &[String], parts: &[String]) -> String {
+    let mut out = String::new();
+    for (i, (prop, part)) in props.iter().zip(parts).enumerate() {
+        let pattern: Vec<&str> = (0..props.len())
+            .map(|j| if j == i { "A" } else { "_" })
+            .collect();
+        out.push_str(&format!(
+            "Lemma {name}_{part} : {binder} -> {prop}.\nProof. intros * ({}). exact A. Qed.\n",
+            pattern.join(" & ")
+        ));
+    }
+    out
+}

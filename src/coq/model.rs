@@ -537,7 +537,7 @@ fn print_summary(names: &Names, out: &mut String) -> diag::Result<()> {
             })
             .collect();
         let (props, checks): (Vec<String>, Vec<String>) = axioms.into_iter().unzip();
-        out.push_str(&super::exec::projections(
+        out.push_str(&super::projections(
             &names.consistent(),
             &format!("forall X, {} X", names.consistent()),
             &props,
