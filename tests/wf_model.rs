@@ -158,13 +158,14 @@ fn well_formed_choices(model: &ir::Model, fixed: &eval::Base, limit: usize) -> B
     }
     let mut enc = Encoding::new(model, &bounds);
     let consistent = enc.consistent();
+    // The cells of rf and co: a solution is blocked by requiring one of them to differ.
+    let cells: Vec<_> = ["rf", "co"]
+        .iter()
+        .flat_map(|name| enc.rel(name).unwrap().cells().to_vec())
+        .collect();
     let mut found = BTreeSet::new();
     while found.len() < limit && enc.solve(&[consistent]).is_sat() {
         let (rf, co) = (enc.rel_value("rf").unwrap(), enc.rel_value("co").unwrap());
-        let cells: Vec<_> = ["rf", "co"]
-            .iter()
-            .flat_map(|name| enc.rel(name).unwrap().cells().to_vec())
-            .collect();
         let values = enc.read(&cells);
         let differs: Vec<_> = cells
             .iter()
