@@ -15,7 +15,8 @@
       [set_empty (set_minus a b)] or [empty (minus r s)]. Without an axiom that gives only
       [~ ~ b x] from [a x], never [b x]. So the transfer lemmas conclude [~ ~ ...]. The
       obligations are negative ([empty], [irreflexive], [acyclic]), so a proof of them can
-      remove the [~ ~] (see [nn_bind]).
+      remove the [~ ~] (see [nn_bind]). The helpers for reasoning under a double negation
+      ([nn_ret], [nn_bind], [nn_incl], ...) are in Program.v, next to [runs_transport].
 
    2. The target skeleton is well formed. Writing this file showed that nothing in
       [compilation] said so ([searched] gives [wf_consistent (pr Ps)], [c_wf_t] is about Xt):
@@ -23,46 +24,6 @@
       a target event. With message passing that made a claim false with no counterexample.
       [guards_compiled] now says it (its first conjunct); [Tlab] below is that fact. *)
 From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact.
-From Coq Require Import PeanoNat Lia.
-
-(* ------------------------------------------------------------------ *)
-(* Reasoning under a double negation                                   *)
-
-Lemma nn_ret : forall A : Prop, A -> ~ ~ A.
-Proof. intros A a N. exact (N a). Qed.
-
-(* Under a goal ~ ~ B, a hypothesis ~ ~ A can be used as A. *)
-Lemma nn_bind : forall A B : Prop, ~ ~ A -> (A -> ~ ~ B) -> ~ ~ B.
-Proof. intros A B NNA F NB. apply NNA. intro a. exact (F a NB). Qed.
-
-(* An implication whose conclusion holds doubly negated holds doubly negated. *)
-Lemma nn_impl : forall A B : Prop, (A -> ~ ~ B) -> ~ ~ (A -> B).
-Proof. intros A B F N. apply N. intro a. exfalso. apply (F a). intro b. apply N. intros _. exact b. Qed.
-
-Lemma nn_iff : forall A B : Prop, (A -> ~ ~ B) -> (B -> ~ ~ A) -> ~ ~ (A <-> B).
-Proof.
-  intros A B F G. apply (nn_bind _ _ (nn_impl _ _ F)). intro f.
-  apply (nn_bind _ _ (nn_impl _ _ G)). intro g. apply nn_ret. split; assumption.
-Qed.
-
-(* A set inclusion of the statement, used on one element. *)
-Lemma nn_set_incl : forall (a b : set) x, set_empty (set_minus a b) -> a x -> ~ ~ b x.
-Proof. intros a b x H Ha Nb. exact (H x (conj Ha Nb)). Qed.
-
-(* A relation inclusion of the statement, used on one pair. *)
-Lemma nn_incl : forall (r s : rel) x y, empty (minus r s) -> r x y -> ~ ~ s x y.
-Proof. intros r s x y H Hr Ns. exact (H x y (conj Hr Ns)). Qed.
-
-(* Double negation passes through a bounded quantifier (finite double-negation shift). *)
-Lemma dns_bounded : forall m (A : nat -> Prop),
-  (forall x, x < m -> ~ ~ A x) -> ~ ~ (forall x, x < m -> A x).
-Proof.
-  induction m as [|m IH]; intros A H.
-  - apply nn_ret. intros x Hx. lia.
-  - apply (nn_bind _ _ (IH A (fun x Hx => H x (Nat.lt_lt_succ_r _ _ Hx)))). intro Hm.
-    apply (nn_bind _ _ (H m (Nat.lt_succ_diag_r m))). intro Am.
-    apply nn_ret. intros x Hx. destruct (Nat.eq_dec x m) as [->|Ne]; [exact Am | apply Hm; lia].
-Qed.
 
 (* ------------------------------------------------------------------ *)
 (* Events and labels (the export's projections [wf_consistent_<axiom>] and [exec_of_<field>]
@@ -96,6 +57,16 @@ Proof. destruct (c_searched _ _ _ _ C) as (Wf & _). exact Wf. Qed.
 
 Lemma Ps_finite : set_finite (E (pr Ps)).
 Proof. destruct (c_searched _ _ _ _ C) as (_ & Fin & _). exact Fin. Qed.
+
+(* The two executions: executions of the skeletons, and well formed. *)
+Lemma Xs_of : exec_of (pr Ps) Xs.
+Proof. exact (proj1 (c_runs_s _ _ _ _ C)). Qed.
+Lemma Xt_of : exec_of (pr Pt) Xt.
+Proof. exact (proj1 (c_runs_t _ _ _ _ C)). Qed.
+Lemma Xs_wf : wf_consistent Xs.
+Proof. exact (c_wf_s _ _ _ _ C). Qed.
+Lemma Xt_wf : wf_consistent Xt.
+Proof. exact (c_wf_t _ _ _ _ C). Qed.
 
 (* A guard read is a read po-before its event. *)
 Lemma Ps_gread_po : empty (minus (gread Ps) (seq (id_on (R (pr Ps))) (po (pr Ps)))).
@@ -174,77 +145,36 @@ Qed.
 
 (* ---- Transport: the shared events are present in both executions alike ---- *)
 
-(* An event of the source skeleton is in Xs exactly when it is in Xt (doubly
-   negated). The proof is [runs_transport]'s (Program.v), redone under a double negation:
-   well-founded induction on the source's po (a guard read comes po-first), with the
-   guard reads and writes of each event below the bound of the finite source skeleton. *)
+(* An event of the source skeleton is in Xs exactly when it is in Xt (doubly negated):
+   [runs_transport] (Program.v) over the shared events. Its hypotheses are the facts above;
+   a guard write of the source is a write of the skeleton by the shape of guard writes. *)
 Lemma shared_events_agree : forall e, E (pr Ps) e -> ~ ~ (E Xs e <-> E Xt e).
 Proof.
-  destruct Ps_finite as [m Hm].
   pose proof Ps_wf as Wf.
-  pose proof (c_runs_s _ _ _ _ C) as [_ Hs]. pose proof (c_runs_t _ _ _ _ C) as [_ Ht].
-  destruct (c_lift_rf _ _ _ _ C) as [Rf1 Rf2].
-  (* the source events below the bound *)
-  assert (Bound : forall x, ~ ~ E (pr Ps) x -> x < m).
-  { intros x NN. apply stable_lt. intro N. apply NN. intro Ex. exact (N (Hm x Ex)). }
-  (* a guard read of the source is po-before its event, and in the skeleton *)
-  assert (GrPo : forall r e, gread Ps r e -> ~ ~ po (pr Ps) r e).
-  { intros r e G. apply (nn_bind _ _ (nn_incl _ _ r e Ps_gread_po G)).
-    intros (z & [_ <-] & P). apply nn_ret, P. }
-  assert (GrE : forall r e, gread Ps r e -> ~ ~ E (pr Ps) r).
-  { intros r e G. apply (nn_bind _ _ (GrPo r e G)). intro P.
-    apply (nn_bind _ _ (po_in_events _ _ _ Wf P)). intros [Er _]. apply nn_ret, Er. }
-  (* a guard write of the source is a write of the skeleton *)
-  assert (GwE : forall w e, gwrite Ps w e -> ~ ~ E (pr Ps) w).
-  { intros w e G. apply (nn_bind _ _ (nn_set_incl _ _ e Ps_gwrite_gread (ex_intro _ w G))).
+  apply (runs_transport Ps Pt Xs Xt shared Ps_finite (wf_consistent_po_irreflexive _ Wf)).
+  - intros a b c Ab Bc. apply (nn_incl _ _ a c (wf_consistent_po_transitive _ Wf)). exists b. auto.
+  - intros a b P. exact (po_in_events _ _ _ Wf P).
+  - intros r e G. apply (nn_bind _ _ (nn_incl _ _ r e Ps_gread_po G)).
+    intros (z & [_ <-] & P). apply nn_ret, P.
+  - intros w e G. apply (nn_bind _ _ (nn_set_incl _ _ e Ps_gwrite_gread (ex_intro _ w G))).
     intros [r Gr]. apply (nn_bind _ _ (nn_incl _ _ w r Ps_gwrite_shape (ex_intro _ e (conj G Gr)))).
-    intros [[[Ww _] _] _]. apply (labelled_in_events _ _ (wf_consistent_labels_in_events _ Wf)). tauto. }
-  (* the induction order: po of the source, doubly negated *)
-  set (po' := fun a b => ~ ~ po (pr Ps) a b).
-  assert (WF : well_founded po').
-  { apply (po_well_founded po' (fun x => x < m)).
-    - exists m. auto.
-    - intros x Px. apply Px. apply (wf_consistent_po_irreflexive _ Wf).
-    - intros a b c Pab Pbc. unfold po' in *.
-      apply (nn_bind _ _ Pab). intro Ab. apply (nn_bind _ _ Pbc). intro Bc.
-      apply (nn_incl _ _ a c (wf_consistent_po_transitive _ Wf)). exists b. auto.
-    - intros a b Pab. split; apply Bound; apply (nn_bind _ _ Pab); intro P;
-        apply (nn_bind _ _ (po_in_events _ _ _ Wf P)); intros [Ea Eb]; apply nn_ret; assumption. }
-  intro e. induction e as [e IH] using (well_founded_ind WF). intro Pe.
-  apply (nn_bind _ _ (source_skeleton_in_target e Pe)). intro Te.
-  assert (Se : shared e) by (split; assumption).
-  (* guard reads and writes of e, in either program, lie below m *)
-  assert (BGt : forall r, gread Pt r e -> r < m).
-  { intros r G. apply Bound. apply (nn_bind _ _ (gread_t_s r e Se G)). apply GrE. }
-  assert (BWt : forall w, gwrite Pt w e -> w < m).
-  { intros w G. apply Bound. apply (nn_bind _ _ (gwrite_t_s w e Se G)). apply GwE. }
-  (* the guards of e agree below m *)
-  assert (GR : ~ ~ (forall r, r < m -> (gread Ps r e <-> gread Pt r e))).
-  { apply dns_bounded. intros r _. apply nn_iff; [apply gread_s_t | apply gread_t_s]; exact Se. }
-  assert (GW : ~ ~ (forall w, w < m -> (gwrite Ps w e <-> gwrite Pt w e))).
-  { apply dns_bounded. intros w _. apply nn_iff; [apply gwrite_s_t | apply gwrite_t_s]; exact Se. }
-  (* the guard reads of e are present alike (induction hypothesis) *)
-  assert (IHr : ~ ~ (forall r, r < m -> gread Ps r e -> (E Xs r <-> E Xt r))).
-  { apply dns_bounded. intros r _. apply nn_impl. intro G.
-    apply (nn_bind _ _ (GrE r e G)). intro Er. exact (IH r (GrPo r e G) Er). }
-  apply (nn_bind _ _ GR). intro GR'. apply (nn_bind _ _ GW). intro GW'.
-  apply (nn_bind _ _ IHr). intro IHr'. apply nn_ret.
-  assert (BGs : forall r, gread Ps r e -> r < m) by (intros r G; apply Bound, (GrE r e G)).
-  assert (BWs : forall w, gwrite Ps w e -> w < m) by (intros w G; apply Bound, (GwE w e G)).
-  rewrite (Hs e Pe), (Ht e Te). unfold guards_hold. split; intros [G1 G2]; split.
-  - intros r G. pose proof (BGt r G) as Br. apply (GR' r Br) in G. apply (IHr' r Br G), G1, G.
-  - intros r w G Gw. pose proof (BGt r G) as Br. pose proof (BWt w Gw) as Bw.
-    apply Rf1, G2; [apply (GR' r Br) | apply (GW' w Bw)]; assumption.
-  - intros r G. pose proof (BGs r G) as Br. apply (IHr' r Br G), G1, (GR' r Br), G.
-  - intros r w G Gw. pose proof (BGs r G) as Br. pose proof (BWs w Gw) as Bw.
-    apply Rf2, G2; [apply (GR' r Br) | apply (GW' w Bw)]; assumption.
+    intros [[[Ww _] _] _]. apply (labelled_in_events _ _ (wf_consistent_labels_in_events _ Wf)). tauto.
+  - intros e Pe. apply (nn_bind _ _ (source_skeleton_in_target e Pe)). intro Te. apply nn_ret. split; assumption.
+  - intros e [_ Te]. exact Te.
+  - exact gread_s_t.
+  - exact gread_t_s.
+  - exact gwrite_s_t.
+  - exact gwrite_t_s.
+  - exact (c_lift_rf _ _ _ _ C).
+  - exact (c_runs_s _ _ _ _ C).
+  - exact (c_runs_t _ _ _ _ C).
 Qed.
 
 (* 1. Every event of Xs is an event of Xt (doubly negated). *)
 Lemma source_events_in_target : forall e, E Xs e -> ~ ~ E Xt e.
 Proof.
-  intros e Es. pose proof (c_runs_s _ _ _ _ C) as [Os _].
-  apply (nn_bind _ _ (shared_events_agree e (exec_of_E _ _ Os e Es))). intro Iff.
+  intros e Es.
+  apply (nn_bind _ _ (shared_events_agree e (exec_of_E _ _ Xs_of e Es))). intro Iff.
   apply nn_ret, Iff, Es.
 Qed.
 
@@ -269,8 +199,7 @@ Lemma lift_rel : forall f : exec -> rel,
   empty (minus (inter (f (pr Ps)) (cross shared shared)) (f (pr Pt))) ->
   forall a b, f Xs a b -> ~ ~ f Xt a b.
 Proof.
-  intros f Hf Hl a b H.
-  pose proof (c_runs_s _ _ _ _ C) as [Os _]. pose proof (c_runs_t _ _ _ _ C) as [Ot _].
+  intros f Hf Hl a b H. pose proof Xs_of as Os. pose proof Xt_of as Ot.
   destruct (proj1 (Hf _ _ Os) a b H) as [Fp [Ea Eb]].
   pose proof (exec_of_E _ _ Os a Ea) as Pa. pose proof (exec_of_E _ _ Os b Eb) as Pb.
   apply (nn_bind _ _ (source_skeleton_in_target a Pa)). intro Ta.
@@ -325,8 +254,7 @@ Proof. intros X x Wf Fx Rx. apply (wf_consistent_kinds_disjoint _ Wf x). cbv [se
 Lemma writes_in_target : forall e, W Xs e -> ~ ~ W Xt e.
 Proof.
   intros e Ws.
-  pose proof (c_runs_s _ _ _ _ C) as [Os _]. pose proof (c_runs_t _ _ _ _ C) as [Ot _].
-  pose proof (c_wf_s _ _ _ _ C) as WfS. pose proof (c_wf_t _ _ _ _ C) as WfT.
+  pose proof Xs_of as Os. pose proof Xt_of as Ot. pose proof Xs_wf as WfS. pose proof Xt_wf as WfT.
   destruct (proj1 (exec_of_W _ _ Os) e Ws) as [Wp Es].
   pose proof (exec_of_E _ _ Os e Es) as Pe.
   apply (nn_bind _ _ (source_events_in_target e Es)). intro Et.
@@ -352,8 +280,7 @@ Qed.
 Lemma reads_in_target : forall e, R Xs e -> ~ ~ R Xt e.
 Proof.
   intros e Rs.
-  pose proof (c_runs_s _ _ _ _ C) as [Os _]. pose proof (c_runs_t _ _ _ _ C) as [Ot _].
-  pose proof (c_wf_s _ _ _ _ C) as WfS. pose proof (c_wf_t _ _ _ _ C) as WfT.
+  pose proof Xs_of as Os. pose proof Xt_of as Ot. pose proof Xs_wf as WfS. pose proof Xt_wf as WfT.
   destruct (proj1 (exec_of_R _ _ Os) e Rs) as [Rp Es].
   pose proof (exec_of_E _ _ Os e Es) as Pe.
   apply (nn_bind _ _ (source_events_in_target e Es)). intro Et.
@@ -380,22 +307,22 @@ Qed.
 
 (* co of Xs is a strict order: irreflexive, and transitive (doubly negated). *)
 Lemma co_source_irreflexive : irreflexive (co Xs).
-Proof. exact (wf_consistent_co_irreflexive _ (c_wf_s _ _ _ _ C)). Qed.
+Proof. exact (wf_consistent_co_irreflexive _ Xs_wf). Qed.
 
 Lemma co_source_transitive : forall a b c, co Xs a b -> co Xs b c -> ~ ~ co Xs a c.
 Proof.
-  intros a b c Ab Bc. apply (nn_incl _ _ a c (wf_consistent_co_transitive _ (c_wf_s _ _ _ _ C))). exists b. auto.
+  intros a b c Ab Bc. apply (nn_incl _ _ a c (wf_consistent_co_transitive _ Xs_wf)). exists b. auto.
 Qed.
 
 (* fr of Xs is rf^-1; co (both directions doubly negated). *)
 Lemma fr_source_def : forall a b, fr Xs a b -> ~ ~ seq (inv (rf Xs)) (co Xs) a b.
 Proof.
-  intros a b H N. apply (wf_consistent_fr_def _ (c_wf_s _ _ _ _ C) a b). left. split; assumption.
+  intros a b H N. apply (wf_consistent_fr_def _ Xs_wf a b). left. split; assumption.
 Qed.
 
 Lemma fr_source_intro : forall a b, seq (inv (rf Xs)) (co Xs) a b -> ~ ~ fr Xs a b.
 Proof.
-  intros a b H N. apply (wf_consistent_fr_def _ (c_wf_s _ _ _ _ C) a b). right. split; assumption.
+  intros a b H N. apply (wf_consistent_fr_def _ Xs_wf a b). right. split; assumption.
 Qed.
 
 End Facts.
