@@ -1,7 +1,7 @@
-//! The hand-written proofs in `proofs-export/proofs/` hold against a fresh export: each file
-//! `<Name>_<mapping>.v` is compiled after the export of `mappings/<mapping>.map` (underscores
-//! for dashes), and every lemma it states is closed (`Print Assumptions`), so none rests on an
-//! `Admitted` obligation or an axiom.
+//! The hand-written proofs in `proofs-export/proofs/` hold against a fresh export: the files
+//! `<Name>_<mapping>.v` of one mapping are compiled, each after the proof files it imports,
+//! after the export of `mappings/<mapping>.map` (underscores for dashes), and every lemma they
+//! state is closed (`Print Assumptions`), so none rests on an `Admitted` obligation or an axiom.
 //!
 //! Needs `coqc`.
 use std::path::{Path, PathBuf};
@@ -29,6 +29,37 @@ fn mapping_of(file: &Path) -> PathBuf {
     PathBuf::from(format!("mappings/{}.map", name.replace('_', "-")))
 }
 
+/// A proof file: its module name and its text.
+struct Proof {
+    module: String,
+    text: String,
+}
+
+/// The modules a Coq file's `Require Import` lines name.
+fn imports(text: &str) -> Vec<&str> {
+    text.lines()
+        .filter_map(|l| l.split_once("Require Import"))
+        .flat_map(|(_, rest)| rest.trim_end_matches('.').split_whitespace())
+        .collect()
+}
+
+/// The proof files of one mapping, each after the proof files it imports.
+fn in_import_order(mut waiting: Vec<Proof>) -> Vec<Proof> {
+    let mut placed: Vec<Proof> = Vec::new();
+    while !waiting.is_empty() {
+        let ready = waiting
+            .iter()
+            .position(|p| {
+                imports(&p.text).iter().all(|m| {
+                    placed.iter().any(|q| q.module == *m) || !waiting.iter().any(|q| q.module == *m)
+                })
+            })
+            .expect("proof files import each other in a cycle");
+        placed.push(waiting.remove(ready));
+    }
+    placed
+}
+
 /// The names of the lemmas and theorems a Coq file states.
 fn stated(text: &str) -> Vec<String> {
     text.lines()
@@ -43,10 +74,46 @@ fn stated(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// Compile a mapping's proof files against a fresh export of it; every lemma must be closed.
+fn check_mapping(mapping: &Path, proofs: Vec<Proof>) {
+    let m = mapping::load(mapping).expect("mapping loads");
+    let dir = std::env::temp_dir().join(format!(
+        "mapcheck-proofs-{}-{}",
+        std::process::id(),
+        mapping.file_stem().unwrap().to_string_lossy()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let mut written = coq::export_mapping(&m, &[], &[], &dir).expect("export");
+    let mut checks = String::new();
+    let mut lemmas = Vec::new();
+    for proof in in_import_order(proofs) {
+        written
+            .write(&format!("{}.v", proof.module), &proof.text)
+            .expect("write");
+        checks.push_str(&format!("From Mapcheck Require Import {}.\n", proof.module));
+        for lemma in stated(&proof.text) {
+            checks.push_str(&format!("Print Assumptions {}.{lemma}.\n", proof.module));
+            lemmas.push(lemma);
+        }
+    }
+    written.write("CheckProofs.v", &checks).expect("write");
+    let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
+    let closed = log.matches("Closed under the global context").count();
+    // The export's own satisfiability proof prints one more.
+    assert_eq!(
+        closed,
+        lemmas.len() + 1,
+        "{}: every lemma must be closed ({lemmas:?}):\n{log}",
+        mapping.display()
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn hand_written_proofs_are_closed() {
     let files = proof_files();
     assert!(!files.is_empty(), "no proofs in proofs-export/proofs");
+    let mut by_mapping: std::collections::BTreeMap<PathBuf, Vec<Proof>> = Default::default();
     for file in files {
         let text = std::fs::read_to_string(&file).expect("proof file");
         for word in ["Admitted", "Axiom", "Parameter", "Conjecture"] {
@@ -56,39 +123,14 @@ fn hand_written_proofs_are_closed() {
                 file.display()
             );
         }
-        let lemmas = stated(&text);
-        assert!(!lemmas.is_empty(), "{}: states nothing", file.display());
-
-        let m = mapping::load(&mapping_of(&file)).expect("mapping loads");
-        let dir = std::env::temp_dir().join(format!(
-            "mapcheck-proofs-{}-{}",
-            std::process::id(),
-            file.file_stem().unwrap().to_string_lossy()
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
-        let mut written = coq::export_mapping(&m, &[], &[], &dir).expect("export");
-        let name = file.file_name().unwrap().to_string_lossy().to_string();
-        written.write(&name, &text).expect("write");
-        let module = name.trim_end_matches(".v");
-        let checks: String = lemmas
-            .iter()
-            .map(|l| format!("Print Assumptions {l}.\n"))
-            .collect();
-        written
-            .write(
-                "CheckProofs.v",
-                &format!("From Mapcheck Require Import {module}.\n{checks}"),
-            )
-            .expect("write");
-        let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
-        let closed = log.matches("Closed under the global context").count();
-        // The export's own satisfiability proof prints one more.
-        assert_eq!(
-            closed,
-            lemmas.len() + 1,
-            "{}: every lemma must be closed ({lemmas:?}):\n{log}",
-            file.display()
-        );
-        let _ = std::fs::remove_dir_all(&dir);
+        assert!(!stated(&text).is_empty(), "{}: states nothing", file.display());
+        let module = file.file_stem().unwrap().to_string_lossy().to_string();
+        by_mapping
+            .entry(mapping_of(&file))
+            .or_default()
+            .push(Proof { module, text });
+    }
+    for (mapping, proofs) in by_mapping {
+        check_mapping(&mapping, proofs);
     }
 }
