@@ -20,7 +20,7 @@
 
    The test suite compiles this file against a fresh export (mapcheck export-coq
    mappings/rc11-ptx-artifact.map) after the files it imports. *)
-From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact Compilation_rc11_ptx_artifact.
+From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact Compilation_rc11_ptx_artifact Strength_rc11_ptx_artifact Cause_rc11_ptx_artifact.
 
 (* ------------------------------------------------------------------ *)
 (* hb of scoped RC11 on any well-formed execution                      *)
@@ -38,31 +38,21 @@ Proof.
   - exists m. split; [eapply tc_step; eassumption | exact L].
 Qed.
 
-(* A synchronisation step of hb ends at a read or a fence. *)
-Lemma hb_step_ends : forall a b,
-  union (rc11_scoped_sb X) (inter (incl X) (seq (seq (id_on (rc11_scoped_E_REL X)) (seq (opt (E X) (seq (id_on (F X)) (rc11_scoped_sb X))) (seq (seq (id_on (W X)) (opt (E X) (rc11_scoped_sb_loc X))) (seq (id_on (set_inter (W X) (rc11_scoped_A X))) (rtc (E X) (seq (inter (incl X) (rf X)) (rmw X))))))) (seq (seq (inter (incl X) (rf X)) (id_on (set_inter (R X) (rc11_scoped_A X)))) (seq (opt (E X) (seq (rc11_scoped_sb X) (id_on (F X)))) (id_on (rc11_scoped_E_ACQ X)))))) a b ->
-  rc11_scoped_sb X a b \/ R X b \/ F X b.
+(* A step of hb is an sb step, or a synchronisation ending at a read or a fence. *)
+Lemma hb_step_ends : forall a b, hb_step X a b -> rc11_scoped_sb X a b \/ R X b \/ F X b.
 Proof.
   intros a b [S|[_ (m & _ & (k & (j & [_ [[Rj _] <-]]) & (l & O & [_ <-])))]]; [left; exact S|].
   destruct O as [[_ <-]|(z & _ & [Fl <-])]; [right; left; exact Rj | right; right; exact Fl].
 Qed.
 
-(* An event of X not an initial write (doubly negated: wf gives po inside threaded events). *)
-Lemma po_threaded : forall a b, po X a b -> ~ ~ (~ IW X a /\ ~ IW X b).
-Proof.
-  intros a b P. apply (nn_bind _ _ (nn_incl _ _ a b (wf_consistent_po_int _ Wf) P)). intro I.
-  apply (nn_bind _ _ (nn_incl _ _ a b (wf_consistent_int_threaded _ Wf) I)).
-  intros [[_ Na] [_ Nb]]. apply nn_ret. split; assumption.
-Qed.
-
 (* Nothing is hb-before an initial write. *)
 Lemma hb_not_into_iw : forall a b, rc11_scoped_hb X a b -> ~ IW X b.
 Proof.
-  intros a b H Ib. unfold rc11_scoped_hb in H.
+  intros a b H Ib. change (tc (hb_step X) a b) in H.
   assert (Wb : ~ ~ W X b) by exact (nn_set_incl _ _ b (wf_consistent_IW_writes _ Wf) Ib).
   destruct (tc_last _ _ _ H) as [L|(z & _ & L)]; apply hb_step_ends in L;
   destruct L as [[P|[_ [_ Nb]]]|[Rb|Fb]];
-  solve [ apply (po_threaded _ _ P); intros [_ Nb]; exact (Nb Ib)
+  solve [ exact (po_threaded_r X Wf _ _ P Ib)
         | exact (Nb Ib)
         | apply Wb; intro Wb'; apply (wf_consistent_kinds_disjoint _ Wf b); cbv [set_union set_inter]; tauto ].
 Qed.
@@ -75,29 +65,19 @@ Section Atomicity.
 Variables (Ps Pt : program) (Xs Xt : exec).
 Hypothesis C : compilation Ps Pt Xs Xt.
 
-(* Facts proved in Strength_rc11_ptx_artifact.v and Cause_rc11_ptx_artifact.v. *)
-Hypothesis iw_in_target : forall e, IW Xs e -> ~ ~ IW Xt e.
-Hypothesis iw_of_target : forall e, E Xs e -> IW Xt e -> ~ ~ IW Xs e.
-Hypothesis rmw_atomic : forall r w, rmw Xs r w -> ~ ~ (rc11_scoped_A Xs r /\ rc11_scoped_A Xs w).
-Hypothesis rmw_incl : forall r w x, rmw Xs r w -> incl Xs w x -> ~ ~ incl Xs r x.
-Hypothesis incl_sym : forall X a b, wf_consistent X -> incl X a b -> ~ ~ incl X b a.
-Hypothesis morally_strong_of_incl : forall a b, ~ IW Xs a -> ~ IW Xs b ->
-  rc11_scoped_A Xs a -> rc11_scoped_A Xs b -> incl Xs a b -> loc Xs a b ->
-  ~ ~ ptx_v6_morally_strong Xt a b.
-Hypothesis hb_in_cause : forall sco a b, rc11_scoped_hb Xs a b ->
-  ~ ~ (IW Xs a \/ po Xt a b \/ ptx_v6_cause_base Xt sco a b).
+(* The facts of the Strength and Cause files, for this compilation. *)
+Let iw_in_target := Strength_rc11_ptx_artifact.iw_in_target Ps Pt Xs Xt C.
+Let iw_of_target := Strength_rc11_ptx_artifact.iw_of_target Ps Pt Xs Xt C.
+Let rmw_atomic := Strength_rc11_ptx_artifact.rmw_atomic Ps Pt Xs Xt C.
+Let rmw_incl := Strength_rc11_ptx_artifact.rmw_incl Ps Pt Xs Xt C.
+Let morally_strong_of_incl := Strength_rc11_ptx_artifact.morally_strong_of_incl Ps Pt Xs Xt C.
+Let hb_in_cause := Cause_rc11_ptx_artifact.hb_in_cause Ps Pt Xs Xt C.
 
 (* The lift has no data race: what is left to derive from [drf Ps]. *)
 Hypothesis Xs_race_free : rc11_scoped_race_free Xs.
 
 Let WfS := Xs_wf Ps Pt Xs Xt C.
 Let WfT := Xt_wf Ps Pt Xs Xt C.
-
-(* A write of an execution is a memory event. *)
-Lemma write_memory : forall X x, wf_consistent X -> W X x -> ~ ~ M X x.
-Proof.
-  intros X x Wf Wx Nm. apply (wf_consistent_M_def _ Wf x). right. split; [right; exact Wx | exact Nm].
-Qed.
 
 (* Distinct events are not related by id. *)
 Lemma not_id : forall X x y, wf_consistent X -> x <> y -> ~ id X x y.
@@ -111,7 +91,7 @@ Lemma writes_not_racing : forall x y, W Xs x -> W Xs y -> loc Xs x y -> x <> y -
        (rc11_scoped_A Xs x /\ incl Xs x y /\ rc11_scoped_A Xs y)).
 Proof.
   intros x y Wx Wy L D N. apply Xs_race_free. intros Emp.
-  apply (write_memory _ _ WfS Wy). intro My.
+  apply (M_of_W Xs WfS y Wy). intro My.
   apply (Emp x y). split; [split|].
   - split; [split; [left; split; assumption | exact L] | exact (not_id _ _ _ WfS D)].
   - intros [H|H]; apply N; [left | right; left]; exact H.
@@ -133,15 +113,10 @@ Proof. intros a b P L. right. split; [left; exact P | exact L]. Qed.
 Lemma po_inv_morally_strong : forall a b, po Xt b a -> loc Xt a b -> ptx_v6_morally_strong Xt a b.
 Proof. intros a b P L. right. split; [right; left; exact P | exact L]. Qed.
 
-(* loc of an execution is symmetric and transitive (doubly negated). *)
+(* loc of an execution is symmetric (doubly negated). *)
 Lemma loc_sym : forall X a b, wf_consistent X -> loc X a b -> ~ ~ loc X b a.
 Proof.
   intros X a b Wf L N. apply (wf_consistent_loc_equivalence _ Wf a b). right. left. split; [exact L | exact N].
-Qed.
-Lemma loc_trans : forall X a b c, wf_consistent X -> loc X a b -> loc X b c -> ~ ~ loc X a c.
-Proof.
-  intros X a b c Wf L1 L2 N. apply (wf_consistent_loc_equivalence _ Wf a c). right. right.
-  split; [exists b; split; assumption | exact N].
 Qed.
 
 (* Two distinct writes of one location of Xt, morally strong: co_t orders them. *)
@@ -241,7 +216,7 @@ Proof.
   intros x r w Rmw H Nx D. apply (nn_bind _ _ (rmw_ends Xs r w WfS Rmw)). intros [_ Ww].
   assert (NotRF : R Xs w \/ F Xs w -> False).
   { intros [Rw|Fw]; apply (wf_consistent_kinds_disjoint _ WfS w); cbv [set_union set_inter]; tauto. }
-  unfold rc11_scoped_hb in H |- *.
+  change (tc (hb_step Xs) x w) in H. change (~ ~ tc (hb_step Xs) x r).
   destruct (tc_last _ _ _ H) as [L|(z & Hz & L)]; apply hb_step_ends in L;
     destruct L as [[P|[Iz _]]|RF]; try (intros _; exact (NotRF RF)).
   - apply (nn_bind _ _ (before_rmw_write x r w Rmw P D)). intro P'.
@@ -251,13 +226,6 @@ Proof.
     apply (nn_bind _ _ (before_rmw_write z r w Rmw P Dz)). intro P'.
     apply nn_ret. eapply tc_step_r; [exact Hz|]. left. left. exact P'.
   - intros _. exact (hb_not_into_iw Xs WfS x z Hz Iz).
-Qed.
-
-(* An initial write is not a read. *)
-Lemma read_not_iw : forall e, R Xs e -> ~ IW Xs e.
-Proof.
-  intros e Re Ie. apply (nn_set_incl _ _ e (wf_consistent_IW_writes _ WfS) Ie). intro We.
-  apply (wf_consistent_kinds_disjoint _ WfS e). cbv [set_union set_inter]. tauto.
 Qed.
 
 (* Scoped RC11's Atomicity on Xs, given PTX's axioms on Xt. *)
@@ -275,7 +243,7 @@ Proof.
   assert (D : w <> w') by (intros ->; exact (wf_co_irreflexive Xs WfS w' Co)).
   assert (Dr : w' <> r) by (intros ->; apply (wf_consistent_kinds_disjoint _ WfS r); cbv [set_union set_inter]; tauto).
   apply (loc_sym _ _ _ WfS Lw'w). intro Lww'.
-  apply (loc_trans _ _ _ _ WfS Lrw Lww'). intro Lrw'.
+  apply (loc_trans Xs WfS _ _ _ Lrw Lww'). intro Lrw'.
   apply (loc_in_target _ _ _ _ C r w' Lrw'). intro Ltrw'.
   apply (loc_sym _ _ _ WfT Ltrw'). intro Ltw'r.
   apply (rmw_in_target _ _ _ _ C r w Rmw). intro Rmwt.
@@ -297,7 +265,7 @@ Proof.
     apply (rmw_atomic r w Rmw). intros [Ar _].
     apply (rmw_incl r w w' Rmw I). intro Irw'.
     apply (incl_sym Xs w w' WfS I). intro Iw'w.
-    apply (morally_strong_of_incl r w' (read_not_iw r Rr) Nw' Ar Aw' Irw' Lrw'). intro Ms1.
+    apply (morally_strong_of_incl r w' (R_not_IW Xs WfS r Rr) Nw' Ar Aw' Irw' Lrw'). intro Ms1.
     apply (morally_strong_of_incl w' w Nw' Nw Aw' Aw Iw'w Lw'w). intro Ms2.
     apply (AtomicityT r w). split; [|exact Rmwt].
     exists w'. split; split; assumption.
@@ -313,3 +281,13 @@ Proof.
 Qed.
 
 End Atomicity.
+
+(* What is left for the exported obligation, stated: the lift of every compilation (of a
+   race-free program, [c_drf]) has no data race. Given it, the claim holds. *)
+Definition lifts_race_free : Prop :=
+  forall Ps Pt Xs Xt, compilation Ps Pt Xs Xt -> rc11_scoped_race_free Xs.
+
+Theorem claim_Atomicity_of_lifts_race_free : lifts_race_free -> claim_rc11_scoped_ax_Atomicity.
+Proof.
+  intros L Ps Pt Xs Xt C _. exact (atomicity_of_race_free_lift Ps Pt Xs Xt C (L Ps Pt Xs Xt C)).
+Qed.

@@ -6,8 +6,7 @@
    program-order edge or a cause_base edge of the target execution Xt ([hb_in_cause]).
 
    The test suite compiles this file against a fresh export
-   (mapcheck export-coq mappings/rc11-ptx-artifact.map), after
-   Compilation_rc11_ptx_artifact.v. When the generated statement changes, regenerate the export
+   (mapcheck export-coq mappings/rc11-ptx-artifact.map), after the proof files it imports. When the generated statement changes, regenerate the export
    and fix this file.
 
    The proof follows the shape of hb = (sb | incl & sw)+:
@@ -18,10 +17,10 @@
    - no step enters an initial write, and po | cause_base is transitive.
    Only the first branch of PTX's sw is used, so the sc order [sco] is arbitrary.
 
-   The facts on the strength of compiled accesses are section hypotheses here, under the names
-   and statements of Strength_rc11_ptx_artifact.v. As in the Compilation file, the statement
-   gives its inclusions only doubly negated, so the lemmas conclude [~ ~ ...]. *)
-From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact Compilation_rc11_ptx_artifact.
+   The facts on the strength of compiled accesses come from Strength_rc11_ptx_artifact.v. As in
+   the Compilation file, the statement gives its inclusions only doubly negated, so the lemmas
+   conclude [~ ~ ...]. *)
+From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact Compilation_rc11_ptx_artifact Strength_rc11_ptx_artifact.
 
 (* ------------------------------------------------------------------ *)
 (* Well-formedness facts, for any execution                            *)
@@ -176,19 +175,17 @@ Section Cause.
 Variables (Ps Pt : program) (Xs Xt : exec).
 Hypothesis C : compilation Ps Pt Xs Xt.
 
-(* The strength of compiled accesses (Strength_rc11_ptx_artifact.v). *)
-Hypothesis fences_in_target : forall e, F Xs e -> ~ ~ F Xt e.
-Hypothesis atomic_strong : forall e, ~ IW Xs e -> rc11_scoped_A Xs e -> ~ ~ ptx_v6_STRONG_M Xt e.
-Hypothesis release_write : forall e, ~ IW Xs e -> W Xs e -> rc11_scoped_E_REL Xs e -> ~ ~ ptx_v6_W_REL Xt e.
-Hypothesis release_fence : forall e, F Xs e -> rc11_scoped_E_REL Xs e -> ~ ~ ptx_v6_F_REL Xt e.
-Hypothesis acquire_read : forall e, R Xs e -> rc11_scoped_E_ACQ Xs e -> ~ ~ ptx_v6_R_ACQ Xt e.
-Hypothesis acquire_fence : forall e, F Xs e -> rc11_scoped_E_ACQ Xs e -> ~ ~ ptx_v6_F_ACQ Xt e.
-Hypothesis reads_not_red : forall e, R Xs e -> ~ RED Xt e.
-Hypothesis incl_in_target : forall a b, ~ IW Xs a -> ~ IW Xs b -> incl Xs a b -> ~ ~ incl Xt a b.
-Hypothesis rmw_atomic : forall r w, rmw Xs r w -> ~ ~ (rc11_scoped_A Xs r /\ rc11_scoped_A Xs w).
-Hypothesis morally_strong_of_incl : forall a b, ~ IW Xs a -> ~ IW Xs b ->
-  rc11_scoped_A Xs a -> rc11_scoped_A Xs b -> incl Xs a b -> loc Xs a b ->
-  ~ ~ ptx_v6_morally_strong Xt a b.
+(* The strength of compiled accesses (Strength_rc11_ptx_artifact.v), for this compilation. *)
+Let fences_in_target := Strength_rc11_ptx_artifact.fences_in_target Ps Pt Xs Xt C.
+Let atomic_strong := Strength_rc11_ptx_artifact.atomic_strong Ps Pt Xs Xt C.
+Let release_write := Strength_rc11_ptx_artifact.release_write Ps Pt Xs Xt C.
+Let release_fence := Strength_rc11_ptx_artifact.release_fence Ps Pt Xs Xt C.
+Let acquire_read := Strength_rc11_ptx_artifact.acquire_read Ps Pt Xs Xt C.
+Let acquire_fence := Strength_rc11_ptx_artifact.acquire_fence Ps Pt Xs Xt C.
+Let reads_not_red := Strength_rc11_ptx_artifact.reads_not_red Ps Pt Xs Xt C.
+Let incl_in_target := Strength_rc11_ptx_artifact.incl_in_target Ps Pt Xs Xt C.
+Let rmw_atomic := Strength_rc11_ptx_artifact.rmw_atomic Ps Pt Xs Xt C.
+Let morally_strong_of_incl := Strength_rc11_ptx_artifact.morally_strong_of_incl Ps Pt Xs Xt C.
 
 (* ---- The Compilation file's facts, for this compilation ---- *)
 
