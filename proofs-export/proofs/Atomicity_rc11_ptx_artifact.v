@@ -99,7 +99,7 @@ Proof.
 Qed.
 
 (* PTX's axioms on Xt, for one choice of its SC-fence order. *)
-Section Axioms.
+Section TargetConsistent.
 Variable sco : rel.
 Hypothesis Coherence : ptx_v6_ax_Coherence Xt sco.
 Hypothesis CoherenceMS : ptx_v6_ax_CoherenceMorallyStrong Xt sco.
@@ -271,7 +271,7 @@ Proof.
     exists w'. split; split; assumption.
 Qed.
 
-End Axioms.
+End TargetConsistent.
 
 (* Scoped RC11's Atomicity on the lift of a PTX-consistent execution with no data race. *)
 Theorem atomicity_of_race_free_lift : rc11_scoped_ax_Atomicity Xs.
