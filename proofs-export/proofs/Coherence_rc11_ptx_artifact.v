@@ -1,6 +1,6 @@
 (* Coherence_rc11_ptx_artifact.v -- hand-written, NOT generated.
 
-   Scoped RC11's Coherence axiom (irreflexive hb; eco?) holds on the lift Xs of every
+   Scoped RC11's Coherence (irreflexive hb; eco?) holds on the lift Xs of every
    PTX-consistent execution Xt of a compiled program, for mappings/rc11-ptx-artifact.map,
    provided the lift has no data race: [coherence_of_race_free_lift]. As in the Atomicity file,
    this is the ASPLOS'19 form of the claim (race freedom of the execution); the step from the
