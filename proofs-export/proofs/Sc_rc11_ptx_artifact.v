@@ -14,12 +14,27 @@
    - [sc_fence_rb_edge], [sc_fence_mo_edge]: for a psc edge between two SC *fences* a -> b of
      the source whose middle is rb (mo), sco cannot order b before a: the fences of a
      non-causal psc edge between fences are ordered by sco as psc orders them.
+   - [sc_psc_split]: every psc edge is causal, or start;(mo|rb);end (start = [SC] |
+     [F_SC];hb?, end = [SC] | hb?;[F_SC]), or an hb;eco;hb edge between two SC fences;
+     [sc_psc_start_nonfence], [sc_psc_end_nonfence]: the padding is trivial at a non-fence end.
+   - [sc_psc_nonfence]: a psc edge between two non-fences (here: the events of SC RMWs, the
+     only SC accesses of this mapping) is sb, sb_nloc;hb;sb_nloc, hb & loc, mo or rb between
+     its very ends; [sc_loc_edge_loc]: the last three join events of one location.
 
-   What is missing (see the report of the session that wrote this file): psc edges that land
-   on an SC RMW (rb or mo into its write, or hb into its read through an rf-synchronisation)
-   give no sco order between the leading fence.sc of that RMW and the fence of the edge's
-   start, so the plan "each psc edge is sco-forward between the fences" fails edge by edge;
-   the argument must look at the edge that leaves the RMW. *)
+   What is missing (the main theorem [sc_of_race_free_lift] is NOT proved): psc edges that
+   land on an SC RMW (rb or mo into its write, or hb into its read through an
+   rf-synchronisation) give no sco order between the leading fence.sc of that RMW and the fence
+   of the edge's start, so the plan "each psc edge is sco-forward between the fences" fails
+   edge by edge. The planned segment argument: cut a cycle at anchors (SC fences, and SC RMW
+   events entered through po, hence through their leading fence). By [sc_psc_nonfence] and
+   [sc_loc_edge_loc], the edges strictly inside a segment join RMW events of one location
+   (hb & loc | mo | rb); that same-location chain must be collapsed (source Coherence and
+   Atomicity) to one rb/mo step or an hb step, after which [sc_fig6_fr]/[sc_fig6_co] close
+   the segment against sco, and sco's transitive closure (through [sc_fences_sc]) links the
+   anchors. Still to prove: the existence of the leading fence.sc of a source SC RMW in the
+   target (from the lowering), the collapse of the same-location chain, target versions of
+   the Coherence file's coh_hb_co_rf/coh_hb_fr_rf for the hb;eco;hb branch, and the
+   assembly over the cycle. *)
 From Mapcheck Require Import Rel Dec Checks Exec Model_wf Mirror_wf Program Model_rc11_scoped Mirror_rc11_scoped Model_ptx_v6 Obligations_rc11_ptx_artifact Compilation_rc11_ptx_artifact Strength_rc11_ptx_artifact Cause_rc11_ptx_artifact Atomicity_rc11_ptx_artifact Coherence_rc11_ptx_artifact.
 
 (* ------------------------------------------------------------------ *)
@@ -79,6 +94,65 @@ Proof.
     - exact (sc_psc_hb _ _ _ S).
     - exact (tc_trans _ _ _ _ (sc_psc_hb _ _ _ S) IH). }
   exact (G a a T).
+Qed.
+
+(* Between two SC events that are not fences (in this mapping: the reads and writes of SC
+   RMWs), psc has no hb? padding: the middle starts and ends at the edge's ends. So such an
+   edge is either po-shaped (sb, sb_nloc;hb;sb_nloc), or one of hb & loc, mo, rb. *)
+Lemma sc_psc_nonfence : forall X a b, rc11_scoped_psc X a b -> ~ F X a -> ~ F X b ->
+  union (union (rc11_scoped_sb X) (seq (rc11_scoped_sb_nloc X) (seq (rc11_scoped_hb X) (rc11_scoped_sb_nloc X))))
+        (union (inter (rc11_scoped_hb X) (loc X)) (union (rc11_scoped_mo X) (rc11_scoped_rb X))) a b.
+Proof.
+  intros X a b [(m & Hl & n & Hm & Hr) | (m & [[Fa _] _] & _)] Na Nb; [|exact (Na Fa) || contradiction].
+  destruct Hl as [[_ <-] | (k & [[Fa _] _] & _)]; [|contradiction].
+  destruct Hr as [[_ ->] | (k & _ & [[Fb _] ->])]; [exact Hm | contradiction].
+Qed.
+
+(* Every psc edge is causal, or a non-causal base edge F? ; (mo | rb) ; F?, or an
+   hb;eco;hb edge between two SC fences. In the second case the padding is trivial at a
+   non-fence end. *)
+Definition sc_psc_start (X : exec) : rel :=
+  union (id_on (SC X)) (seq (id_on (rc11_scoped_F_SC X)) (opt (E X) (rc11_scoped_hb X))).
+Definition sc_psc_end (X : exec) : rel :=
+  union (id_on (SC X)) (seq (opt (E X) (rc11_scoped_hb X)) (id_on (rc11_scoped_F_SC X))).
+
+Lemma sc_psc_split : forall X a b, rc11_scoped_psc X a b ->
+  sc_psc_causal X a b
+  \/ (exists x y, sc_psc_start X a x /\ union (rc11_scoped_mo X) (rc11_scoped_rb X) x y /\ sc_psc_end X y b)
+  \/ (rc11_scoped_F_SC X a /\ rc11_scoped_F_SC X b /\
+       seq (rc11_scoped_hb X) (seq (rc11_scoped_eco X) (rc11_scoped_hb X)) a b).
+Proof.
+  intros X a b [(m & Hl & n & Hm & Hr) | (m & [Fa <-] & n & [H|H] & [Fb ->])].
+  - destruct Hm as [Hm|[Hm|Hm]].
+    + left. left. exists m. split; [exact Hl|]. exists n. split; [left; exact Hm | exact Hr].
+    + left. left. exists m. split; [exact Hl|]. exists n. split; [right; exact Hm | exact Hr].
+    + right. left. exists m, n. split; [exact Hl|]. split; [exact Hm | exact Hr].
+  - left. right. eexists. split; [split; [exact Fa | reflexivity]|].
+    eexists. split; [exact H | split; [exact Fb | reflexivity]].
+  - right. right. split; [exact Fa|]. split; [exact Fb | exact H].
+Qed.
+
+Lemma sc_psc_start_nonfence : forall X a x, sc_psc_start X a x -> ~ F X a -> a = x.
+Proof. intros X a x [[_ E]|(k & [[Fa _] _] & _)] N; [exact E | contradiction]. Qed.
+
+Lemma sc_psc_end_nonfence : forall X y b, sc_psc_end X y b -> ~ F X b -> y = b.
+Proof. intros X y b [[_ E]|(k & _ & [[Fb _] E])] N; [exact E | subst; contradiction]. Qed.
+
+(* The non-po-shaped psc edges between non-fences join events of one location. *)
+Lemma sc_loc_edge_loc : forall X, wf_consistent X -> forall a b,
+  union (inter (rc11_scoped_hb X) (loc X)) (union (rc11_scoped_mo X) (rc11_scoped_rb X)) a b ->
+  ~ ~ loc X a b.
+Proof.
+  intros X Wf a b [[_ L]|[Co|Fr]].
+  - apply nn_ret. exact L.
+  - apply (nn_bind _ _ (wf_co_shape X Wf a b Co)). intros [_ L]. apply nn_ret. exact L.
+  - assert (D : ~ ~ seq (inv (rf X)) (co X) a b).
+    { intro N. apply (wf_fr X Wf a b). left. split; [exact Fr | exact N]. }
+    apply (nn_bind _ _ D). intros (w & Rf & Co).
+    apply (nn_bind _ _ (wf_rf_shape X Wf w a Rf)). intros [_ Lwa].
+    apply (nn_bind _ _ (wf_co_shape X Wf w b Co)). intros [_ Lwb].
+    apply (nn_bind _ _ (loc_sym X w a Wf Lwa)). intro Law.
+    exact (Cause_rc11_ptx_artifact.loc_trans X Wf a w b Law Lwb).
 Qed.
 
 (* ------------------------------------------------------------------ *)
