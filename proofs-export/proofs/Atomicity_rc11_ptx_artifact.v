@@ -195,13 +195,8 @@ Proof.
   apply (nn_bind _ _ (nn_incl _ _ r w One RmwP)). intros [[Prw Imm] _].
   apply (nn_bind _ _ (nn_incl _ _ z w (wf_consistent_po_int _ WfP) PP)). intro Izw.
   apply (nn_bind _ _ (nn_incl _ _ r w (wf_consistent_po_int _ WfP) Prw)). intro Irw.
-  assert (Iwr : ~ ~ int (pr Ps) w r).
-  { intro N. apply (wf_consistent_int_equivalence _ WfP r w). right. left. split; [exact Irw | exact N]. }
-  apply (nn_bind _ _ Iwr). intro Iwr'.
-  assert (Izr : ~ ~ int (pr Ps) z r).
-  { intro N. apply (wf_consistent_int_equivalence _ WfP z r). right. right.
-    split; [exists w; split; assumption | exact N]. }
-  apply (nn_bind _ _ Izr). intro Izr'.
+  apply (nn_bind _ _ (int_sym _ _ _ WfP Irw)). intro Iwr.
+  apply (nn_bind _ _ (int_trans _ _ _ _ WfP Izw Iwr)). intro Izr'.
   assert (T : ~ ~ union (po (pr Ps)) (inv (po (pr Ps))) z r).
   { apply (nn_incl _ _ z r (wf_consistent_po_total _ WfP)). split; [exact Izr' | exact (not_id _ _ _ WfP D)]. }
   apply (nn_bind _ _ T). intros [Pzr|Prz].
@@ -265,7 +260,7 @@ Proof.
     apply (rmw_atomic r w Rmw). intros [Ar _].
     apply (rmw_incl r w w' Rmw I). intro Irw'.
     apply (incl_sym Xs w w' WfS I). intro Iw'w.
-    apply (morally_strong_of_incl r w' (R_not_IW Xs WfS r Rr) Nw' Ar Aw' Irw' Lrw'). intro Ms1.
+    apply (morally_strong_of_incl r w' (R_not_IW Xs r WfS Rr) Nw' Ar Aw' Irw' Lrw'). intro Ms1.
     apply (morally_strong_of_incl w' w Nw' Nw Aw' Aw Iw'w Lw'w). intro Ms2.
     apply (AtomicityT r w). split; [|exact Rmwt].
     exists w'. split; split; assumption.

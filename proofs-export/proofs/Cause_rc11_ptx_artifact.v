@@ -42,19 +42,6 @@ Proof.
   apply (nn_incl _ _ a b (wf_consistent_int_threaded _ Wf) I). intros [_ [_ Nb]]. exact (Nb Ib).
 Qed.
 
-(* Initial writes are writes: no read or fence is one. *)
-Lemma R_not_IW : forall x, R X x -> ~ IW X x.
-Proof.
-  intros x Rx Ix. apply (nn_set_incl _ _ x (wf_consistent_IW_writes _ Wf) Ix). intro Wx.
-  exact (kinds_RW _ x Wf Rx Wx).
-Qed.
-
-Lemma F_not_IW : forall x, F X x -> ~ IW X x.
-Proof.
-  intros x Fx Ix. apply (nn_set_incl _ _ x (wf_consistent_IW_writes _ Wf) Ix). intro Wx.
-  exact (kinds_FW _ x Wf Fx Wx).
-Qed.
-
 (* M is R | W: writes are memory events, fences are not. *)
 Lemma M_of_W : forall x, W X x -> ~ ~ M X x.
 Proof. intros x Wx N. apply (wf_consistent_M_def _ Wf x). right. split; [right; exact Wx | exact N]. Qed.
@@ -92,12 +79,6 @@ Lemma rmw_shape_nn : forall a b, rmw X a b -> ~ ~ (R X a /\ W X b /\ po X a b /\
 Proof.
   intros a b H. apply (nn_bind _ _ (nn_incl _ _ a b (wf_consistent_rmw_shape _ Wf) H)).
   intros [[Ra Wb] [P L]]. apply nn_ret. auto.
-Qed.
-
-Lemma incl_in_events : forall a b, incl X a b -> ~ ~ (E X a /\ E X b).
-Proof.
-  intros a b H N. apply (wf_consistent_relations_in_events _ Wf a b). split; [|exact N].
-  cbv [union]. tauto.
 Qed.
 
 (* A release write is atomic. *)
@@ -168,7 +149,6 @@ End Wf.
    [rc11_scoped_hb] is this, with [rc11_scoped_sw] written out. *)
 Definition hb_step (X : exec) : rel := union (rc11_scoped_sb X) (inter (incl X) (rc11_scoped_sw X)).
 
-
 (* ------------------------------------------------------------------ *)
 
 Section Cause.
@@ -189,24 +169,15 @@ Let morally_strong_of_incl := Strength_rc11_ptx_artifact.morally_strong_of_incl 
 
 (* ---- The Compilation file's facts, for this compilation ---- *)
 
-Lemma wf_s : wf_consistent Xs.
-Proof. exact (Xs_wf Ps Pt Xs Xt C). Qed.
-Lemma wf_t : wf_consistent Xt.
-Proof. exact (Xt_wf Ps Pt Xs Xt C). Qed.
-Lemma E_st : forall e, E Xs e -> ~ ~ E Xt e.
-Proof. exact (source_events_in_target Ps Pt Xs Xt C). Qed.
-Lemma W_st : forall e, W Xs e -> ~ ~ W Xt e.
-Proof. exact (writes_in_target Ps Pt Xs Xt C). Qed.
-Lemma R_st : forall e, R Xs e -> ~ ~ R Xt e.
-Proof. exact (reads_in_target Ps Pt Xs Xt C). Qed.
-Lemma po_st : forall a b, po Xs a b -> ~ ~ po Xt a b.
-Proof. exact (po_in_target Ps Pt Xs Xt C). Qed.
-Lemma loc_st : forall a b, loc Xs a b -> ~ ~ loc Xt a b.
-Proof. exact (loc_in_target Ps Pt Xs Xt C). Qed.
-Lemma rmw_st : forall a b, rmw Xs a b -> ~ ~ rmw Xt a b.
-Proof. exact (rmw_in_target Ps Pt Xs Xt C). Qed.
-Lemma rf_st : forall a b, rf Xs a b -> rf Xt a b.
-Proof. exact (proj1 (c_lift_rf _ _ _ _ C)). Qed.
+Let WfS := Xs_wf Ps Pt Xs Xt C.
+Let WfT := Xt_wf Ps Pt Xs Xt C.
+Let source_events_in_target := Compilation_rc11_ptx_artifact.source_events_in_target Ps Pt Xs Xt C.
+Let writes_in_target := Compilation_rc11_ptx_artifact.writes_in_target Ps Pt Xs Xt C.
+Let reads_in_target := Compilation_rc11_ptx_artifact.reads_in_target Ps Pt Xs Xt C.
+Let po_in_target := Compilation_rc11_ptx_artifact.po_in_target Ps Pt Xs Xt C.
+Let loc_in_target := Compilation_rc11_ptx_artifact.loc_in_target Ps Pt Xs Xt C.
+Let rmw_in_target := Compilation_rc11_ptx_artifact.rmw_in_target Ps Pt Xs Xt C.
+Let rf_in_target := proj1 (c_lift_rf _ _ _ _ C).
 
 (* ---- Strong events of the target ---- *)
 
@@ -214,7 +185,7 @@ Proof. exact (proj1 (c_lift_rf _ _ _ _ C)). Qed.
 Lemma strong_of_F : forall x, F Xs x -> ~ ~ (ptx_v6_STRONG Xt x /\ ~ M Xt x).
 Proof.
   intros x Fx. apply (nn_bind _ _ (fences_in_target x Fx)). intro Ft.
-  apply nn_ret. split; [left; exact Ft | exact (not_M_of_F Xt wf_t x Ft)].
+  apply nn_ret. split; [left; exact Ft | exact (not_M_of_F Xt WfT x Ft)].
 Qed.
 
 (* A non-initial atomic of the source is strong in the target. *)
@@ -230,9 +201,9 @@ Lemma rf_obs : forall x r, ~ IW Xs x -> rc11_scoped_A Xs x -> rc11_scoped_A Xs r
   inter (incl Xs) (rf Xs) x r -> ~ ~ (ptx_v6_obs Xt x r /\ loc Xs x r).
 Proof.
   intros x r Nx Ax Ar [I Rf].
-  apply (nn_bind _ _ (rf_shape_nn Xs wf_s x r Rf)). intros (_ & Rr & L).
-  apply (nn_bind _ _ (morally_strong_of_incl x r Nx (R_not_IW Xs wf_s r Rr) Ax Ar I L)). intro Ms.
-  apply nn_ret. split; [|exact L]. apply ptx_v6_obs_1. split; [exact Ms | exact (rf_st x r Rf)].
+  apply (nn_bind _ _ (rf_shape_nn Xs WfS x r Rf)). intros (_ & Rr & L).
+  apply (nn_bind _ _ (morally_strong_of_incl x r Nx (R_not_IW Xs r WfS Rr) Ax Ar I L)). intro Ms.
+  apply nn_ret. split; [|exact L]. apply ptx_v6_obs_1. split; [exact Ms | exact (rf_in_target x r Rf)].
 Qed.
 
 (* (incl & rf; rmw)*; incl & rf from a non-initial atomic write to an atomic read is obs in the
@@ -246,12 +217,12 @@ Proof.
   - exact (rf_obs x r Nx Ax Ar Ir).
   - destruct S as (r1 & Ir1 & Rw).
     apply (nn_bind _ _ (rmw_atomic r1 z Rw)). intros [Ar1 Az].
-    apply (nn_bind _ _ (rmw_shape_nn Xs wf_s r1 z Rw)). intros (_ & _ & P & L1).
-    apply (nn_bind _ _ (IH (po_threaded_r Xs wf_s r1 z P) Az r Ir Ar)). intros [Ozr Lzr].
+    apply (nn_bind _ _ (rmw_shape_nn Xs WfS r1 z Rw)). intros (_ & _ & P & L1).
+    apply (nn_bind _ _ (IH (po_threaded_r Xs WfS r1 z P) Az r Ir Ar)). intros [Ozr Lzr].
     apply (nn_bind _ _ (rf_obs x r1 Nx Ax Ar1 Ir1)). intros [Oxr1 Lxr1].
-    apply (nn_bind _ _ (rmw_st r1 z Rw)). intro Rwt.
-    apply (nn_bind _ _ (loc_trans Xs wf_s x r1 z Lxr1 L1)). intro Lxz.
-    apply (nn_bind _ _ (loc_trans Xs wf_s x z r Lxz Lzr)). intro Lxr.
+    apply (nn_bind _ _ (rmw_in_target r1 z Rw)). intro Rwt.
+    apply (nn_bind _ _ (loc_trans Xs WfS x r1 z Lxr1 L1)). intro Lxz.
+    apply (nn_bind _ _ (loc_trans Xs WfS x z r Lxz Lzr)). intro Lxr.
     apply nn_ret. split; [exact (ptx_v6_obs_2 Xt x r1 z r Oxr1 Rwt Ozr) | exact Lxr].
 Qed.
 
@@ -265,22 +236,22 @@ Lemma release_side : forall a w w', ~ IW Xs a -> rc11_scoped_E_REL Xs a ->
   ~ ~ (ptx_v6_pattern_rel Xt a w' /\ ptx_v6_STRONG Xt a /\ (~ M Xt a \/ loc Xs a w') /\ ~ IW Xs w').
 Proof.
   intros a w w' Na Rel Ow Ww Osl Ww'.
-  apply (nn_bind _ _ (W_st w' Ww')). intro Wt'.
+  apply (nn_bind _ _ (writes_in_target w' Ww')). intro Wt'.
   destruct Ow as [[_ <-] | (a1 & [Fa <-] & S)].
   - (* a is the release write: [W_REL]; po_loc?; [W] *)
-    apply (nn_bind _ _ (A_of_W_rel Xs wf_s a Ww Rel)). intro Aa.
+    apply (nn_bind _ _ (A_of_W_rel Xs WfS a Ww Rel)). intro Aa.
     apply (nn_bind _ _ (strong_of_A a Na Aa)). intro Sa.
     apply (nn_bind _ _ (release_write a Na Ww Rel)). intro Wr.
     destruct Osl as [[Ea <-] | [S L]].
-    + apply (nn_bind _ _ (E_st a Ea)). intro Et.
-      apply (nn_bind _ _ (loc_refl Xs wf_s a (proj1 Aa))). intro L.
+    + apply (nn_bind _ _ (source_events_in_target a Ea)). intro Et.
+      apply (nn_bind _ _ (loc_refl Xs WfS a (proj1 Aa))). intro L.
       apply nn_ret. split; [|split; [exact Sa | split; [right; exact L | exact Na]]].
       left. exists a. split; [split; [exact Wr | reflexivity]|].
       exists a. split; [left; split; [exact Et | reflexivity] | split; [exact Wt' | reflexivity]].
     + destruct S as [P | [Ia _]]; [|exfalso; exact (Na Ia)].
-      apply (nn_bind _ _ (po_st a w' P)). intro Q. apply (nn_bind _ _ (loc_st a w' L)). intro Lt.
+      apply (nn_bind _ _ (po_in_target a w' P)). intro Q. apply (nn_bind _ _ (loc_in_target a w' L)). intro Lt.
       apply nn_ret.
-      split; [|split; [exact Sa | split; [right; exact L | exact (po_threaded_r Xs wf_s a w' P)]]].
+      split; [|split; [exact Sa | split; [right; exact L | exact (po_threaded_r Xs WfS a w' P)]]].
       left. exists a. split; [split; [exact Wr | reflexivity]|].
       exists w'. split; [right; split; [exact Q | exact Lt] | split; [exact Wt' | reflexivity]].
   - (* a is a release fence po-before the write: [F_REL]; po; [W] *)
@@ -289,11 +260,11 @@ Proof.
     apply (nn_bind _ _ (release_fence a Fa Rel)). intro Fr.
     assert (Pw' : ~ ~ po Xs a w').
     { destruct Osl as [[_ <-] | [S L]]; [apply nn_ret, P|].
-      destruct S as [Q | [Iw _]]; [exact (po_trans Xs wf_s a w w' P Q)|].
-      exfalso. exact (po_threaded_r Xs wf_s a w P Iw). }
-    apply (nn_bind _ _ Pw'). intro P'. apply (nn_bind _ _ (po_st a w' P')). intro Q.
+      destruct S as [Q | [Iw _]]; [exact (po_trans Xs WfS a w w' P Q)|].
+      exfalso. exact (po_threaded_r Xs WfS a w P Iw). }
+    apply (nn_bind _ _ Pw'). intro P'. apply (nn_bind _ _ (po_in_target a w' P')). intro Q.
     apply nn_ret.
-    split; [|split; [exact Sa | split; [left; exact Ma | exact (po_threaded_r Xs wf_s a w' P')]]].
+    split; [|split; [exact Sa | split; [left; exact Ma | exact (po_threaded_r Xs WfS a w' P')]]].
     right. exists a. split; [split; [exact Fr | reflexivity]|].
     exists w'. split; [exact Q | split; [exact Wt' | reflexivity]].
 Qed.
@@ -304,12 +275,12 @@ Lemma acquire_side : forall r b, R Xs r -> rc11_scoped_A Xs r ->
   opt (E Xs) (seq (rc11_scoped_sb Xs) (id_on (F Xs))) r b -> rc11_scoped_E_ACQ Xs b ->
   ~ ~ (ptx_v6_pattern_acq Xt r b /\ ptx_v6_STRONG Xt b /\ (~ M Xt b \/ r = b)).
 Proof.
-  intros r b Rr Ar O Acq. pose proof (R_not_IW Xs wf_s r Rr) as Nr.
+  intros r b Rr Ar O Acq. pose proof (R_not_IW Xs r WfS Rr) as Nr.
   pose proof (reads_not_red r Rr) as Nred.
-  apply (nn_bind _ _ (R_st r Rr)). intro Rt.
+  apply (nn_bind _ _ (reads_in_target r Rr)). intro Rt.
   destruct O as [[Er <-] | (z & S & [Fz <-])].
   - (* an acquire read: [R \ RED]; po_loc?; [R_ACQ], with po_loc? the identity *)
-    apply (nn_bind _ _ (E_st r Er)). intro Et.
+    apply (nn_bind _ _ (source_events_in_target r Er)). intro Et.
     apply (nn_bind _ _ (acquire_read r Rr Acq)). intro Ra.
     apply (nn_bind _ _ (strong_of_A r Nr Ar)). intro Sr.
     apply nn_ret. split; [|split; [exact Sr | right; reflexivity]].
@@ -317,7 +288,7 @@ Proof.
     exists r. split; [left; split; [exact Et | reflexivity] | split; [exact Ra | reflexivity]].
   - (* an acquire fence po-after the read: [R \ RED]; po; [F_ACQ] *)
     destruct S as [P | [Ir _]]; [|exfalso; exact (Nr Ir)].
-    apply (nn_bind _ _ (po_st r z P)). intro Q.
+    apply (nn_bind _ _ (po_in_target r z P)). intro Q.
     apply (nn_bind _ _ (acquire_fence z Fz Acq)). intro Fa.
     apply (nn_bind _ _ (strong_of_F z Fz)). intros [Sz Mz].
     apply nn_ret. split; [|split; [exact Sz | left; exact Mz]].
@@ -332,8 +303,8 @@ Lemma sw_end_not_IW : forall a b, rc11_scoped_sw Xs a b -> ~ IW Xs b.
 Proof.
   intros a b (m & _ & r & (r1 & _ & [[Rr _] <-]) & b1 & O & [_ ->]).
   destruct O as [[_ <-] | (z & _ & [Fz <-])].
-  - exact (R_not_IW Xs wf_s r1 Rr).
-  - exact (F_not_IW Xs wf_s z Fz).
+  - exact (R_not_IW Xs r1 WfS Rr).
+  - exact (F_not_IW Xs z WfS Fz).
 Qed.
 
 (* A synchronisation edge of the source in incl, from a non-initial event, is an sw edge of
@@ -352,8 +323,8 @@ Proof.
   assert (Ml : ~ ~ (~ M Xt a \/ ~ M Xt b \/ loc Xt a b)).
   { destruct Ma as [Na'|La]; [apply nn_ret; left; exact Na'|].
     destruct Mb as [Nb'|<-]; [apply nn_ret; right; left; exact Nb'|].
-    apply (nn_bind _ _ (loc_trans Xs wf_s a w2 r1 La Lc)). intro L.
-    apply (nn_bind _ _ (loc_st a r1 L)). intro Lt. apply nn_ret. right. right. exact Lt. }
+    apply (nn_bind _ _ (loc_trans Xs WfS a w2 r1 La Lc)). intro L.
+    apply (nn_bind _ _ (loc_in_target a r1 L)). intro Lt. apply nn_ret. right. right. exact Lt. }
   apply (nn_bind _ _ Ml). intro Ml'. apply nn_ret. left. split.
   - exact (ms_intro Xt a b Sa Sb It Ml').
   - exists w2. split; [exact Prel|]. exists r1. split; [exact Ob | exact Pacq].
@@ -367,12 +338,12 @@ Lemma step_in_target : forall sco x y, ~ IW Xs x -> hb_step Xs x y ->
   ~ ~ (po_cause Xt sco x y /\ ~ IW Xs y).
 Proof.
   intros sco x y Nx [[P | [Ix _]] | S].
-  - apply (nn_bind _ _ (po_st x y P)). intro Q.
-    apply nn_ret. split; [left; exact Q | exact (po_threaded_r Xs wf_s x y P)].
+  - apply (nn_bind _ _ (po_in_target x y P)). intro Q.
+    apply nn_ret. split; [left; exact Q | exact (po_threaded_r Xs WfS x y P)].
   - exfalso. exact (Nx Ix).
   - apply (nn_bind _ _ (sw_in_target sco x y Nx S)). intro St.
-    apply (nn_bind _ _ (incl_in_events Xs wf_s x y (proj1 S))). intros [Ex Ey].
-    apply (nn_bind _ _ (E_st x Ex)). intro Ext. apply (nn_bind _ _ (E_st y Ey)). intro Eyt.
+    apply (nn_bind _ _ (incl_in_events Xs x y WfS (proj1 S))). intros [Ex Ey].
+    apply (nn_bind _ _ (source_events_in_target x Ex)). intro Ext. apply (nn_bind _ _ (source_events_in_target y Ey)). intro Eyt.
     apply nn_ret. split; [|exact (sw_end_not_IW x y (proj2 S))].
     right. apply tc_once. exists x. split; [left; split; [exact Ext | reflexivity]|].
     exists y. split; [exact St | left; split; [exact Eyt | reflexivity]].
@@ -383,7 +354,7 @@ Proof.
   intros sco x y H. induction H as [x y S | x z y S _ IH]; intro Nx.
   - apply (nn_bind _ _ (step_in_target sco x y Nx S)). intros [T _]. apply nn_ret, T.
   - apply (nn_bind _ _ (step_in_target sco x z Nx S)). intros [T Nz].
-    apply (nn_bind _ _ (IH Nz)). intro T'. exact (po_cause_trans Xt wf_t sco x z y T T').
+    apply (nn_bind _ _ (IH Nz)). intro T'. exact (po_cause_trans Xt WfT sco x z y T T').
 Qed.
 
 (* hb of the source, from a non-initial event, is po or cause_base of the target. *)

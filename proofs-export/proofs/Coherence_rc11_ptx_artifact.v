@@ -189,7 +189,7 @@ Proof.
   apply (loc_in_target _ _ _ _ C b a Lba). intro Ltba.
   apply (loc_sym _ _ _ WfT Ltba). intro Ltab.
   apply (hb_in_cause _ _ _ _ C sco a b H). intros [Ia|[P|Cb]].
-  - exact (R_not_IW Xs WfS a Ra Ia).
+  - exact (R_not_IW Xs a WfS Ra Ia).
   - apply (SCL a). eapply tc_step; [right; split; [exact P | exact Ltab]|].
     apply tc_once. left. split; [exact (po_inv_morally_strong Xt b a P Ltba) | left; exact Rft].
   - apply (Cau b). exists a. split; [left; exact Rft | left; exact Cb].
@@ -235,7 +235,7 @@ Proof.
   apply (rf_shape_nn Xs WfS c a Rf). intros (Wc & Ra & Lca).
   apply (wf_co_shape Xs WfS b c Co). intros [[Wb _] Lbc].
   pose proof (wf_co_init_first Xs WfS b c Co) as Nc.
-  pose proof (R_not_IW Xs WfS a Ra) as Na.
+  pose proof (R_not_IW Xs a WfS Ra) as Na.
   assert (Dca : c <> a) by (intros ->; exact (kinds_RW _ a WfS Ra Wc)).
   assert (Dcb : c <> b) by (intros ->; exact (wf_co_irreflexive Xs WfS b Co)).
   apply (RW_M Xs a WfS (or_introl Ra)). intro Ma.
@@ -278,7 +278,7 @@ Proof.
   apply (wf_co_shape Xs WfS w c Cow). intros [_ Lwc].
   pose proof (wf_co_init_first Xs WfS w c Cow) as Nc.
   apply (rf_shape_nn Xs WfS c a Rf). intros (Wc & Ra & Lca).
-  pose proof (R_not_IW Xs WfS a Ra) as Na.
+  pose proof (R_not_IW Xs a WfS Ra) as Na.
   assert (Dca : c <> a) by (intros ->; exact (kinds_RW _ a WfS Ra Wc)).
   apply (RW_M Xs a WfS (or_introl Ra)). intro Ma.
   apply (coh_not_racing c a Wc Ma Lca Dca). intros [Hca|[Hac|(Ac & I & Aa)]].

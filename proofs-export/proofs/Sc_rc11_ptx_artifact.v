@@ -174,7 +174,7 @@ Proof.
   destruct Cd as [P|[P|(a1 & [_ <-] & b1 & I & [_ ->])]].
   - exact (po_in_events X a b Wf P).
   - apply (nn_bind _ _ (po_in_events X b a Wf P)). intros [Eb Ea]. apply nn_ret. split; assumption.
-  - exact (Cause_rc11_ptx_artifact.incl_in_events X Wf a b I).
+  - exact (incl_in_events X a b Wf I).
 Qed.
 
 Lemma sc_sc_events : forall a b, ptx_v6_sc X sco a b -> ~ ~ (E X a /\ E X b).
@@ -264,8 +264,8 @@ Proof.
   intros a b Fa Fb I S.
   apply (nn_bind _ _ (fences_in_target _ _ _ _ C a Fa)). intro Fta.
   apply (nn_bind _ _ (fences_in_target _ _ _ _ C b Fb)). intro Ftb.
-  apply (nn_bind _ _ (incl_in_target _ _ _ _ C a b (Cause_rc11_ptx_artifact.F_not_IW Xs WfS a Fa)
-                        (Cause_rc11_ptx_artifact.F_not_IW Xs WfS b Fb) I)). intro It.
+  apply (nn_bind _ _ (incl_in_target _ _ _ _ C a b (F_not_IW Xs a WfS Fa)
+                        (F_not_IW Xs b WfS Fb) I)). intro It.
   apply (nn_bind _ _ (incl_sym Xt a b WfT It)). intro Itba.
   apply nn_ret. apply tc_once. split; [exact S|].
   apply ms_intro; [left; exact Ftb | left; exact Fta | exact Itba |].
@@ -293,7 +293,7 @@ Proof.
   apply (fr_source_def _ _ _ _ C x y Fr). intros (w & _ & Co).
   pose proof (wf_co_init_first Xs WfS w y Co) as Ny.
   apply (sc_fences_sc a b Fa Fb I S). intro Sc.
-  apply (sc_opt_hb_pco a x (Cause_rc11_ptx_artifact.F_not_IW Xs WfS a Fa) Hax). intro Px.
+  apply (sc_opt_hb_pco a x (F_not_IW Xs a WfS Fa) Hax). intro Px.
   apply (sc_opt_hb_pco y b Ny Hyb). intro Py.
   apply (coh_fr_st _ _ _ _ C Xs_race_free sco Coh CohMS SCL x y Fr). intro Frt.
   exact (sc_fig6_fr Xt WfT sco Cau a b x y Sc Px Frt Py).
@@ -307,7 +307,7 @@ Proof.
   intros a b x y Fa Fb I Hax Co Hyb S.
   pose proof (wf_co_init_first Xs WfS x y Co) as Ny.
   apply (sc_fences_sc a b Fa Fb I S). intro Sc.
-  apply (sc_opt_hb_pco a x (Cause_rc11_ptx_artifact.F_not_IW Xs WfS a Fa) Hax). intro Px.
+  apply (sc_opt_hb_pco a x (F_not_IW Xs a WfS Fa) Hax). intro Px.
   apply (sc_opt_hb_pco y b Ny Hyb). intro Py.
   apply (co_agrees _ _ _ _ C Xs_race_free sco Coh CohMS SCL x y Co). intro Cot.
   exact (sc_fig6_co Xt WfT sco Coh a b x y Sc Px Cot Py).
