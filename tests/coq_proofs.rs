@@ -29,18 +29,31 @@ fn mapping_of(file: &Path) -> PathBuf {
     PathBuf::from(format!("mappings/{}.map", name.replace('_', "-")))
 }
 
-/// A proof file: its module name and its text.
+/// A proof file: its module name, its text, the modules its `Require Import` lines name and
+/// the lemmas it states.
 struct Proof {
     module: String,
     text: String,
+    imports: Vec<String>,
+    lemmas: Vec<String>,
 }
 
-/// The modules a Coq file's `Require Import` lines name.
-fn imports(text: &str) -> Vec<&str> {
-    text.lines()
-        .filter_map(|l| l.split_once("Require Import"))
-        .flat_map(|(_, rest)| rest.trim_end_matches('.').split_whitespace())
-        .collect()
+impl Proof {
+    fn new(module: String, text: String) -> Proof {
+        let imports = text
+            .lines()
+            .filter_map(|l| l.split_once("Require Import"))
+            .flat_map(|(_, rest)| rest.trim_end_matches('.').split_whitespace())
+            .map(str::to_string)
+            .collect();
+        let lemmas = stated(&text);
+        Proof {
+            module,
+            text,
+            imports,
+            lemmas,
+        }
+    }
 }
 
 /// The proof files of one mapping, each after the proof files it imports.
@@ -50,7 +63,7 @@ fn in_import_order(mut waiting: Vec<Proof>) -> Vec<Proof> {
         let ready = waiting
             .iter()
             .position(|p| {
-                imports(&p.text).iter().all(|m| {
+                p.imports.iter().all(|m| {
                     placed.iter().any(|q| q.module == *m) || !waiting.iter().any(|q| q.module == *m)
                 })
             })
@@ -91,10 +104,10 @@ fn check_mapping(mapping: &Path, proofs: Vec<Proof>) {
             .write(&format!("{}.v", proof.module), &proof.text)
             .expect("write");
         checks.push_str(&format!("From Mapcheck Require Import {}.\n", proof.module));
-        for lemma in stated(&proof.text) {
+        for lemma in &proof.lemmas {
             checks.push_str(&format!("Print Assumptions {}.{lemma}.\n", proof.module));
-            lemmas.push(lemma);
         }
+        lemmas.extend(proof.lemmas);
     }
     written.write("CheckProofs.v", &checks).expect("write");
     let log = coqc_all(&dir, &written.files).unwrap_or_else(|e| panic!("{e}"));
@@ -123,12 +136,16 @@ fn hand_written_proofs_are_closed() {
                 file.display()
             );
         }
-        assert!(!stated(&text).is_empty(), "{}: states nothing", file.display());
+        assert!(
+            !stated(&text).is_empty(),
+            "{}: states nothing",
+            file.display()
+        );
         let module = file.file_stem().unwrap().to_string_lossy().to_string();
         by_mapping
             .entry(mapping_of(&file))
             .or_default()
-            .push(Proof { module, text });
+            .push(Proof::new(module, text));
     }
     for (mapping, proofs) in by_mapping {
         check_mapping(&mapping, proofs);
