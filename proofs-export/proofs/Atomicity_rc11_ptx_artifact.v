@@ -91,7 +91,7 @@ Lemma writes_not_racing : forall x y, W Xs x -> W Xs y -> loc Xs x y -> x <> y -
        (rc11_scoped_A Xs x /\ incl Xs x y /\ rc11_scoped_A Xs y)).
 Proof.
   intros x y Wx Wy L D N. apply Xs_race_free. intros Emp.
-  apply (M_of_W Xs WfS y Wy). intro My.
+  apply (RW_M Xs y WfS (or_intror Wy)). intro My.
   apply (Emp x y). split; [split|].
   - split; [split; [left; split; assumption | exact L] | exact (not_id _ _ _ WfS D)].
   - intros [H|H]; apply N; [left | right; left]; exact H.

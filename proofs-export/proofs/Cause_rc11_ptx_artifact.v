@@ -42,10 +42,7 @@ Proof.
   apply (nn_incl _ _ a b (wf_consistent_int_threaded _ Wf) I). intros [_ [_ Nb]]. exact (Nb Ib).
 Qed.
 
-(* M is R | W: writes are memory events, fences are not. *)
-Lemma M_of_W : forall x, W X x -> ~ ~ M X x.
-Proof. intros x Wx N. apply (wf_consistent_M_def _ Wf x). right. split; [right; exact Wx | exact N]. Qed.
-
+(* M is R | W: fences are not memory events. *)
 Lemma not_M_of_F : forall x, F X x -> ~ M X x.
 Proof.
   intros x Fx Mx. apply (wf_consistent_M_def _ Wf x). left. split; [exact Mx|].
@@ -84,7 +81,7 @@ Qed.
 (* A release write is atomic. *)
 Lemma A_of_W_rel : forall x, W X x -> rc11_scoped_E_REL X x -> ~ ~ rc11_scoped_A X x.
 Proof.
-  intros x Wx Rel. apply (nn_bind _ _ (M_of_W x Wx)). intro Mx. apply nn_ret.
+  intros x Wx Rel. apply (nn_bind _ _ (RW_M X x Wf (or_intror Wx))). intro Mx. apply nn_ret.
   split; [exact Mx|]. cbv [rc11_scoped_E_REL set_union] in *. tauto.
 Qed.
 
