@@ -1,16 +1,14 @@
 //! The hand-kept map must not drift: every stage declared in `src/lib.rs` has a section in
-//! ARCHITECTURE.md, and every file under `src/` opens with a `//!` header saying what it is.
+//! ARCHITECTURE.md, every stage uses only the stages its row of ARCHITECTURE.md's import table
+//! allows, and every file under `src/` opens with a `//!` header saying what it is.
+use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
+use std::path::{Path, PathBuf};
 
 #[test]
 fn every_stage_has_a_section_in_architecture_md() {
-    let lib = fs::read_to_string("src/lib.rs").unwrap();
     let map = fs::read_to_string("ARCHITECTURE.md").unwrap();
-    let stages: Vec<&str> = lib
-        .lines()
-        .filter_map(|l| l.strip_prefix("pub mod "))
-        .map(|m| m.trim_end_matches(';'))
-        .collect();
+    let stages = stages();
     assert!(stages.len() >= 10, "lib.rs lists {stages:?}");
     let missing: Vec<_> = stages
         .iter()
@@ -79,4 +77,154 @@ fn nothing_outside_docs_points_outside_the_repository() {
         offenders.is_empty(),
         "files naming the folder beside the checkout: {offenders:?}"
     );
+}
+
+/// The stages `src/lib.rs` declares.
+fn stages() -> Vec<String> {
+    fs::read_to_string("src/lib.rs")
+        .unwrap()
+        .lines()
+        .filter_map(|l| l.strip_prefix("pub mod "))
+        .map(|m| m.trim_end_matches(';').to_string())
+        .collect()
+}
+
+/// ARCHITECTURE.md's import table: each stage's row, the stages it may use.
+fn import_rules() -> BTreeMap<String, BTreeSet<String>> {
+    let map = fs::read_to_string("ARCHITECTURE.md").unwrap();
+    let section = map
+        .split("## Which stage may use which")
+        .nth(1)
+        .expect("ARCHITECTURE.md has no import table");
+    let code_names = |cell: &str| -> BTreeSet<String> {
+        cell.split('`')
+            .skip(1)
+            .step_by(2)
+            .map(str::to_string)
+            .collect()
+    };
+    section
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .map(|row| {
+            let cells: Vec<&str> = row.split('|').collect();
+            let stage = code_names(cells[1]).into_iter().next().unwrap();
+            (stage, code_names(cells[2]))
+        })
+        .collect()
+}
+
+/// Every Rust file of a stage: `src/<stage>.rs`, or everything under `src/<stage>/`.
+fn files_of(stage: &str) -> Vec<PathBuf> {
+    let single = PathBuf::from(format!("src/{stage}.rs"));
+    if single.exists() {
+        return vec![single];
+    }
+    let mut files = vec![];
+    let mut stack = vec![PathBuf::from(format!("src/{stage}"))];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.push(path);
+            }
+        }
+    }
+    files
+}
+
+/// The stages a file's code names through `crate::`: `crate::a::…`, and each top-level name of
+/// a grouped `use crate::{a::…, b, …}`. Unit tests (the `#[cfg(test)]` module at a file's end)
+/// are not the stage's code and may build their inputs with any stage.
+fn stages_used(path: &Path) -> BTreeSet<String> {
+    let file = fs::read_to_string(path).unwrap();
+    let text = file.split("#[cfg(test)]").next().unwrap();
+    let mut used = BTreeSet::new();
+    for (at, _) in text.match_indices("crate::") {
+        let rest = &text[at + "crate::".len()..];
+        match rest.strip_prefix('{') {
+            Some(group) => used.extend(top_level_items(group).map(leading_identifier)),
+            None => {
+                used.insert(leading_identifier(rest));
+            }
+        }
+    }
+    used.remove("self");
+    used
+}
+
+/// The items of a `{…}` group up to its closing brace, split at commas outside nested groups.
+fn top_level_items(group: &str) -> impl Iterator<Item = &str> {
+    let mut depth = 0;
+    let mut items = vec![];
+    let mut start = 0;
+    for (i, ch) in group.char_indices() {
+        match ch {
+            '{' => depth += 1,
+            '}' if depth == 0 => {
+                items.push(&group[start..i]);
+                break;
+            }
+            '}' => depth -= 1,
+            ',' if depth == 0 => {
+                items.push(&group[start..i]);
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    items.into_iter()
+}
+
+fn leading_identifier(text: &str) -> String {
+    text.trim_start()
+        .chars()
+        .take_while(|c| c.is_alphanumeric() || *c == '_')
+        .collect()
+}
+
+#[test]
+fn every_stage_uses_only_what_its_row_allows() {
+    let rules = import_rules();
+    let stages = stages();
+    let unruled: Vec<_> = stages.iter().filter(|s| !rules.contains_key(*s)).collect();
+    assert!(
+        unruled.is_empty(),
+        "stages without a row in ARCHITECTURE.md's import table: {unruled:?}"
+    );
+    let mut violations = vec![];
+    for stage in &stages {
+        for file in files_of(stage) {
+            for used in stages_used(&file) {
+                if stages.contains(&used) && used != *stage && !rules[stage].contains(&used) {
+                    violations.push(format!("{} uses `{used}`", file.display()));
+                }
+            }
+        }
+    }
+    assert!(
+        violations.is_empty(),
+        "imports the table in ARCHITECTURE.md does not allow: {violations:#?}"
+    );
+}
+
+#[test]
+fn the_import_reader_sees_grouped_and_nested_uses() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-arch-{}", std::process::id()));
+    fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("sample.rs");
+    fs::write(
+        &file,
+        "use crate::{eval::{self, Base}, rel::Rel, vocab};\nfn f() { crate::runner::run(); }\nuse crate::exec::Execution;\n#[cfg(test)]\nmod tests { use crate::search; }\n",
+    )
+    .unwrap();
+    let used = stages_used(&file);
+    fs::remove_dir_all(&dir).unwrap();
+    let expected: BTreeSet<String> = ["eval", "rel", "vocab", "runner", "exec"]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(used, expected);
 }
