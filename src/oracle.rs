@@ -1,7 +1,8 @@
 //! Agreement with external verdicts: run every oracle suite that has a model here.
 //!
 //! Owns: reading `expected/<SUITE>.tsv` files and the suite → model table (`models/suites.tsv`),
-//! running each test with the runner, and the per-suite agree / disagree / unsupported tally.
+//! choosing the suites a run names (`select_suites`), running each test with the runner, and the
+//! per-suite agree / disagree / unsupported tally.
 //! Uses: `ir`, `litmus`, `runner`. Disagreements are reported, never filtered.
 use std::path::{Path, PathBuf};
 
@@ -97,6 +98,24 @@ pub fn read_suites(table: &Path) -> Result<Vec<Suite>> {
             })
         })
         .collect()
+}
+
+/// The suites of `table` that `only` names, in the table's order (every suite when `only` is
+/// empty): what `mapcheck oracle --suite NAME…` runs. A name the table does not have is an error
+/// that lists the names it has.
+pub fn select_suites(table: &Path, only: &[String]) -> Result<Vec<Suite>> {
+    let suites = read_suites(table)?;
+    if let Some(unknown) = only.iter().find(|n| !suites.iter().any(|s| &s.name == *n)) {
+        let known: Vec<&str> = suites.iter().map(|s| s.name.as_str()).collect();
+        return Err(Error::file(
+            table.display().to_string(),
+            format!("no suite `{unknown}`; known: {}", known.join(", ")),
+        ));
+    }
+    Ok(suites
+        .into_iter()
+        .filter(|s| only.is_empty() || only.contains(&s.name))
+        .collect())
 }
 
 /// Read `expected/<suite>.tsv`: `(test path relative to the oracle dir, verdict)`.

@@ -2,7 +2,8 @@
 //!
 //! Owns: `print` and `eprint` (standard output and error that never panic: a closed pipe ends the
 //! program quietly with status `PIPE_CLOSED`, as a shell's SIGPIPE death would read; another
-//! failure to write standard output is a diagnostic and status 2), `write_file` (every file mapcheck writes goes through it: written to a temporary name
+//! failure to write standard output is a diagnostic and status 2), `refuse_overwriting` (an
+//! output file that is one of the inputs), `write_file` (every file mapcheck writes goes through it: written to a temporary name
 //! beside its destination, then renamed, so a killed run leaves the old file or the new one,
 //! never half of one) and `OutputDir` (a directory a run owns: it lists what it writes in
 //! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
@@ -64,6 +65,21 @@ pub fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
     file.persist(path)
         .map_err(|e| io_error(path, "write (renaming the temporary file)", e.error))?;
     Ok(())
+}
+
+/// Refuse an output path that is one of the command's inputs (or the same file by another name).
+pub fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> Result<()> {
+    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
+        (Ok(a), Ok(b)) => a == b,
+        _ => false,
+    };
+    match inputs.iter().find(|i| same(output, i)) {
+        Some(input) => Err(Error::file(
+            output.display().to_string(),
+            format!("is the input {}; give another output file", input.display()),
+        )),
+        None => Ok(()),
+    }
 }
 
 /// Refuse, before any work, a path that exists and is not a directory (where a run will put

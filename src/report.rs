@@ -4,7 +4,8 @@
 //! Graphviz is installed), the Coq refutation when asked — progress on stderr, and the text or
 //! JSON summary, also of a check stopped early.
 //!
-//! Owns: `LiveReport`, `Progress`, `render_header`, `render_counterexample`, `render_summary`,
+//! Owns: `check_live` (the `check` command up to its summary), `check_with_progress`,
+//! `LiveReport`, `Progress`, `render_header`, `render_counterexample`, `render_summary`,
 //! `json`, `write_counterexample`, `Files`. Uses: `search` (events and the report), `litmus`
 //! (printers), `coq` (refutations), `output` (stdout, whole files, owned directories). Decides
 //! nothing: every verdict here was made by `search` and confirmed by the runner.
@@ -505,6 +506,36 @@ impl LineState {
             self.total,
         )
     }
+}
+
+/// `mapcheck check` up to its summary: refuses what it could not write before any work
+/// (`LiveReport::new`), warns on stderr of what is not searched, prints the header (text mode),
+/// then runs the search with a `LiveReport`. Returns the check's report and the files written.
+pub fn check_live(
+    mapping: &Mapping,
+    opts: &Options,
+    out: &Path,
+    coq: Option<&Path>,
+    json: bool,
+) -> Result<(Report, BTreeMap<String, Files>)> {
+    let scope = crate::search::scope(mapping, opts)?;
+    let live = LiveReport::new(mapping, opts, out, coq, json)?;
+    for gap in &scope.not_searched {
+        output::eprint(&format!("warning: not searched: {gap}\n"));
+    }
+    if !json {
+        output::print(&render_header(&mapping.path, opts, &scope));
+    }
+    let result = crate::search::check(mapping, opts, &|e| live.observe(e));
+    live.finish(result)
+}
+
+/// A check with only its `Progress` on stderr (what `mapcheck export-coq` searches first).
+pub fn check_with_progress(mapping: &Mapping, opts: &Options) -> Result<Report> {
+    let progress = Progress::new(opts.bound);
+    let result = crate::search::check(mapping, opts, &|e| progress.observe(&e));
+    progress.finish();
+    result
 }
 
 /// A check reported as it runs: each settled counterexample written out (its files, and its Coq

@@ -207,6 +207,22 @@ pub fn export_mapping(
     })
 }
 
+/// `export_mapping` after a check: its evidence in the obligations' comments and a refutation
+/// for each of its counterexamples (`None`: no search, nothing found).
+pub fn export_checked_mapping(
+    m: &Mapping,
+    report: Option<&crate::search::Report>,
+    dir: &Path,
+) -> diag::Result<Written> {
+    let evidence = report.map(evidence).unwrap_or_default();
+    let counterexamples: Vec<_> = report
+        .iter()
+        .flat_map(|r| &r.axioms)
+        .filter_map(|a| a.counterexample.as_ref())
+        .collect();
+    export_mapping(m, &evidence, &counterexamples, dir)
+}
+
 /// `Obligations_<mapping stem>`.
 pub fn obligations_name(m: &Mapping) -> String {
     format!("Obligations_{}", model_prefix(&m.path))

@@ -1,0 +1,354 @@
+//! The `mapcheck` command line as `clap` structs: every command, flag, default and help text,
+//! and each command's arguments turned into the library's options (`options`, `From`) — once.
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
+
+use clap::{Args, Parser, Subcommand};
+use mapcheck::encode::Backend;
+use mapcheck::gpu::commands::{EmitOptions, RunOptions, Target};
+use mapcheck::solver::Stop;
+use mapcheck::{runner, search};
+
+#[derive(Parser)]
+#[command(
+    name = "mapcheck",
+    version,
+    about = "Checks compilation mappings between memory consistency models"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+impl Cli {
+    /// The arguments of this process, with `mapcheck FILE.map …` read as `mapcheck check FILE.map …`.
+    pub fn parse_arguments() -> Cli {
+        let mut args: Vec<std::ffi::OsString> = std::env::args_os().collect();
+        if args
+            .get(1)
+            .is_some_and(|a| Path::new(a).extension().is_some_and(|e| e == "map"))
+        {
+            args.insert(1, "check".into());
+        }
+        Cli::parse_from(args)
+    }
+}
+
+#[derive(Subcommand)]
+pub enum Command {
+    /// What a model allows for litmus tests (herd7's output shape).
+    Run(RunArgs),
+    /// Agreement with external verdicts, per suite.
+    Oracle(OracleArgs),
+    /// Search for a counterexample to a mapping (also: `mapcheck FILE.map …`).
+    Check(CheckArgs),
+    /// Write a mapping's models and proof obligations as Coq files (compile with coqc).
+    ExportCoq(ExportCoqArgs),
+    /// Time the mapping check against the published Alloy times (ASPLOS'19 Fig. 17) and B1.
+    Bench(BenchArgs),
+    /// Compile a litmus test with a mapping; print the target test as a PTX litmus file.
+    Compile(CompileArgs),
+    /// Litmus tests as GPU harnesses: `gpu emit` writes one, `gpu run` runs it.
+    Gpu {
+        #[command(subcommand)]
+        command: GpuCommand,
+    },
+}
+
+#[derive(Args)]
+pub struct RunArgs {
+    /// The model, a cat file.
+    pub model: PathBuf,
+    /// One or more litmus tests.
+    #[arg(required = true)]
+    pub tests: Vec<PathBuf>,
+    /// Print JSON instead of herd7's text.
+    #[arg(long)]
+    pub json: bool,
+    /// Times one instruction may run on a path (loop unrolling bound).
+    #[arg(long, default_value_t = 2)]
+    pub unroll: usize,
+    /// Refuse a test with more candidate executions than this by the runner's estimate.
+    #[arg(long, default_value_t = runner::MAX_CANDIDATES)]
+    pub max_candidates: u64,
+}
+
+impl RunArgs {
+    pub fn options(&self) -> runner::Options {
+        runner::Options {
+            unroll: self.unroll,
+            max_candidates: self.max_candidates,
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct OracleArgs {
+    /// Oracle directory (with `expected/` and `litmus/`).
+    #[arg(default_value = "tests/data/oracle/dat3m")]
+    pub dir: PathBuf,
+    /// Suite → model table.
+    #[arg(long, default_value = "models/suites.tsv")]
+    pub suites: PathBuf,
+    /// Run only these suites.
+    #[arg(long)]
+    pub suite: Vec<String>,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct CheckArgs {
+    /// The mapping, a `.map` file.
+    pub mapping: PathBuf,
+    /// Largest program size, in source events (an RMW counts two).
+    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
+    pub bound: usize,
+    /// Count the bound as the Alloy artifact of ASPLOS'19 did (N source and N target events,
+    /// N scopes, no SC accesses) instead of N source events.
+    #[arg(long)]
+    pub alloy_bounds: bool,
+    /// Check only this source axiom (repeatable).
+    #[arg(long)]
+    pub axiom: Vec<String>,
+    /// At most this many threads.
+    #[arg(long, value_parser = at_least_one)]
+    pub threads: Option<usize>,
+    /// At most this many locations.
+    #[arg(long, value_parser = at_least_one)]
+    pub locations: Option<usize>,
+    /// SAT solver.
+    #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
+    pub solver: SolverArg,
+    /// Stop at the first bound where some axiom has a counterexample.
+    #[arg(long)]
+    pub first: bool,
+    /// Write counterexamples (litmus tests, DOT graphs) into this directory.
+    #[arg(short, long, default_value = "counterexamples")]
+    pub output: PathBuf,
+    /// Also write each counterexample as a Coq refutation into DIR/<name>/.
+    #[arg(long, value_name = "DIR")]
+    pub coq: Option<PathBuf>,
+    /// Stop after this many seconds with what is settled (as on SIGINT or SIGTERM).
+    #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
+    pub timeout: Option<u64>,
+    /// Print the report (and any error) as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl CheckArgs {
+    /// The search's options; `stop` is also requested when `--timeout` runs out.
+    pub fn options(&self, stop: Stop) -> search::Options {
+        search::Options {
+            bound: self.bound,
+            counting: if self.alloy_bounds {
+                search::Counting::Alloy
+            } else {
+                search::Counting::Natural
+            },
+            axioms: self.axiom.clone(),
+            threads: self.threads,
+            locations: self.locations,
+            backend: self.solver.into(),
+            first: self.first,
+            stop: match self.timeout {
+                Some(t) => stop.with_deadline(Instant::now() + Duration::from_secs(t)),
+                None => stop,
+            },
+        }
+    }
+}
+
+#[derive(Args)]
+pub struct ExportCoqArgs {
+    /// The mapping, a `.map` file.
+    pub mapping: PathBuf,
+    /// The directory to write (created if missing).
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Search up to this bound first (natural counting), name the result in each obligation
+    /// and refute the claim of each axiom with a counterexample (0: no search).
+    #[arg(long, default_value_t = 5)]
+    pub bound: usize,
+    #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
+    pub solver: SolverArg,
+}
+
+impl ExportCoqArgs {
+    /// The search to run before the export; `None` for `--bound 0`.
+    pub fn options(&self) -> Option<search::Options> {
+        (self.bound > 0).then(|| search::Options::natural(self.bound, self.solver.into()))
+    }
+}
+
+#[derive(Args)]
+pub struct BenchArgs {
+    /// Bounds of the Fig. 17 table (Alloy counting).
+    #[arg(long, value_delimiter = ',', default_value = "4,5,6")]
+    pub bounds: Vec<usize>,
+    /// Search B1 up to this bound (natural counting).
+    #[arg(long, default_value_t = 7)]
+    pub b1_bound: usize,
+    #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
+    pub solver: SolverArg,
+    #[arg(long)]
+    pub json: bool,
+}
+
+#[derive(Args)]
+pub struct CompileArgs {
+    /// The mapping, a `.map` file.
+    pub mapping: PathBuf,
+    /// The source litmus test.
+    pub source: PathBuf,
+    /// Write the compiled test here instead of to stdout.
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+}
+
+#[derive(Subcommand)]
+pub enum GpuCommand {
+    /// Write a harness for a litmus test, its condition selected to identify the execution.
+    Emit(GpuEmitArgs),
+    /// Detect devices, run a harness directory, print the outcome histogram and statistics.
+    Run(GpuRunArgs),
+}
+
+#[derive(Args)]
+pub struct GpuEmitArgs {
+    /// The test (a counterexample's target.litmus, or any PTX, C or OpenCL test).
+    pub test: PathBuf,
+    #[arg(long, value_enum)]
+    pub target: TargetArg,
+    /// The harness directory to write.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// Parameter file (default: gpu/params.toml, compiled in).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// The test's model: the selected outcome must be one it allows.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// A mapping: its target model judges the test, its source model judges --source.
+    #[arg(long)]
+    pub mapping: Option<PathBuf>,
+    /// The counterexample's source program: the selected outcome must be one its model forbids.
+    #[arg(long)]
+    pub source: Option<PathBuf>,
+    /// The source program's model (instead of the mapping's).
+    #[arg(long)]
+    pub source_model: Option<PathBuf>,
+    /// Run the harness once written (as `gpu run`).
+    #[arg(long)]
+    pub run: bool,
+    /// With --run: launches, instead of the parameter file's `iterations`.
+    #[arg(long)]
+    pub iterations: Option<u32>,
+    /// With --run: the OpenCL device, by its index in the detection list.
+    #[arg(long)]
+    pub device: Option<usize>,
+}
+
+impl GpuEmitArgs {
+    pub fn options(&self) -> EmitOptions {
+        EmitOptions {
+            test: self.test.clone(),
+            target: self.target.into(),
+            output: self.output.clone(),
+            params: self.params.clone(),
+            model: self.model.clone(),
+            mapping: self.mapping.clone(),
+            source: self.source.clone(),
+            source_model: self.source_model.clone(),
+        }
+    }
+
+    /// The run of the written harness that `--run` asks for (`None` without it).
+    pub fn run_options(&self) -> Option<RunOptions> {
+        self.run.then(|| RunOptions {
+            dir: self.output.clone(),
+            params: None,
+            iterations: self.iterations,
+            tune: None,
+            device: self.device,
+        })
+    }
+}
+
+#[derive(Args)]
+pub struct GpuRunArgs {
+    /// A directory written by `gpu emit`.
+    pub dir: PathBuf,
+    /// Parameter file (default: DIR/params.toml).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// Launches, instead of the parameter file's `iterations`.
+    #[arg(long)]
+    pub iterations: Option<u32>,
+    /// Try K random parameter sets; keep the best in DIR/params-tuned.toml.
+    #[arg(long, value_name = "K")]
+    pub tune: Option<usize>,
+    /// The OpenCL device, by its index in the detection list (default: first GPU, else first).
+    #[arg(long)]
+    pub device: Option<usize>,
+}
+
+impl GpuRunArgs {
+    pub fn options(&self) -> RunOptions {
+        RunOptions {
+            dir: self.dir.clone(),
+            params: self.params.clone(),
+            iterations: self.iterations,
+            tune: self.tune,
+            device: self.device,
+        }
+    }
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum TargetArg {
+    /// PTX kernel and CUDA host.
+    Cuda,
+    /// OpenCL C kernels (run by `mapcheck gpu run`).
+    Opencl,
+}
+
+impl From<TargetArg> for Target {
+    fn from(t: TargetArg) -> Target {
+        match t {
+            TargetArg::Cuda => Target::Cuda,
+            TargetArg::Opencl => Target::OpenCl,
+        }
+    }
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum SolverArg {
+    /// BatSat (pure Rust).
+    Batsat,
+    /// CaDiCaL.
+    Cadical,
+}
+
+impl From<SolverArg> for Backend {
+    fn from(s: SolverArg) -> Backend {
+        match s {
+            SolverArg::Batsat => Backend::BatSat,
+            SolverArg::Cadical => Backend::Cadical,
+        }
+    }
+}
+
+/// A count that must be at least 1 (0 would search nothing and report it clean).
+fn at_least_one(text: &str) -> Result<usize, String> {
+    match text.parse::<usize>() {
+        Ok(0) => Err("must be at least 1 (0 would search no program)".into()),
+        Ok(n) => Ok(n),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+fn at_least_one_u64(text: &str) -> Result<u64, String> {
+    at_least_one(text).map(|n| n as u64)
+}

@@ -1,0 +1,250 @@
+//! Lowering statements: `let` (values; functions are `functions`' job, `let rec` `let_rec`'s),
+//! checks, `include` (relative to the including file, cycles rejected), `with x from
+//! linearisations(S, r)` witnesses and `coherence` declarations, each recorded in the model's
+//! steps in order.
+use std::sync::Arc;
+
+use super::*;
+
+const NOTE_CHECK: &str =
+    "`acyclic` and `irreflexive` test relations; `empty` tests sets or relations";
+const NOTE_LIN: &str = "`linearisations(S, r)` takes a set S and a relation r";
+
+impl Lowerer {
+    pub(super) fn lower_stmts(&mut self, file: FileId, stmts: &[ast::Stmt]) -> diag::Result<()> {
+        stmts.iter().try_for_each(|s| self.lower_stmt(file, s))
+    }
+
+    fn lower_stmt(&mut self, file: FileId, stmt: &ast::Stmt) -> diag::Result<()> {
+        match &stmt.kind {
+            ast::StmtKind::Let {
+                rec: false,
+                bindings,
+            } => self.lower_let(file, bindings),
+            ast::StmtKind::Let {
+                rec: true,
+                bindings,
+            } => self.lower_let_rec(file, bindings),
+            ast::StmtKind::Check(c) => self.lower_check(file, stmt.span, c),
+            ast::StmtKind::Include { path, path_span } => self.include(file, path, *path_span),
+            ast::StmtKind::Show => Ok(()),
+            ast::StmtKind::With { var, from } => self.lower_with(file, stmt.span, var, from),
+            ast::StmtKind::Coherence(word) => self.declare_coherence(file, word),
+        }
+    }
+
+    pub(super) fn push_def(
+        &mut self,
+        file: FileId,
+        name: &str,
+        span: ast::Span,
+        kind: Option<Kind>,
+        body: DefBody,
+    ) -> DefId {
+        let origin = self.position(file, span);
+        let origin = origin
+            .rsplit_once(':')
+            .map_or(origin.clone(), |(file_line, _col)| file_line.to_string());
+        let def = Def {
+            name: name.to_string(),
+            kind,
+            body,
+            source_text: self.text(file, span),
+            origin,
+        };
+        self.model.defs.push(def);
+        self.model.defs.len() - 1
+    }
+
+    /// `let b1 and b2 …`: every body sees the scope before the statement.
+    fn lower_let(&mut self, file: FileId, bindings: &[ast::Binding]) -> diag::Result<()> {
+        let scope_len = self.scope.len();
+        let mut entries = Vec::new();
+        for b in bindings {
+            let entry = match &b.params {
+                Some(params) => self.define_function(file, b, params, scope_len)?,
+                None => self.define_value(file, b, scope_len)?,
+            };
+            entries.push((b.name.text.clone(), entry));
+        }
+        self.scope.extend(entries);
+        Ok(())
+    }
+
+    fn define_value(
+        &mut self,
+        file: FileId,
+        b: &ast::Binding,
+        scope_len: usize,
+    ) -> diag::Result<Entry> {
+        let l = self.lower_expr(
+            &Env {
+                file,
+                params: &[],
+                scope_len,
+            },
+            &b.body,
+        )?;
+        self.count_nodes(file, b.span, &l)?;
+        // A definition that is only `0` is recorded as a relation and inlined where used.
+        let settled = l.clone().settled(Kind::Rel);
+        let id = self.push_def(
+            file,
+            &b.name.text,
+            b.span,
+            settled.kind,
+            DefBody::Value(settled.expr),
+        );
+        self.model.steps.push(Step::Define(id));
+        Ok(match l.kind {
+            Some(k) => Entry::Value(id, k),
+            None => Entry::Poly(l),
+        })
+    }
+
+    fn lower_check(&mut self, file: FileId, span: ast::Span, c: &ast::Check) -> diag::Result<()> {
+        let l = self.lower_expr(&self.top_env(file), &c.expr)?;
+        let l = match c.kind {
+            ast::CheckKind::Empty => l.settled(Kind::Rel),
+            _ => self.want(file, &c.expr, l, Kind::Rel, NOTE_CHECK)?,
+        };
+        self.count_nodes(file, span, &l)?;
+        let index = self.model.checks.len();
+        let name = c.name.as_ref().map_or_else(
+            || format!("{}#{}", c.kind.keyword(), index + 1),
+            |n| n.text.clone(),
+        );
+        let check = Check {
+            kind: c.kind,
+            expr: l.expr,
+            name,
+            flag: c.flag,
+            negated: c.negated,
+            source_text: self.text(file, span),
+        };
+        self.model.checks.push(check);
+        self.model.steps.push(Step::Check(index));
+        Ok(())
+    }
+
+    fn include(&mut self, file: FileId, path: &str, span: ast::Span) -> diag::Result<()> {
+        let Some(dir) = self.files[file].dir.clone() else {
+            return Err(self
+                .err(file, span, format!("cannot include `{path}`: this model was given as text, with no directory to look in"))
+                .with_note("load the model from a file, or pass an include directory"));
+        };
+        let full = dir.join(path);
+        let shown = full.display().to_string();
+        let canon = std::fs::canonicalize(&full).map_err(|e| {
+            self.err(
+                file,
+                span,
+                format!("cannot read included file `{shown}`: {e}"),
+            )
+        })?;
+        if let Some(pos) = self.including.iter().position(|(p, _)| *p == canon) {
+            let chain: Vec<&str> = self.including[pos..]
+                .iter()
+                .map(|(_, s)| s.as_str())
+                .chain([shown.as_str()])
+                .collect();
+            return Err(self
+                .err(file, span, "include cycle")
+                .with_note(chain.join(" includes ")));
+        }
+        let text: Arc<str> = std::fs::read_to_string(&full).map(Arc::from).map_err(|e| {
+            self.err(
+                file,
+                span,
+                format!("cannot read included file `{shown}`: {e}"),
+            )
+        })?;
+        let included = cat::parse(&shown, &text)?;
+        let id = self.add_file(&shown, text, full.parent());
+        self.including.push((canon, shown));
+        self.lower_stmts(id, &included.stmts)?;
+        self.including.pop();
+        Ok(())
+    }
+
+    fn lower_with(
+        &mut self,
+        file: FileId,
+        span: ast::Span,
+        var: &ast::Name,
+        from: &ast::Expr,
+    ) -> diag::Result<()> {
+        let (set, order) = match &from.kind {
+            ast::ExprKind::App(f, args) if f.text == "linearisations" && args.len() == 2 => {
+                (&args[0], &args[1])
+            }
+            _ => {
+                return Err(self
+                    .err(
+                        file,
+                        from.span,
+                        "mapcheck supports `with x from linearisations(S, r)` only",
+                    )
+                    .with_note("x then ranges over every strict total order on S that contains r"))
+            }
+        };
+        let env = self.top_env(file);
+        let s = self.lower_expr(&env, set)?;
+        let s = self.want(file, set, s, Kind::Set, NOTE_LIN)?;
+        let r = self.lower_expr(&env, order)?;
+        let r = self.want(file, order, r, Kind::Rel, NOTE_LIN)?;
+        self.count_nodes(file, span, &s)?;
+        self.count_nodes(file, span, &r)?;
+        let index = self.model.witnesses.len();
+        let def = self.push_def(
+            file,
+            &var.text,
+            span,
+            Some(Kind::Rel),
+            DefBody::Witness(index),
+        );
+        let source_text = self.text(file, span);
+        self.model.witnesses.push(Witness {
+            name: var.text.clone(),
+            def,
+            set: s.expr,
+            order: r.expr,
+            source_text,
+        });
+        self.model.steps.push(Step::Choose(index));
+        self.scope
+            .push((var.text.clone(), Entry::Value(def, Kind::Rel)));
+        Ok(())
+    }
+
+    fn declare_coherence(&mut self, file: FileId, word: &ast::Name) -> diag::Result<()> {
+        let kind = match word.text.as_str() {
+            "total" => CoKind::Total,
+            "partial" => CoKind::Partial,
+            other => {
+                return Err(self.err(
+                    file,
+                    word.span,
+                    format!("expected `total` or `partial` after `coherence`, found `{other}`"),
+                ))
+            }
+        };
+        if let Some((earlier, at)) = &self.coherence {
+            if *earlier != kind {
+                return Err(self
+                    .err(file, word.span, "conflicting `coherence` declarations")
+                    .with_note(format!(
+                        "{at} declares `coherence {}`",
+                        if *earlier == CoKind::Total {
+                            "total"
+                        } else {
+                            "partial"
+                        }
+                    )));
+            }
+        }
+        self.coherence = Some((kind, self.position(file, word.span)));
+        self.model.coherence = kind;
+        Ok(())
+    }
+}
