@@ -8,7 +8,7 @@ use std::collections::HashMap;
 use crate::eval::Base;
 use crate::litmus::Placement;
 use crate::rel::{Rel, Set};
-use crate::vocab;
+use crate::vocab::{self, Level, Tag};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
 pub enum EventKind {
@@ -28,8 +28,8 @@ pub struct Event {
     pub loc: Option<usize>,
     /// Value read or written (0 for fences and barriers).
     pub value: i64,
-    /// Vocabulary tags (`vocab::TAGS`).
-    pub tags: Vec<&'static str>,
+    /// Vocabulary tags.
+    pub tags: Vec<Tag>,
     /// Barrier instance (`id`) of a barrier event.
     pub barrier: Option<i64>,
 }
@@ -56,25 +56,6 @@ pub struct Execution {
     pub ctrl: Rel,
     /// Barrier events that synchronise with each other (same barrier generation).
     pub syncbar: Rel,
-}
-
-/// The scope level a scope tag denotes (a thread, a CTA / work-group, a GPU / device, the system).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Level {
-    Thread,
-    Cta,
-    Gpu,
-    System,
-}
-
-pub fn scope_level(tag: &str) -> Option<Level> {
-    match tag {
-        "WI" => Some(Level::Thread),
-        "CTA" | "WG" | "SG" => Some(Level::Cta),
-        "GPU" | "DEV" => Some(Level::Gpu),
-        "SYS" | "ALL" => Some(Level::System),
-        _ => None,
-    }
 }
 
 impl Execution {
@@ -123,7 +104,7 @@ impl Execution {
     }
 
     fn level_of(e: &Event) -> Option<Level> {
-        e.tags.iter().find_map(|t| scope_level(t))
+        e.tags.iter().find_map(|t| t.level())
     }
 
     /// `incl`: both scoped, and each one's scope instance contains the other's thread.
@@ -167,8 +148,8 @@ impl Execution {
         ] {
             sets.insert(name, s);
         }
-        for (tag, _) in vocab::TAGS {
-            sets.insert(*tag, self.set_where(|e| e.tags.contains(tag)));
+        for tag in vocab::TAGS {
+            sets.insert(tag.name(), self.set_where(|e| e.tags.contains(&tag)));
         }
         sets
     }
@@ -220,12 +201,7 @@ impl Execution {
 mod tests {
     use super::*;
 
-    fn ev(
-        thread: Option<usize>,
-        kind: EventKind,
-        loc: Option<usize>,
-        tags: &[&'static str],
-    ) -> Event {
+    fn ev(thread: Option<usize>, kind: EventKind, loc: Option<usize>, tags: &[Tag]) -> Event {
         Event {
             thread,
             kind,
@@ -263,10 +239,10 @@ mod tests {
         ];
         let x = exec(
             vec![
-                ev(Some(0), EventKind::Write, Some(0), &["RLX", "CTA"]),
-                ev(Some(1), EventKind::Read, Some(0), &["RLX", "SYS"]),
-                ev(Some(2), EventKind::Read, Some(0), &["RLX", "GPU"]),
-                ev(Some(2), EventKind::Read, Some(0), &["WEAK"]),
+                ev(Some(0), EventKind::Write, Some(0), &[Tag::Rlx, Tag::Cta]),
+                ev(Some(1), EventKind::Read, Some(0), &[Tag::Rlx, Tag::Sys]),
+                ev(Some(2), EventKind::Read, Some(0), &[Tag::Rlx, Tag::Gpu]),
+                ev(Some(2), EventKind::Read, Some(0), &[Tag::Weak]),
             ],
             p,
         );
@@ -280,7 +256,7 @@ mod tests {
         assert!(incl.contains(2, 2));
         assert!(!incl.contains(3, 3), "weak accesses have no scope");
         let sys_and_self = exec(
-            vec![ev(Some(0), EventKind::Write, Some(0), &["SYS"])],
+            vec![ev(Some(0), EventKind::Write, Some(0), &[Tag::Sys])],
             vec![Placement::default()],
         );
         assert!(sys_and_self.incl().contains(0, 0));

@@ -3,6 +3,7 @@
 //! The stages, in the order data flows (ARCHITECTURE.md has a section for each):
 //! - foundations: `diag` (errors), `output` (files written whole, directories a run owns), `rel` (concrete relations), `vocab` (built-in names);
 //! - front ends: `cat` (model syntax) → `ir` (typed models); `litmus` (tests); `mapping` (tables);
+//!   `syntax` (each concrete syntax's words for tags, both directions);
 //! - consumers: `exec` + `eval` (one execution), `runner` (every execution of a test: the ground
 //!   truth), `solver` + `encode` (models as SAT constraints);
 //! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
@@ -22,6 +23,7 @@ pub mod cat;
 pub mod ir;
 pub mod litmus;
 pub mod mapping;
+pub mod syntax;
 
 // Consumers.
 pub mod encode;

@@ -25,6 +25,7 @@ use crate::mapping::Mapping;
 use crate::output::{self, OutputDir};
 use crate::search::{Counterexample, Counting, Event, Key, Options, Report, Scope};
 use crate::solver::Stop;
+use crate::vocab;
 
 /// The files written for one counterexample.
 #[derive(Clone, Debug, Default, serde::Serialize)]
@@ -214,19 +215,23 @@ pub fn event_labels(test: &Litmus) -> BTreeMap<Key, String> {
         };
         for instr in &th.code {
             match instr {
-                Instr::Load { loc, tags, .. } => push(format!("R.{} {loc}", tags.join("."))),
-                Instr::Store { loc, value, tags } => {
-                    push(format!("W.{} {loc}={}", tags.join("."), expr(value)))
+                Instr::Load { loc, tags, .. } => {
+                    push(format!("R.{} {loc}", vocab::join(tags, ".")))
                 }
+                Instr::Store { loc, value, tags } => push(format!(
+                    "W.{} {loc}={}",
+                    vocab::join(tags, "."),
+                    expr(value)
+                )),
                 Instr::Rmw { loc, tags, op, .. } => {
-                    push(format!("RMW-R.{} {loc}", tags.join(".")));
+                    push(format!("RMW-R.{} {loc}", vocab::join(tags, ".")));
                     let v = match op {
                         litmus::RmwOp::Exch(e) => expr(e),
                         _ => "?".into(),
                     };
-                    push(format!("RMW-W.{} {loc}={v}", tags.join(".")));
+                    push(format!("RMW-W.{} {loc}={v}", vocab::join(tags, ".")));
                 }
-                Instr::Fence { tags } => push(format!("F.{}", tags.join("."))),
+                Instr::Fence { tags } => push(format!("F.{}", vocab::join(tags, "."))),
                 _ => {}
             }
         }

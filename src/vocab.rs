@@ -1,6 +1,7 @@
 //! The event vocabulary: every built-in set and relation a cat model may name.
 //!
-//! Owns: the closed list of base names, their kinds, and what each means. The cat lowering uses it
+//! Owns: the closed list of base names, their kinds, and what each means; `Tag`, the typed
+//! annotation tags, with each tag's role (order, scope, region, flavour) and scope level. The cat lowering uses it
 //! to resolve names and check kinds; the execution builder (`exec`) computes exactly these names for
 //! each concrete execution; litmus front ends attach only tags listed in `TAGS`. A new architecture
 //! adds its tags here, never new Rust in the evaluator.
@@ -31,38 +32,233 @@ pub const EVENT_SETS: &[(&str, &str)] = &[
     ("RMW", "the read and the write of every read-modify-write"),
 ];
 
-/// Annotation tags attached by the litmus front ends; each is also the set of events carrying it.
-pub const TAGS: &[(&str, &str)] = &[
-    // Memory orders / PTX semantics.
-    ("NA", "non-atomic access (C, OpenCL)"),
-    ("WEAK", "PTX .weak access (no scope)"),
-    ("RLX", "relaxed (C memory_order_relaxed, PTX .relaxed)"),
-    ("ACQ", "acquire"),
-    ("REL", "release"),
-    ("ACQ_REL", "acquire-release"),
-    ("SC", "sequentially consistent (C seq_cst, PTX fence.sc)"),
-    ("CON", "C memory_order_consume"),
-    ("V", "PTX .volatile access (treated as .relaxed.sys)"),
-    (
-        "RED",
-        "PTX red: an RMW with no destination register (forms no acquire pattern)",
-    ),
-    // PTX scopes.
-    ("CTA", "PTX .cta scope"),
-    ("GPU", "PTX .gpu scope"),
-    ("SYS", "PTX .sys scope"),
-    // OpenCL scopes and memory regions.
-    ("WI", "OpenCL memory_scope_work_item"),
-    ("SG", "OpenCL memory_scope_sub_group"),
-    ("WG", "OpenCL memory_scope_work_group"),
-    ("DEV", "OpenCL memory_scope_device"),
-    ("ALL", "OpenCL memory_scope_all_svm_devices"),
-    ("GLOBAL", "access to (or fence on) global memory"),
-    ("LOCAL", "access to (or fence on) local memory"),
-    // Barrier flavours.
-    ("SYNC", "barrier that waits (bar.cta.sync, OpenCL barrier)"),
-    ("ARRIVE", "barrier that only arrives (bar.cta.arrive)"),
+/// An annotation tag attached by the litmus front ends; each is also the set of events carrying it.
+///
+/// Every property of a tag is one exhaustive `match` below (`name`, `doc`, `role`, `level`), so a
+/// new variant does not compile until each is given. Tags compare by name (`Ord`) and print as
+/// their name (`Display`; `Debug` quotes it), as the strings they replace did: sorted lists,
+/// `BTreeMap`s of classes and messages quoting instructions are unchanged.
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Tag {
+    Na,
+    Weak,
+    Rlx,
+    Acq,
+    Rel,
+    AcqRel,
+    Sc,
+    Con,
+    V,
+    Red,
+    Cta,
+    Gpu,
+    Sys,
+    Wi,
+    Sg,
+    Wg,
+    Dev,
+    All,
+    Global,
+    Local,
+    Sync,
+    Arrive,
+}
+
+/// Every tag, in the vocabulary's order (the order of `all_names`).
+pub const TAGS: [Tag; 22] = [
+    Tag::Na,
+    Tag::Weak,
+    Tag::Rlx,
+    Tag::Acq,
+    Tag::Rel,
+    Tag::AcqRel,
+    Tag::Sc,
+    Tag::Con,
+    Tag::V,
+    Tag::Red,
+    Tag::Cta,
+    Tag::Gpu,
+    Tag::Sys,
+    Tag::Wi,
+    Tag::Sg,
+    Tag::Wg,
+    Tag::Dev,
+    Tag::All,
+    Tag::Global,
+    Tag::Local,
+    Tag::Sync,
+    Tag::Arrive,
 ];
+
+/// What a tag says about its event.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Role {
+    /// A memory order (C, OpenCL) or PTX semantics: the order position of a mapping class.
+    Order,
+    /// A synchronisation scope: the scope position of a mapping class.
+    Scope,
+    /// The memory region (address space) an access or fence is about.
+    Region,
+    /// The instruction's flavour beyond its event kind: a reduction, a waiting or arriving barrier.
+    Flavour,
+}
+
+/// The scope level a scope tag denotes (a thread, a CTA / work-group, a GPU / device, the system).
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Level {
+    Thread,
+    Cta,
+    Gpu,
+    System,
+}
+
+impl Tag {
+    /// The set name models use (`ACQ`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Tag::Na => "NA",
+            Tag::Weak => "WEAK",
+            Tag::Rlx => "RLX",
+            Tag::Acq => "ACQ",
+            Tag::Rel => "REL",
+            Tag::AcqRel => "ACQ_REL",
+            Tag::Sc => "SC",
+            Tag::Con => "CON",
+            Tag::V => "V",
+            Tag::Red => "RED",
+            Tag::Cta => "CTA",
+            Tag::Gpu => "GPU",
+            Tag::Sys => "SYS",
+            Tag::Wi => "WI",
+            Tag::Sg => "SG",
+            Tag::Wg => "WG",
+            Tag::Dev => "DEV",
+            Tag::All => "ALL",
+            Tag::Global => "GLOBAL",
+            Tag::Local => "LOCAL",
+            Tag::Sync => "SYNC",
+            Tag::Arrive => "ARRIVE",
+        }
+    }
+
+    /// The tag a model names `name`, if any.
+    pub fn from_name(name: &str) -> Option<Tag> {
+        TAGS.into_iter().find(|t| t.name() == name)
+    }
+
+    /// What the tag means.
+    pub fn doc(self) -> &'static str {
+        match self {
+            Tag::Na => "non-atomic access (C, OpenCL)",
+            Tag::Weak => "PTX .weak access (no scope)",
+            Tag::Rlx => "relaxed (C memory_order_relaxed, PTX .relaxed)",
+            Tag::Acq => "acquire",
+            Tag::Rel => "release",
+            Tag::AcqRel => "acquire-release",
+            Tag::Sc => "sequentially consistent (C seq_cst, PTX fence.sc)",
+            Tag::Con => "C memory_order_consume",
+            Tag::V => "PTX .volatile access (treated as .relaxed.sys)",
+            Tag::Red => "PTX red: an RMW with no destination register (forms no acquire pattern)",
+            Tag::Cta => "PTX .cta scope",
+            Tag::Gpu => "PTX .gpu scope",
+            Tag::Sys => "PTX .sys scope",
+            Tag::Wi => "OpenCL memory_scope_work_item",
+            Tag::Sg => "OpenCL memory_scope_sub_group",
+            Tag::Wg => "OpenCL memory_scope_work_group",
+            Tag::Dev => "OpenCL memory_scope_device",
+            Tag::All => "OpenCL memory_scope_all_svm_devices",
+            Tag::Global => "access to (or fence on) global memory",
+            Tag::Local => "access to (or fence on) local memory",
+            Tag::Sync => "barrier that waits (bar.cta.sync, OpenCL barrier)",
+            Tag::Arrive => "barrier that only arrives (bar.cta.arrive)",
+        }
+    }
+
+    /// What the tag says about its event.
+    pub fn role(self) -> Role {
+        match self {
+            Tag::Na
+            | Tag::Weak
+            | Tag::Rlx
+            | Tag::Acq
+            | Tag::Rel
+            | Tag::AcqRel
+            | Tag::Sc
+            | Tag::Con
+            | Tag::V => Role::Order,
+            Tag::Cta | Tag::Gpu | Tag::Sys | Tag::Wi | Tag::Sg | Tag::Wg | Tag::Dev | Tag::All => {
+                Role::Scope
+            }
+            Tag::Global | Tag::Local => Role::Region,
+            Tag::Red | Tag::Sync | Tag::Arrive => Role::Flavour,
+        }
+    }
+
+    /// The scope level of a scope tag; `None` for every other tag.
+    pub fn level(self) -> Option<Level> {
+        match self {
+            Tag::Wi => Some(Level::Thread),
+            Tag::Cta | Tag::Wg | Tag::Sg => Some(Level::Cta),
+            Tag::Gpu | Tag::Dev => Some(Level::Gpu),
+            Tag::Sys | Tag::All => Some(Level::System),
+            Tag::Na
+            | Tag::Weak
+            | Tag::Rlx
+            | Tag::Acq
+            | Tag::Rel
+            | Tag::AcqRel
+            | Tag::Sc
+            | Tag::Con
+            | Tag::V
+            | Tag::Red
+            | Tag::Global
+            | Tag::Local
+            | Tag::Sync
+            | Tag::Arrive => None,
+        }
+    }
+
+    /// Every tag of `role`, in the vocabulary's order.
+    pub fn with_role(role: Role) -> impl Iterator<Item = Tag> {
+        TAGS.into_iter().filter(move |t| t.role() == role)
+    }
+}
+
+/// The tags' names joined by `sep` (`ACQ, GPU`), as messages write a tag list.
+pub fn join(tags: &[Tag], sep: &str) -> String {
+    let names: Vec<&str> = tags.iter().map(|t| t.name()).collect();
+    names.join(sep)
+}
+
+impl std::fmt::Display for Tag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+impl std::fmt::Debug for Tag {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "{:?}", self.name())
+    }
+}
+
+impl PartialOrd for Tag {
+    fn partial_cmp(&self, other: &Tag) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl Ord for Tag {
+    fn cmp(&self, other: &Tag) -> std::cmp::Ordering {
+        self.name().cmp(other.name())
+    }
+}
+
+impl serde::Serialize for Tag {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        s.serialize_str(self.name())
+    }
+}
 
 /// Built-in relations.
 pub const RELATIONS: &[(&str, &str)] = &[
@@ -108,7 +304,7 @@ pub const RELATIONS: &[(&str, &str)] = &[
 /// The kind of a built-in name, or `None` if the vocabulary does not have it.
 pub fn kind_of(name: &str) -> Option<Kind> {
     let in_list = |l: &[(&str, &str)]| l.iter().any(|(n, _)| *n == name);
-    if in_list(EVENT_SETS) || in_list(TAGS) {
+    if in_list(EVENT_SETS) || is_tag(name) {
         Some(Kind::Set)
     } else if in_list(RELATIONS) {
         Some(Kind::Rel)
@@ -117,21 +313,35 @@ pub fn kind_of(name: &str) -> Option<Kind> {
     }
 }
 
-/// The vocabulary tag spelled `name`, if there is one (as a `'static` name).
-pub fn tag(name: &str) -> Option<&'static str> {
-    TAGS.iter().map(|(t, _)| *t).find(|t| *t == name)
-}
-
-/// Is `tag` an annotation a front end may attach?
-pub fn is_tag(tag: &str) -> bool {
-    self::tag(tag).is_some()
+/// Is `name` an annotation a front end may attach?
+pub fn is_tag(name: &str) -> bool {
+    Tag::from_name(name).is_some()
 }
 
 /// All built-in names (for "did you mean" suggestions).
 pub fn all_names() -> impl Iterator<Item = &'static str> {
-    EVENT_SETS
-        .iter()
-        .chain(TAGS)
-        .chain(RELATIONS)
-        .map(|(n, _)| *n)
+    let names = |l: &'static [(&'static str, &'static str)]| l.iter().map(|(n, _)| *n);
+    names(EVENT_SETS)
+        .chain(TAGS.into_iter().map(Tag::name))
+        .chain(names(RELATIONS))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_read_back() {
+        for t in TAGS {
+            assert_eq!(Tag::from_name(t.name()), Some(t));
+        }
+        assert_eq!(Tag::from_name("acq"), None);
+    }
+
+    #[test]
+    fn scopes_and_only_scopes_have_a_level() {
+        for t in TAGS {
+            assert_eq!(t.level().is_some(), t.role() == Role::Scope, "{t}");
+        }
+    }
 }

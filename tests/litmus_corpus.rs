@@ -4,7 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use mapcheck::litmus::{self, Arch, Instr, Litmus};
-use mapcheck::vocab;
+use mapcheck::vocab::{self, Tag};
 
 /// The verdict lists whose tests must parse, with the architecture of their tests.
 const SUITES: &[(&str, Arch)] = &[
@@ -88,7 +88,7 @@ fn well_formed(t: &Litmus) -> Result<(), String> {
             })
             .collect();
         for i in &th.code {
-            let tags: Vec<&String> = match i {
+            let tags: Vec<&Tag> = match i {
                 Instr::Load { tags, .. }
                 | Instr::Store { tags, .. }
                 | Instr::Fence { tags }
@@ -101,12 +101,12 @@ fn well_formed(t: &Litmus) -> Result<(), String> {
                 }
                 _ => vec![],
             };
-            if let Some(bad) = tags.iter().find(|t| !vocab::is_tag(t)) {
+            if let Some(bad) = tags.iter().find(|t| !vocab::is_tag(t.name())) {
                 return Err(format!("{}: tag {bad} is not in the vocabulary", th.name));
             }
         }
     }
-    match loc_tags.clone().find(|t| !vocab::is_tag(t)) {
+    match loc_tags.clone().find(|t| !vocab::is_tag(t.name())) {
         Some(bad) => Err(format!("location tag {bad} is not in the vocabulary")),
         None => Ok(()),
     }

@@ -5,6 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use mapcheck::litmus::{self, Expr, Instr, Litmus, RmwOp};
+use mapcheck::vocab::Tag;
 use mapcheck::{ir, mapping, runner};
 
 const ORACLE: &str = "tests/data/oracle/dat3m";
@@ -175,8 +176,8 @@ fn one_thread(code: Vec<Instr>) -> Litmus {
     t
 }
 
-fn tags(ts: &[&str]) -> Vec<String> {
-    ts.iter().map(|s| s.to_string()).collect()
+fn tags(ts: &[&str]) -> Vec<Tag> {
+    ts.iter().map(|t| Tag::from_name(t).unwrap()).collect()
 }
 
 #[test]
@@ -218,7 +219,7 @@ fn rmw_without_destination_or_red_tag_stays_an_atom() {
     let (text, again) = reparse(&one_thread(vec![rmw]));
     assert!(text.contains("atom.relaxed.gpu.add %t0, x, 1"), "{text}");
     assert!(
-        matches!(&again.threads[0].code[0], Instr::Rmw { dst: Some(d), tags: t, .. } if d == "%t0" && !t.contains(&"RED".to_string()))
+        matches!(&again.threads[0].code[0], Instr::Rmw { dst: Some(d), tags: t, .. } if d == "%t0" && !t.contains(&Tag::Red))
     );
 }
 

@@ -6,6 +6,7 @@ use std::path::Path;
 use mapcheck::litmus::{
     self, Arch, BinOp, CmpOp, Cond, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target,
 };
+use mapcheck::vocab::Tag;
 
 fn corpus(rel: &str) -> Litmus {
     let path = Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -18,8 +19,8 @@ fn parse(text: &str) -> Litmus {
     litmus::parse_str("inline.litmus", text).unwrap_or_else(|e| panic!("{}", e.render()))
 }
 
-fn tags(t: &[&str]) -> Vec<String> {
-    t.iter().map(|s| s.to_string()).collect()
+fn tags(t: &[&str]) -> Vec<Tag> {
+    t.iter().map(|s| Tag::from_name(s).unwrap()).collect()
 }
 
 fn reg(r: &str) -> Expr {
@@ -604,7 +605,7 @@ fn c11_thread_scopes_placement_and_volatile_accesses() {
     );
     assert_eq!(t.threads[0].placement, Placement { cta: 0, gpu: 1 });
     assert_eq!(t.threads[1].placement, Placement { cta: 2, gpu: 1 });
-    let all_tags: Vec<Vec<String>> = t
+    let all_tags: Vec<Vec<Tag>> = t
         .threads
         .iter()
         .flat_map(|t| &t.code)

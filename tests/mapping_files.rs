@@ -5,19 +5,29 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use mapcheck::mapping::{self, Class, ClassKind, Mapping, OpKind, TargetOp};
+use mapcheck::vocab::Tag;
 
 fn load(path: &str) -> Mapping {
     mapping::load(Path::new(path)).unwrap_or_else(|e| panic!("{path}:\n{}", e.render()))
 }
 
-fn class(kind: ClassKind, order: &'static str, scope: Option<&'static str>) -> Class {
-    Class { kind, order, scope }
+/// The tag a model names `name`.
+fn tag(name: &str) -> Tag {
+    Tag::from_name(name).unwrap_or_else(|| panic!("no tag {name}"))
 }
 
-fn op(kind: OpKind, tags: &[&'static str]) -> TargetOp {
+fn class(kind: ClassKind, order: &str, scope: Option<&str>) -> Class {
+    Class {
+        kind,
+        order: tag(order),
+        scope: scope.map(tag),
+    }
+}
+
+fn op(kind: OpKind, tags: &[&str]) -> TargetOp {
     TargetOp {
         kind,
-        tags: tags.to_vec(),
+        tags: tags.iter().map(|t| tag(t)).collect(),
     }
 }
 
@@ -69,7 +79,11 @@ fn rc11_ptx_declares_the_47_classes_of_figure_11() {
     assert!(m.source_path.ends_with("rc11-scoped.cat") && m.target_path.ends_with("ptx-v6.cat"));
     assert_eq!(
         m.scopes,
-        vec![("CTA", "CTA"), ("GPU", "GPU"), ("SYS", "SYS")]
+        vec![
+            (Tag::Cta, Tag::Cta),
+            (Tag::Gpu, Tag::Gpu),
+            (Tag::Sys, Tag::Sys)
+        ]
     );
 }
 
@@ -78,8 +92,8 @@ fn rc11_ptx_carries_the_scope_into_every_strong_instruction() {
     let m = load("mappings/rc11-ptx.map");
     for c in m.classes() {
         for o in m.compile(c) {
-            let weak = o.tags == ["WEAK"];
-            assert_eq!(weak, c.order == "NA", "{c} -> {o}");
+            let weak = o.tags == [Tag::Weak];
+            assert_eq!(weak, c.order == Tag::Na, "{c} -> {o}");
             if let Some(s) = c.scope {
                 assert_eq!(o.tags.last(), Some(&s), "{c} -> {o}: scope not carried");
             }
@@ -182,10 +196,10 @@ fn opencl_scopes_and_dropped_fence_flags() {
     let m = load("mappings/opencl-ptx.map");
     let images: Vec<_> = ["WI", "SG", "WG", "DEV", "ALL"]
         .iter()
-        .map(|s| m.scope_image(s).unwrap())
+        .map(|s| m.scope_image(tag(s)).unwrap())
         .collect();
-    assert_eq!(images, ["CTA", "CTA", "CTA", "GPU", "SYS"]);
-    assert_eq!(m.dropped, ["GLOBAL", "LOCAL"]);
+    assert_eq!(images, [Tag::Cta, Tag::Cta, Tag::Cta, Tag::Gpu, Tag::Sys]);
+    assert_eq!(m.dropped, [Tag::Global, Tag::Local]);
     let acq_wg = class(ClassKind::R, "ACQ", Some("WG"));
     assert_eq!(m.compile(&acq_wg), [op(OpKind::Load, &["ACQ", "CTA"])]);
     let sc_dev = class(ClassKind::W, "SC", Some("DEV"));
@@ -248,7 +262,7 @@ fn the_readme_example_is_a_valid_table() {
     let table =
         mapping::parse_table("README.md", example).unwrap_or_else(|e| panic!("{}", e.render()));
     assert_eq!(table.classes.len(), 7);
-    assert_eq!(table.dropped, ["GLOBAL"]);
+    assert_eq!(table.dropped, [Tag::Global]);
 }
 
 /// OpenCL gives atomic objects atomic access only; scoped C++ and CUDA (`atomic_ref`) mix them.

@@ -161,7 +161,7 @@ fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
             let mut open = 0;
             for (i, ins) in th.iter().enumerate() {
                 let class = m.classes()[ins.class];
-                let tags: Vec<String> = class.tags().iter().map(|t| t.to_string()).collect();
+                let tags = class.tags();
                 let loc = LOCATIONS[ins.loc].to_string();
                 let reg = format!("r{i}");
                 if class.kind != ClassKind::F {

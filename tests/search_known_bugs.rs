@@ -131,7 +131,7 @@ fn b1_rmw_sc_without_release_is_found() {
     let uses_sc_rmw =
         found.iter().all(|cx| {
             cx.found.source.threads.iter().flat_map(|t| &t.code).any(
-                |i| matches!(i, litmus::Instr::Rmw { tags, .. } if tags.iter().any(|t| t == "SC")),
+                |i| matches!(i, litmus::Instr::Rmw { tags, .. } if tags.iter().any(|t| t.name() == "SC")),
             )
         });
     assert!(uses_sc_rmw, "the B1 counterexamples need an SC RMW");
@@ -174,10 +174,10 @@ fn rc11_ptx_sc_accesses_with_mixed_scopes_break_sc() {
         .filter_map(|i| match i {
             litmus::Instr::Load { tags, .. } | litmus::Instr::Store { tags, .. } => tags
                 .iter()
-                .find(|t| ["CTA", "GPU", "SYS"].contains(&t.as_str())),
+                .find(|t| ["CTA", "GPU", "SYS"].contains(&t.name())),
             _ => None,
         })
-        .map(|t| t.as_str())
+        .map(|t| t.name())
         .collect();
     scopes.sort();
     scopes.dedup();

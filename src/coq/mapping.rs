@@ -10,6 +10,7 @@ use std::fmt::Write;
 use super::model::{Names, Side, APPLIED};
 use crate::diag;
 use crate::mapping::{Class, ClassKind, Mapping, OpKind, TargetOp};
+use crate::vocab::{Role, Tag};
 
 /// What the search found for one source axiom, for the theorem's comment.
 #[derive(Clone, Debug)]
@@ -73,11 +74,11 @@ fn app(side: Side, op: &str, a: impl std::fmt::Display, b: impl std::fmt::Displa
 fn class_body(side: Side, c: &Class, x: &str) -> String {
     let mut s = kind_set(side, c.kind, x);
     for t in c.tags() {
-        s = app(side, "set_inter", &s, side.field(t, x));
+        s = app(side, "set_inter", &s, side.field(t.name(), x));
     }
     if c.scope.is_none() {
-        for scope in crate::mapping::class::SCOPES {
-            s = app(side, "set_minus", &s, side.field(scope, x));
+        for scope in Tag::with_role(Role::Scope) {
+            s = app(side, "set_minus", &s, side.field(scope.name(), x));
         }
     }
     s
@@ -103,7 +104,7 @@ fn op_body(side: Side, op: &TargetOp, x: &str) -> String {
         OpKind::Fence => ClassKind::F,
     };
     op.tags.iter().fold(kind_set(side, kind, x), |acc, t| {
-        app(side, "set_inter", &acc, side.field(t, x))
+        app(side, "set_inter", &acc, side.field(t.name(), x))
     })
 }
 
@@ -478,25 +479,24 @@ fn within(side: Side, a: String, b: String) -> String {
 
 /// The tags a model can tell apart: those it names, and the scope tags (wf.cat reads `incl`
 /// and `sr` off them). An event of a class has none of them but the class's own.
-fn told_apart(model: &crate::ir::Model) -> Vec<&'static str> {
+fn told_apart(model: &crate::ir::Model) -> Vec<Tag> {
     let used = model.used_builtins();
     crate::vocab::TAGS
-        .iter()
-        .map(|(t, _)| *t)
-        .filter(|t| used.contains(t) || crate::mapping::class::SCOPES.contains(t))
+        .into_iter()
+        .filter(|t| used.contains(&t.name()) || t.role() == Role::Scope)
         .collect()
 }
 
 /// Each of `kinds` (an event set and its own tags) cut to its exact events: those without any
 /// tag of `told` beyond the kind's own. (The sets overlap: a volatile load is also a relaxed
 /// system-scope load; its tags say which one it is.)
-fn exact_sets(side: Side, kinds: &[(String, Vec<&str>)], told: &[&str], x: &str) -> Vec<String> {
+fn exact_sets(side: Side, kinds: &[(String, Vec<Tag>)], told: &[Tag], x: &str) -> Vec<String> {
     kinds
         .iter()
         .map(|(events, own)| {
             told.iter()
                 .filter(|t| !own.contains(t))
-                .map(|t| side.field(t, x))
+                .map(|t| side.field(t.name(), x))
                 .fold(events.clone(), |acc, t| app(side, "set_minus", acc, t))
         })
         .collect()
@@ -632,7 +632,7 @@ fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Condition> {
     );
     push(&ctrl_why(), &|side| ctrl_is_guards(side, "X", &gr(side)));
     let exact_classes = |side, keep: &dyn Fn(&Class) -> bool| {
-        let kinds: Vec<(String, Vec<&str>)> = mapping
+        let kinds: Vec<(String, Vec<Tag>)> = mapping
             .classes()
             .iter()
             .filter(|c| keep(c))
@@ -748,7 +748,7 @@ fn compiled_guard_conditions(mapping: &Mapping, models: &Models) -> Vec<Conditio
     push(
         "every target event is exactly one instruction: no tag its models tell apart beyond the instruction's own".into(),
         &|side| {
-            let kinds: Vec<(String, Vec<&str>)> = ops
+            let kinds: Vec<(String, Vec<Tag>)> = ops
                 .iter()
                 .map(|op| (op_set(side, op, "Xt"), op.tags.to_vec()))
                 .collect();

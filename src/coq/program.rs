@@ -581,7 +581,7 @@ fn witness_test(mapping: &Mapping) -> diag::Result<Litmus> {
         mapping
             .classes()
             .iter()
-            .filter(|c| c.kind == kind && c.order != "NA")
+            .filter(|c| c.kind == kind && c.order != crate::vocab::Tag::Na)
             .filter(|c| mapping.rule(c).is_some_and(|r| r.main.is_some()))
             .collect()
     };
@@ -607,7 +607,7 @@ fn store_and_load(
 ) -> Litmus {
     use crate::litmus::{Arch, Condition, Prop, Quantifier, Thread};
     let region = mapping.region();
-    let tags = |c: &crate::mapping::Class| c.tags().iter().map(|t| t.to_string()).collect();
+    let tags = |c: &crate::mapping::Class| c.tags();
     let thread = |name: &str, instr: Instr| Thread {
         name: name.into(),
         placement: Default::default(),
@@ -623,7 +623,7 @@ fn store_and_load(
         init_mem: vec![("x".into(), 0)],
         init_regs: vec![],
         loc_tags: region
-            .map(|r| vec![("x".to_string(), vec![r.to_string()])])
+            .map(|r| vec![("x".to_string(), vec![r])])
             .unwrap_or_default(),
         threads: vec![
             thread(

@@ -13,7 +13,8 @@
 //! `.sys`/all_svm_devices → `memory_scope_device` (one device, plain buffers: the two scopes
 //! contain the same threads); weak and non-atomic accesses → `volatile` plain accesses; fences
 //! → `atomic_work_item_fence`. Refused: execution barriers, work-item and sub-group scopes,
-//! local-memory locations, multiplication RMWs.
+//! local-memory locations, multiplication RMWs. Which order and scope the harness gives each tag
+//! is decided here; their words are `syntax::c`'s.
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
@@ -22,6 +23,8 @@ use super::layout::{Layout, KNOBS, SCRATCH_WORDS};
 use super::outcome::Space;
 use crate::diag::{Error, Result};
 use crate::litmus::{BinOp, CmpOp, Expr, Instr, Litmus, RmwOp, Target, Thread};
+use crate::syntax::c;
+use crate::vocab::{self, Tag};
 
 pub const INIT_KERNEL: &str = "litmus_init";
 pub const TEST_KERNEL: &str = "litmus_test";
@@ -49,7 +52,7 @@ fn refuse_local_locations(test: &Litmus) -> Result<()> {
     match test
         .loc_tags
         .iter()
-        .find(|(_, tags)| tags.iter().any(|t| t == "LOCAL"))
+        .find(|(_, tags)| tags.contains(&Tag::Local))
     {
         Some((loc, _)) => Err(Error::file(
             &test.name,
@@ -369,8 +372,8 @@ impl<'a> ThreadWriter<'a> {
         dst: Option<&str>,
         loc: &str,
         op: &RmwOp,
-        tags: &[String],
-        fail_tags: Option<&[String]>,
+        tags: &[Tag],
+        fail_tags: Option<&[Tag]>,
     ) -> Result<String> {
         let (order, scope) = access(self.test, tags, Kind::Rmw)?
             .ok_or_else(|| Error::file(&self.test.name, "a read-modify-write is always atomic"))?;
@@ -606,31 +609,22 @@ enum Kind {
 }
 
 /// The memory order and scope of an access; `None` for a plain (weak, non-atomic) one.
-fn access(
-    test: &Litmus,
-    tags: &[String],
-    kind: Kind,
-) -> Result<Option<(&'static str, &'static str)>> {
+fn access(test: &Litmus, tags: &[Tag], kind: Kind) -> Result<Option<(&'static str, &'static str)>> {
     let Some(order) = order(test, tags)? else {
         return Ok(None);
     };
     let fits = match kind {
-        Kind::Load => matches!(
-            order,
-            "memory_order_relaxed" | "memory_order_acquire" | "memory_order_seq_cst"
-        ),
-        Kind::Store => matches!(
-            order,
-            "memory_order_relaxed" | "memory_order_release" | "memory_order_seq_cst"
-        ),
+        Kind::Load => matches!(order, Tag::Rlx | Tag::Acq | Tag::Sc),
+        Kind::Store => matches!(order, Tag::Rlx | Tag::Rel | Tag::Sc),
         Kind::Rmw => true,
     };
+    let order = c::MEMORY_ORDERS.spelling(order);
     if !fits {
         return Err(Error::file(
             &test.name,
             format!(
                 "an access tagged {} has no OpenCL C form ({order} on a {})",
-                tags.join(" "),
+                vocab::join(tags, " "),
                 if kind == Kind::Load { "load" } else { "store" }
             ),
         ));
@@ -638,45 +632,46 @@ fn access(
     Ok(Some((order, scope(test, tags)?)))
 }
 
-/// The OpenCL memory order of the tags; `None` for weak and non-atomic accesses.
-fn order(test: &Litmus, tags: &[String]) -> Result<Option<&'static str>> {
-    const ORDERS: &[(&str, Option<&str>)] = &[
-        ("SC", Some("memory_order_seq_cst")),
-        ("ACQ_REL", Some("memory_order_acq_rel")),
-        ("ACQ", Some("memory_order_acquire")),
-        ("CON", Some("memory_order_acquire")),
-        ("REL", Some("memory_order_release")),
-        ("RLX", Some("memory_order_relaxed")),
-        ("WEAK", None),
-        ("NA", None),
+/// The memory order the harness gives the tags (consume is acquire); `None` for weak and
+/// non-atomic accesses.
+fn order(test: &Litmus, tags: &[Tag]) -> Result<Option<Tag>> {
+    const ORDERS: &[(Tag, Option<Tag>)] = &[
+        (Tag::Sc, Some(Tag::Sc)),
+        (Tag::AcqRel, Some(Tag::AcqRel)),
+        (Tag::Acq, Some(Tag::Acq)),
+        (Tag::Con, Some(Tag::Acq)),
+        (Tag::Rel, Some(Tag::Rel)),
+        (Tag::Rlx, Some(Tag::Rlx)),
+        (Tag::Weak, None),
+        (Tag::Na, None),
     ];
     ORDERS
         .iter()
-        .find(|(tag, _)| tags.iter().any(|t| t == tag))
+        .find(|(tag, _)| tags.contains(tag))
         .map(|(_, o)| *o)
         .ok_or_else(|| {
             Error::file(
                 &test.name,
-                format!("no memory order among the tags {}", tags.join(" ")),
+                format!("no memory order among the tags {}", vocab::join(tags, " ")),
             )
         })
 }
 
 /// The OpenCL memory scope of the tags (device when none is given).
-fn scope(test: &Litmus, tags: &[String]) -> Result<&'static str> {
-    const SCOPES: &[(&str, Option<&str>)] = &[
-        ("CTA", Some("memory_scope_work_group")),
-        ("WG", Some("memory_scope_work_group")),
-        ("GPU", Some("memory_scope_device")),
-        ("DEV", Some("memory_scope_device")),
-        ("SYS", Some("memory_scope_device")),
-        ("ALL", Some("memory_scope_device")),
-        ("WI", None),
-        ("SG", None),
+fn scope(test: &Litmus, tags: &[Tag]) -> Result<&'static str> {
+    const SCOPES: &[(Tag, Option<Tag>)] = &[
+        (Tag::Cta, Some(Tag::Wg)),
+        (Tag::Wg, Some(Tag::Wg)),
+        (Tag::Gpu, Some(Tag::Dev)),
+        (Tag::Dev, Some(Tag::Dev)),
+        (Tag::Sys, Some(Tag::Dev)),
+        (Tag::All, Some(Tag::Dev)),
+        (Tag::Wi, None),
+        (Tag::Sg, None),
     ];
-    match SCOPES.iter().find(|(tag, _)| tags.iter().any(|t| t == tag)) {
-        None => Ok("memory_scope_device"),
-        Some((_, Some(s))) => Ok(s),
+    match SCOPES.iter().find(|(tag, _)| tags.contains(tag)) {
+        None => Ok(c::OPENCL_SCOPES.spelling(Tag::Dev)),
+        Some((_, Some(s))) => Ok(c::OPENCL_SCOPES.spelling(*s)),
         Some((tag, None)) => Err(Error::file(
             &test.name,
             format!("scope {tag} is not supported by the harness (test threads are separate work-items, never one sub-group)"),
@@ -685,34 +680,32 @@ fn scope(test: &Litmus, tags: &[String]) -> Result<&'static str> {
 }
 
 /// A CAS's failure order: its read's order, without the release part C forbids there.
-fn failure_order(test: &Litmus, tags: &[String]) -> Result<&'static str> {
-    Ok(match order(test, tags)? {
-        Some("memory_order_acq_rel") => "memory_order_acquire",
-        Some("memory_order_release") | None => "memory_order_relaxed",
+fn failure_order(test: &Litmus, tags: &[Tag]) -> Result<&'static str> {
+    let order = match order(test, tags)? {
+        Some(Tag::AcqRel) => Tag::Acq,
+        Some(Tag::Rel) | None => Tag::Rlx,
         Some(o) => o,
-    })
+    };
+    Ok(c::MEMORY_ORDERS.spelling(order))
 }
 
-fn fence(test: &Litmus, tags: &[String]) -> Result<String> {
+fn fence(test: &Litmus, tags: &[Tag]) -> Result<String> {
     let order = match order(test, tags)? {
-        Some(o) if o != "memory_order_relaxed" => o,
+        Some(o) if o != Tag::Rlx => c::MEMORY_ORDERS.spelling(o),
         _ => {
             return Err(Error::file(
                 &test.name,
-                format!("a fence tagged {} orders nothing", tags.join(" ")),
+                format!("a fence tagged {} orders nothing", vocab::join(tags, " ")),
             ))
         }
     };
-    let flags: Vec<&str> = [
-        ("GLOBAL", "CLK_GLOBAL_MEM_FENCE"),
-        ("LOCAL", "CLK_LOCAL_MEM_FENCE"),
-    ]
-    .iter()
-    .filter(|(t, _)| tags.iter().any(|x| x == t))
-    .map(|(_, f)| *f)
-    .collect();
+    let flags: Vec<&str> = [Tag::Global, Tag::Local]
+        .into_iter()
+        .filter(|t| tags.contains(t))
+        .map(|t| c::FENCE_FLAGS.spelling(t))
+        .collect();
     let flags = if flags.is_empty() {
-        "CLK_GLOBAL_MEM_FENCE".to_string()
+        c::FENCE_FLAGS.spelling(Tag::Global).to_string()
     } else {
         flags.join(" | ")
     };

@@ -23,6 +23,8 @@ use crate::litmus::cond::{self, Init};
 use crate::litmus::grammars;
 use crate::litmus::program::{Arch, Litmus, Placement, Thread};
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
+use crate::syntax::c::ADDRESS_SPACES;
+use crate::vocab::Tag;
 
 /// Names of the C grammar's regex terminals, for "expected …" messages.
 const NAMES: TokenNames = &[
@@ -145,10 +147,14 @@ fn placement(src: &Source, arch: Arch, t: &CThread) -> Result<Placement> {
 }
 
 /// The memory region of every OpenCL location marked `global` or `local` in some thread.
-fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, Vec<String>)>> {
-    let mut tags: Vec<(String, Vec<String>, Spanned<String>)> = Vec::new();
+fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, Vec<Tag>)>> {
+    let mut tags: Vec<(String, Vec<Tag>, Spanned<String>)> = Vec::new();
     for p in asts.iter().flat_map(|t| &t.params) {
-        let Some(word) = p.words.iter().find(|w| region(&w.node).is_some()) else {
+        let Some((word, tag)) = p
+            .words
+            .iter()
+            .find_map(|w| ADDRESS_SPACES.tag(&w.node).map(|t| (w, t)))
+        else {
             continue;
         };
         if arch != Arch::OpenCl {
@@ -160,7 +166,6 @@ fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, V
                 ),
             ));
         }
-        let tag = region(&word.node).unwrap_or_default().to_string();
         match tags.iter().find(|(loc, _, _)| *loc == p.name.node) {
             Some((_, t, first)) if t[0] != tag => {
                 let (line, _) = src.error(first.span, "").line_col().unwrap_or((0, 0));
@@ -168,7 +173,7 @@ fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, V
                     "location `{}` is {} here but {} on line {line}",
                     p.name.node,
                     word.node,
-                    t[0].to_lowercase()
+                    t[0].name().to_lowercase()
                 );
                 return Err(src.error(word.span, msg));
             }
@@ -180,10 +185,7 @@ fn loc_tags(src: &Source, arch: Arch, asts: &[CThread]) -> Result<Vec<(String, V
 }
 
 /// Give every element of an array the region of the array (`y[1]` is global when `y` is).
-fn with_array_elements(
-    init: &Init,
-    tags: Vec<(String, Vec<String>)>,
-) -> Vec<(String, Vec<String>)> {
+fn with_array_elements(init: &Init, tags: Vec<(String, Vec<Tag>)>) -> Vec<(String, Vec<Tag>)> {
     let mut out = Vec::with_capacity(tags.len());
     for (loc, t) in tags {
         let size = init.array_size(&loc).unwrap_or(1) as i64;
@@ -192,12 +194,4 @@ fn with_array_elements(
         out.extend(elements.into_iter().map(|e| (e, t.clone())));
     }
     out
-}
-
-fn region(word: &str) -> Option<&'static str> {
-    match word {
-        "global" | "__global" => Some("GLOBAL"),
-        "local" | "__local" => Some("LOCAL"),
-        _ => None,
-    }
 }

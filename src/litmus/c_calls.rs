@@ -44,12 +44,15 @@
 //! from 1 in order of first appearance in the file, so equal labels in different threads meet);
 //! an unlabelled barrier has id 0. `count` is `None` (the whole work-group).
 //!
-//! Owns: the builtin table, memory-order / scope / flag decoding, CAS lowering. Uses `c_lower`.
+//! Owns: the builtin table, memory-order / scope / flag decoding (the words are `syntax::c`'s),
+//! CAS lowering. Uses `c_lower`.
 use crate::diag::Result;
 use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::c_ast::{BinOpC, CExpr, ExprKind, UnOp};
 use crate::litmus::c_lower::{Addr, Lowerer, Want};
 use crate::litmus::program::{Arch, BinOp, CmpOp, Cond, Expr, Instr, RmwOp};
+use crate::syntax::c;
+use crate::vocab::Tag;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Builtin {
@@ -114,7 +117,7 @@ enum Expected {
 /// Decoded trailing arguments of an atomic: one tag list per memory order.
 struct Atomic<'e> {
     operands: &'e [CExpr],
-    tags: Vec<Vec<String>>,
+    tags: Vec<Vec<Tag>>,
 }
 
 impl Lowerer<'_> {
@@ -198,7 +201,7 @@ impl Lowerer<'_> {
             let msg = format!("`{}` takes {what}, found {}", name.node, args.len());
             return Err(self.src.error(span, msg));
         }
-        let tags: Vec<String> = ["RLX", "SYS", "V"].map(String::from).to_vec();
+        let tags = vec![Tag::Rlx, Tag::Sys, Tag::V];
         if store {
             self.store_to(&args[0], &args[1], tags).map(|_| None)
         } else {
@@ -242,7 +245,7 @@ impl Lowerer<'_> {
         }
         let scope = match (opencl, scoped) {
             (_, true) => Some(self.scope(&args[fixed])?),
-            (true, false) => Some("DEV"),
+            (true, false) => Some(Tag::Dev),
             (false, false) => None,
         };
         let mut tags = Vec::with_capacity(uses.len());
@@ -250,15 +253,9 @@ impl Lowerer<'_> {
             let mo = if explicit {
                 self.order(&args[operands + i], *u)?
             } else {
-                "SC"
+                Tag::Sc
             };
-            tags.push(
-                [Some(mo), scope]
-                    .into_iter()
-                    .flatten()
-                    .map(String::from)
-                    .collect(),
-            );
+            tags.push([Some(mo), scope].into_iter().flatten().collect());
         }
         Ok(Atomic {
             operands: &args[..operands],
@@ -279,12 +276,7 @@ impl Lowerer<'_> {
     }
 
     /// A load of `*address` with `tags`; its value goes where `want` says.
-    fn load_into(
-        &mut self,
-        address: &CExpr,
-        tags: Vec<String>,
-        want: Want,
-    ) -> Result<Option<Expr>> {
+    fn load_into(&mut self, address: &CExpr, tags: Vec<Tag>, want: Want) -> Result<Option<Expr>> {
         let addr = self.address(address)?;
         let dst = self.result_reg(&want);
         self.access(&addr, &|loc| Instr::Load {
@@ -307,7 +299,7 @@ impl Lowerer<'_> {
     }
 
     /// A store of `value` to `*address` with `tags`.
-    fn store_to(&mut self, address: &CExpr, value: &CExpr, tags: Vec<String>) -> Result<()> {
+    fn store_to(&mut self, address: &CExpr, value: &CExpr, tags: Vec<Tag>) -> Result<()> {
         let addr = self.address(address)?;
         let value = self.value(value)?;
         self.access(&addr, &|loc| Instr::Store {
@@ -372,7 +364,7 @@ impl Lowerer<'_> {
                 self.access(e, &|loc| Instr::Load {
                     dst: t.clone(),
                     loc,
-                    tags: vec!["NA".into()],
+                    tags: vec![Tag::Na],
                 })?;
                 Expr::Reg(t)
             }
@@ -436,7 +428,7 @@ impl Lowerer<'_> {
             Expected::Mem(a) => self.access(&a, &|loc| Instr::Store {
                 loc,
                 value: Expr::Reg(old.clone()),
-                tags: vec!["NA".into()],
+                tags: vec![Tag::Na],
             })?,
         }
         self.emit(Instr::Label(ok));
@@ -474,12 +466,12 @@ impl Lowerer<'_> {
                 return Err(self.src.error(span, msg));
             }
         };
-        let mut tags = vec![self.order(mo, Use::Fence)?.to_string()];
+        let mut tags = vec![self.order(mo, Use::Fence)?];
         if let Some(scope) = scope {
-            tags.push(self.scope(scope)?.to_string());
+            tags.push(self.scope(scope)?);
         }
         if opencl {
-            tags.extend(["DEV", "GLOBAL", "LOCAL"].map(String::from));
+            tags.extend([Tag::Dev, Tag::Global, Tag::Local]);
         }
         self.emit(Instr::Fence { tags });
         Ok(())
@@ -501,11 +493,8 @@ impl Lowerer<'_> {
                 ),
             ));
         };
-        let mut tags = vec![
-            self.order(mo, Use::Fence)?.to_string(),
-            self.scope(scope)?.to_string(),
-        ];
-        tags.extend(self.flags(flags)?.into_iter().map(String::from));
+        let mut tags = vec![self.order(mo, Use::Fence)?, self.scope(scope)?];
+        tags.extend(self.flags(flags)?);
         self.emit(Instr::Fence { tags });
         Ok(())
     }
@@ -514,15 +503,15 @@ impl Lowerer<'_> {
         let flags = match args {
             [flags] => flags,
             [flags, scope] if name.node == "work_group_barrier" => {
-                if self.scope(scope)? != "WG" {
+                if self.scope(scope)? != Tag::Wg {
                     return Err(self.src.error(scope.span, "only `memory_scope_work_group` is supported for a work-group barrier"));
                 }
                 flags
             }
             _ => return Err(self.src.error(span, format!("`{}` takes the fence flags (and, for work_group_barrier, a scope), found {} arguments", name.node, args.len()))),
         };
-        let mut tags: Vec<String> = vec!["SYNC".into(), "WG".into()];
-        tags.extend(self.flags(flags)?.into_iter().map(String::from));
+        let mut tags = vec![Tag::Sync, Tag::Wg];
+        tags.extend(self.flags(flags)?);
         let id = match self.barrier_label.take() {
             Some(label) => self.barrier_id(label),
             None => 0,
@@ -547,23 +536,18 @@ impl Lowerer<'_> {
     }
 
     /// The tag of a `memory_order_*` argument, checked against its use.
-    fn order(&self, e: &CExpr, u: Use) -> Result<&'static str> {
+    fn order(&self, e: &CExpr, u: Use) -> Result<Tag> {
         let name = match &e.kind {
             ExprKind::Name(n) => n.as_str(),
             _ => "",
         };
-        let tag = match name {
-            "memory_order_relaxed" => "RLX",
-            "memory_order_consume" => "CON",
-            "memory_order_acquire" => "ACQ",
-            "memory_order_release" => "REL",
-            "memory_order_acq_rel" => "ACQ_REL",
-            "memory_order_seq_cst" => "SC",
-            _ => return Err(self.src.error(e.span, "expected a memory order (`memory_order_relaxed`, `_acquire`, `_release`, `_acq_rel`, `_seq_cst` or `_consume`)")),
+        let tag = match c::MEMORY_ORDERS.tag(name) {
+            Some(tag) => tag,
+            None => return Err(self.src.error(e.span, "expected a memory order (`memory_order_relaxed`, `_acquire`, `_release`, `_acq_rel`, `_seq_cst` or `_consume`)")),
         };
         let legal = match u {
-            Use::Load => !matches!(tag, "REL" | "ACQ_REL"),
-            Use::Store => !matches!(tag, "ACQ" | "ACQ_REL" | "CON"),
+            Use::Load => !matches!(tag, Tag::Rel | Tag::AcqRel),
+            Use::Store => !matches!(tag, Tag::Acq | Tag::AcqRel | Tag::Con),
             Use::Rmw | Use::Fence => true,
         };
         if !legal {
@@ -580,22 +564,14 @@ impl Lowerer<'_> {
     }
 
     /// The tag of a scope argument: `memory_scope_*` in OpenCL, `thread_scope_*` in C11.
-    fn scope(&self, e: &CExpr) -> Result<&'static str> {
+    fn scope(&self, e: &CExpr) -> Result<Tag> {
         let name = match &e.kind {
             ExprKind::Name(n) => n.as_str(),
             _ => "",
         };
-        let tag = match (self.arch, name) {
-            (Arch::OpenCl, "memory_scope_work_item") => "WI",
-            (Arch::OpenCl, "memory_scope_sub_group") => "SG",
-            (Arch::OpenCl, "memory_scope_work_group") => "WG",
-            (Arch::OpenCl, "memory_scope_device") => "DEV",
-            (Arch::OpenCl, "memory_scope_all_svm_devices" | "memory_scope_all_devices") => "ALL",
-            (Arch::C11, "thread_scope_thread") => "WI",
-            (Arch::C11, "thread_scope_block") => "CTA",
-            (Arch::C11, "thread_scope_device") => "GPU",
-            (Arch::C11, "thread_scope_system") => "SYS",
-            _ => {
+        let tag = match c::scopes(self.arch == Arch::OpenCl).tag(name) {
+            Some(tag) => tag,
+            None => {
                 let msg = match self.arch {
                     Arch::OpenCl => {
                         let mut m = "expected a memory scope (`memory_scope_work_item`, `_sub_group`, `_work_group`, `_device` or `_all_svm_devices`)".to_string();
@@ -619,10 +595,13 @@ impl Lowerer<'_> {
     }
 
     /// Region tags of OpenCL fence flags (`CLK_GLOBAL_MEM_FENCE | CLK_LOCAL_MEM_FENCE`, or 0).
-    fn flags(&self, e: &CExpr) -> Result<Vec<&'static str>> {
+    fn flags(&self, e: &CExpr) -> Result<Vec<Tag>> {
+        let flag = match &e.kind {
+            ExprKind::Name(n) => c::FENCE_FLAGS.tag(n),
+            _ => None,
+        };
         match &e.kind {
-            ExprKind::Name(n) if n == "CLK_GLOBAL_MEM_FENCE" => Ok(vec!["GLOBAL"]),
-            ExprKind::Name(n) if n == "CLK_LOCAL_MEM_FENCE" => Ok(vec!["LOCAL"]),
+            _ if flag.is_some() => Ok(flag.into_iter().collect()),
             ExprKind::Int(0) => Ok(vec![]),
             ExprKind::Binary(BinOpC::BitOr, a, b) => {
                 let mut f = self.flags(a)?;

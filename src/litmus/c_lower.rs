@@ -25,6 +25,7 @@ use crate::litmus::cond::{self, Init};
 use crate::litmus::labels::Labels;
 use crate::litmus::program::{Arch, BinOp, CmpOp, Cond, Expr, Instr};
 use crate::litmus::source::Source;
+use crate::vocab::Tag;
 
 /// Where the value of an expression is wanted.
 pub enum Want {
@@ -177,7 +178,7 @@ impl<'a> Lowerer<'a> {
         self.access(&addr, &|loc| Instr::Store {
             loc,
             value: v.clone(),
-            tags: vec!["NA".into()],
+            tags: vec![Tag::Na],
         })
     }
 
@@ -273,7 +274,7 @@ impl<'a> Lowerer<'a> {
         self.access(&addr, &|loc| Instr::Load {
             dst: dst.clone(),
             loc,
-            tags: vec!["NA".into()],
+            tags: vec![Tag::Na],
         })?;
         Ok(Some(Expr::Reg(dst)))
     }

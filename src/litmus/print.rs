@@ -2,15 +2,15 @@
 //! `ptx_instr`) parses into the same `Litmus`.
 //!
 //! Owns: `print_ptx` — the title, the initial state, the `P0@cta N,gpu N | … ;` table (columns
-//! padded to align), each instruction's mnemonic and qualifiers (the inverse of the tag table in
-//! `ptx_instr`'s header), and the final clause. Nested expressions are flattened into
+//! padded to align), each instruction's mnemonic and qualifiers (the words are `syntax::ptx`'s,
+//! the tag combinations the inverse of `ptx_instr`'s header), and the final clause. Nested expressions are flattened into
 //! `add`/`sub`/… on fresh `%tN` registers; an RMW without destination and without RED stays an
 //! `atom` with a fresh `%tN` destination. Register and label names the PTX grammar cannot read
 //! (C locals such as `t`, the C front end's `%L0`) are renamed per thread. Location tags may only
 //! be GLOBAL, which is dropped (the PTX front end ignores state spaces: all memory is global).
 //! Whatever PTX cannot express (C-only tags such as NA, a C11 failure order, local memory, array
 //! elements) is a `diag::Error` naming the thread and instruction; nothing panics or is dropped.
-//! Uses: `program` (the `Litmus` type), `diag` for errors.
+//! Uses: `program` (the `Litmus` type), `syntax::ptx`, `diag` for errors.
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
@@ -19,6 +19,8 @@ use crate::litmus::program::{
     BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
 };
 use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
+use crate::syntax::ptx::{self, BARRIER_MODES};
+use crate::vocab::{self, Tag};
 
 /// Write `test` as a PTX litmus file.
 pub fn print_ptx(test: &Litmus) -> Result<String> {
@@ -32,11 +34,11 @@ pub fn print_ptx(test: &Litmus) -> Result<String> {
     if let Some((loc, tags)) = test
         .loc_tags
         .iter()
-        .find(|(_, t)| t.iter().any(|t| t != "GLOBAL"))
+        .find(|(_, t)| t.iter().any(|t| *t != Tag::Global))
     {
         let msg = format!(
             "location `{loc}` has tags [{}]; a PTX test can only say global memory",
-            tags.join(", ")
+            vocab::join(tags, ", ")
         );
         return Err(fail(msg));
     }
@@ -299,70 +301,27 @@ fn instruction(instr: &Instr, names: &mut Names) -> Lines {
     Ok(pre)
 }
 
-/// Split tags into (semantics, scope, the rest).
-fn split(tags: &[String]) -> (Vec<&str>, Vec<&str>, Vec<&str>) {
-    let (mut sem, mut scope, mut rest) = (vec![], vec![], vec![]);
-    for t in tags {
-        match t.as_str() {
-            "WEAK" | "RLX" | "ACQ" | "REL" | "ACQ_REL" | "SC" => sem.push(t.as_str()),
-            "CTA" | "GPU" | "SYS" => scope.push(t.as_str()),
-            _ => rest.push(t.as_str()),
-        }
-    }
-    (sem, scope, rest)
-}
-
-fn unsupported(tags: &[String]) -> String {
-    format!("tags [{}] have no PTX qualifiers", tags.join(", "))
-}
-
-fn scope_word(scope: &str) -> &'static str {
-    match scope {
-        "CTA" => ".cta",
-        "GPU" => ".gpu",
-        _ => ".sys",
-    }
-}
-
 /// Qualifiers of `ld` / `st`.
-fn access_quals(tags: &[String], mnemonic: &str) -> Msg<String> {
-    let (sem, scope, rest) = split(tags);
-    let ordered = if mnemonic == "ld" { "ACQ" } else { "REL" };
-    match (sem.as_slice(), scope.as_slice(), rest.as_slice()) {
-        (["WEAK"], [], []) => Ok(".weak".into()),
-        (["RLX"], ["SYS"], ["V"]) => Ok(".volatile".into()),
-        ([s], [sc], []) if *s == "RLX" || *s == ordered => {
-            let word = if *s == "RLX" {
-                ".relaxed"
-            } else if *s == "ACQ" {
-                ".acquire"
-            } else {
-                ".release"
-            };
-            Ok(format!("{word}{}", scope_word(sc)))
-        }
-        _ => Err(unsupported(tags)),
+fn access_quals(tags: &[Tag], mnemonic: &str) -> Msg<String> {
+    let q = ptx::split(tags);
+    let ordered = if mnemonic == "ld" { Tag::Acq } else { Tag::Rel };
+    match (q.sem.as_slice(), q.scope.as_slice(), q.rest.as_slice()) {
+        ([Tag::Weak], [], []) | ([Tag::Rlx], [Tag::Sys], [Tag::V]) => Ok(ptx::quals(tags)),
+        ([s], [sc], []) if *s == Tag::Rlx || *s == ordered => Ok(ptx::quals(&[*s, *sc])),
+        _ => Err(ptx::unsupported(tags)),
     }
 }
 
-fn fence_quals(tags: &[String]) -> Msg<String> {
-    let (sem, scope, rest) = split(tags);
-    match (sem.as_slice(), scope.as_slice(), rest.as_slice()) {
-        ([s], [sc], []) if *s != "WEAK" && *s != "RLX" => {
-            let word = match *s {
-                "SC" => ".sc",
-                "ACQ_REL" => ".acq_rel",
-                "ACQ" => ".acquire",
-                _ => ".release",
-            };
-            Ok(format!("{word}{}", scope_word(sc)))
-        }
-        _ => Err(unsupported(tags)),
+fn fence_quals(tags: &[Tag]) -> Msg<String> {
+    let q = ptx::split(tags);
+    match (q.sem.as_slice(), q.scope.as_slice(), q.rest.as_slice()) {
+        ([s], [sc], []) if !matches!(s, Tag::Weak | Tag::Rlx) => Ok(ptx::quals(&[*s, *sc])),
+        _ => Err(ptx::unsupported(tags)),
     }
 }
 
 /// PTX gives a compare-and-swap one memory order: its failure order must be its order.
-pub fn single_order(tags: &[String], fail_tags: Option<&[String]>) -> Msg<()> {
+pub fn single_order(tags: &[Tag], fail_tags: Option<&[Tag]>) -> Msg<()> {
     match fail_tags {
         Some(f) if f != tags => {
             Err("PTX has no separate failure order for a compare-and-swap".into())
@@ -375,24 +334,20 @@ fn rmw(
     dst: Option<&str>,
     loc: &str,
     op: &RmwOp,
-    tags: &[String],
+    tags: &[Tag],
     names: &mut Names,
     pre: &mut Vec<String>,
 ) -> Msg<String> {
-    let (sem, scope, rest) = split(tags);
-    let red = match rest.as_slice() {
+    let q = ptx::split(tags);
+    let red = match q.rest.as_slice() {
         [] => false,
-        ["RED"] => true,
-        _ => return Err(unsupported(tags)),
+        [Tag::Red] => true,
+        _ => return Err(ptx::unsupported(tags)),
     };
-    let sem_word = match (sem.as_slice(), scope.as_slice()) {
-        (["RLX"], [_]) => ".relaxed",
-        (["ACQ"], [_]) => ".acquire",
-        (["REL"], [_]) => ".release",
-        (["ACQ_REL"], [_]) => ".acq_rel",
-        _ => return Err(unsupported(tags)),
+    let quals = match (q.sem.as_slice(), q.scope.as_slice()) {
+        ([s @ (Tag::Rlx | Tag::Acq | Tag::Rel | Tag::AcqRel)], [sc]) => ptx::quals(&[*s, *sc]),
+        _ => return Err(ptx::unsupported(tags)),
     };
-    let quals = format!("{sem_word}{}", scope_word(scope[0]));
     let (op_word, operands) = match op {
         RmwOp::Arith(b, e) => (
             bin_word(*b).ok_or("PTX has no `atom.mul`")?,
@@ -430,15 +385,16 @@ fn rmw(
 fn barrier(
     id: &Expr,
     count: Option<&Expr>,
-    tags: &[String],
+    tags: &[Tag],
     names: &mut Names,
     pre: &mut Vec<String>,
 ) -> Msg<String> {
-    let (sem, scope, rest) = split(tags);
-    let mode = match (sem.as_slice(), scope.as_slice(), rest.as_slice()) {
-        ([], ["CTA"], ["SYNC"]) => "sync",
-        ([], ["CTA"], ["ARRIVE"]) => "arrive",
-        _ => return Err(unsupported(tags)),
+    let q = ptx::split(tags);
+    let mode = match (q.sem.as_slice(), q.scope.as_slice(), q.rest.as_slice()) {
+        ([], [Tag::Cta], [m]) => BARRIER_MODES
+            .word(*m)
+            .ok_or_else(|| ptx::unsupported(tags))?,
+        _ => return Err(ptx::unsupported(tags)),
     };
     let id = operand(id, names, pre)?;
     Ok(match count {

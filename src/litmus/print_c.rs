@@ -26,7 +26,8 @@
 //!   then V or the regions).
 //!
 //! Uses: `program` (the `Litmus` type), `print` (the final clause, shared with `print_ptx`),
-//! `c_lower::fold` (which expressions the front end would simplify), `parse_str` for the check.
+//! `c_lower::fold` (which expressions the front end would simplify), `parse_str` for the check,
+//! `syntax::c` for the words of orders, scopes, fence flags and address spaces.
 use std::collections::HashSet;
 use std::fmt::Write;
 
@@ -37,6 +38,8 @@ use crate::litmus::print::{condition_text, is_ident, Msg, RESERVED};
 use crate::litmus::program::{
     Arch, BinOp, CmpOp, Cond, Expr, Instr, Litmus, RmwOp, Target, Thread,
 };
+use crate::syntax::c;
+use crate::vocab::{self, Tag};
 
 /// Write `test` (a C11 or OpenCL test) as a litmus file in the C dialect.
 pub fn print_c(test: &Litmus) -> Result<String> {
@@ -166,12 +169,11 @@ fn locations(test: &Litmus, opencl: bool) -> Msg<Vec<Location>> {
     };
     for (loc, tags) in &test.loc_tags {
         let region = match (opencl, tags.as_slice()) {
-            (true, [t]) if t == "GLOBAL" => "global",
-            (true, [t]) if t == "LOCAL" => "local",
+            (true, [t]) if c::ADDRESS_SPACES.has(*t) => c::ADDRESS_SPACES.spelling(*t),
             _ => {
                 return Err(format!(
                     "location `{loc}` has tags [{}]; a C test can only mark an OpenCL location global or local",
-                    tags.join(", ")
+                    vocab::join(tags, ", ")
                 ))
             }
         };
@@ -195,10 +197,10 @@ fn locations(test: &Litmus, opencl: bool) -> Msg<Vec<Location>> {
             Instr::Load { loc, tags, .. }
             | Instr::Store { loc, tags, .. }
             | Instr::Rmw { loc, tags, .. }
-                if !tags.iter().any(|t| t == "NA") =>
+                if !tags.contains(&Tag::Na) =>
             {
                 if let Some(l) = out.iter_mut().find(|l| l.name == *loc) {
-                    match tags.iter().any(|t| t == "V") {
+                    match tags.contains(&Tag::V) {
                         true => l.volatile = true,
                         false => l.atomic = true,
                     }
@@ -353,7 +355,7 @@ impl Body<'_> {
                     }
                     Access::Volatile => format!("volatile_load({loc})"),
                 };
-                let na_load = tags.iter().all(|t| t == "NA").then(|| loc.clone());
+                let na_load = tags.iter().all(|t| *t == Tag::Na).then(|| loc.clone());
                 self.define(dst, text, na_load, depth)?;
             }
             Instr::Store { loc, value, tags } => {
@@ -614,7 +616,7 @@ impl Body<'_> {
         let old_value = Expr::Reg(old.clone());
         let written_back = match (at(j), &exp_loc, expected) {
             (Some(Instr::Store { loc, value, tags }), Some(l), _) => {
-                loc == l && *value == old_value && *tags == ["NA"]
+                loc == l && *value == old_value && *tags == [Tag::Na]
             }
             (Some(Instr::Assign { dst, value }), None, Expr::Reg(e)) => {
                 dst == e && *value == old_value
@@ -722,34 +724,36 @@ impl Body<'_> {
     }
 
     /// Decode the tags of an access into how it is written.
-    fn access(&self, tags: &[String], u: Use) -> Msg<Access> {
+    fn access(&self, tags: &[Tag], u: Use) -> Msg<Access> {
         let t = Tags::split(tags, self.opencl)?;
-        let bad = || Err(format!("tags [{}] have no C call", tags.join(", ")));
+        let bad = || Err(format!("tags [{}] have no C call", vocab::join(tags, ", ")));
         if !t.regions.is_empty() {
             return bad();
         }
         match (t.order, t.scope, t.volatile) {
-            ("NA", None, false) if u != Use::Rmw => Ok(Access::Plain),
-            ("NA", _, _) if u == Use::Rmw => {
+            (Tag::Na, None, false) if u != Use::Rmw => Ok(Access::Plain),
+            (Tag::Na, _, _) if u == Use::Rmw => {
                 Err("a read-modify-write must be atomic, with a memory order".into())
             }
-            ("RLX", Some("SYS"), true) if !self.opencl && u != Use::Rmw => Ok(Access::Volatile),
-            (o, scope, false) if o != "NA" => {
+            (Tag::Rlx, Some(Tag::Sys), true) if !self.opencl && u != Use::Rmw => {
+                Ok(Access::Volatile)
+            }
+            (o, scope, false) if o != Tag::Na => {
                 let legal = match u {
-                    Use::Load => !matches!(o, "REL" | "ACQ_REL"),
-                    Use::Store => !matches!(o, "ACQ" | "ACQ_REL" | "CON"),
+                    Use::Load => !matches!(o, Tag::Rel | Tag::AcqRel),
+                    Use::Store => !matches!(o, Tag::Acq | Tag::AcqRel | Tag::Con),
                     Use::Rmw => true,
                 };
                 if !legal {
                     return Err(format!("C has no {} with order {o}", use_name(u)));
                 }
                 let scope = match (scope, self.opencl) {
-                    (Some(s), _) => format!(", {}", scope_word(s, self.opencl)),
+                    (Some(s), _) => format!(", {}", c::scopes(self.opencl).spelling(s)),
                     (None, false) => String::new(),
                     (None, true) => return Err("an OpenCL atomic always has a scope tag".into()),
                 };
                 Ok(Access::Atomic {
-                    order: order_word(o),
+                    order: c::MEMORY_ORDERS.spelling(o),
                     scope,
                 })
             }
@@ -757,41 +761,48 @@ impl Body<'_> {
         }
     }
 
-    fn fence(&self, tags: &[String]) -> Msg<String> {
+    fn fence(&self, tags: &[Tag]) -> Msg<String> {
         let t = Tags::split(tags, self.opencl)?;
-        if t.volatile || t.order == "NA" {
-            return Err(format!("tags [{}] have no C fence", tags.join(", ")));
+        let no_fence = || {
+            Err(format!(
+                "tags [{}] have no C fence",
+                vocab::join(tags, ", ")
+            ))
+        };
+        if t.volatile || t.order == Tag::Na {
+            return no_fence();
         }
-        let order = order_word(t.order);
+        let order = c::MEMORY_ORDERS.spelling(t.order);
+        let scope = |s| c::scopes(self.opencl).spelling(s);
         match (self.opencl, t.scope) {
-            (false, scope) if t.regions.is_empty() => Ok(match scope {
-                Some(s) => format!("atomic_thread_fence({order}, {});", scope_word(s, false)),
+            (false, s) if t.regions.is_empty() => Ok(match s {
+                Some(s) => format!("atomic_thread_fence({order}, {});", scope(s)),
                 None => format!("atomic_thread_fence({order});"),
             }),
             (true, Some(s)) => Ok(format!(
                 "atomic_work_item_fence({}, {order}, {});",
                 flags(&t.regions),
-                scope_word(s, true)
+                scope(s)
             )),
-            _ => Err(format!("tags [{}] have no C fence", tags.join(", "))),
+            _ => no_fence(),
         }
     }
 
     /// `barrier(flags)` (OpenCL): tags SYNC, WG and the regions; the whole work-group.
-    fn barrier(&self, count: Option<&Expr>, tags: &[String]) -> Msg<String> {
-        let regions: Vec<&str> = tags
+    fn barrier(&self, count: Option<&Expr>, tags: &[Tag]) -> Msg<String> {
+        let regions: Vec<Tag> = tags
             .iter()
-            .map(String::as_str)
-            .filter(|t| !matches!(*t, "SYNC" | "WG"))
+            .copied()
+            .filter(|t| !matches!(t, Tag::Sync | Tag::Wg))
             .collect();
-        let shape = tags.iter().filter(|t| *t == "SYNC").count() == 1
-            && tags.iter().filter(|t| *t == "WG").count() == 1
-            && regions.iter().all(|r| matches!(*r, "GLOBAL" | "LOCAL"))
+        let shape = tags.iter().filter(|t| **t == Tag::Sync).count() == 1
+            && tags.iter().filter(|t| **t == Tag::Wg).count() == 1
+            && regions.iter().all(|r| c::FENCE_FLAGS.has(*r))
             && regions.len() == regions.iter().collect::<HashSet<_>>().len();
         if !self.opencl || count.is_some() || !shape {
             return Err(format!(
                 "a barrier with tags [{}]{} has no C call (OpenCL's `barrier(flags)` waits for the whole work-group)",
-                tags.join(", "),
+                vocab::join(tags, ", "),
                 if count.is_some() { " and a thread count" } else { "" }
             ));
         }
@@ -800,33 +811,31 @@ impl Body<'_> {
 }
 
 /// The tags of one instruction, sorted by role.
-struct Tags<'t> {
-    order: &'t str,
-    scope: Option<&'t str>,
+struct Tags {
+    order: Tag,
+    scope: Option<Tag>,
     volatile: bool,
     /// GLOBAL / LOCAL, in their order.
-    regions: Vec<&'t str>,
+    regions: Vec<Tag>,
 }
 
-impl<'t> Tags<'t> {
-    fn split(tags: &'t [String], opencl: bool) -> Msg<Tags<'t>> {
+impl Tags {
+    fn split(tags: &[Tag], opencl: bool) -> Msg<Tags> {
         let mut orders = vec![];
         let mut scopes = vec![];
         let mut volatile = 0;
         let mut regions = vec![];
-        for t in tags {
-            match t.as_str() {
-                "NA" | "RLX" | "CON" | "ACQ" | "REL" | "ACQ_REL" | "SC" => orders.push(t.as_str()),
-                "WI" | "CTA" | "GPU" | "SYS" if !opencl => scopes.push(t.as_str()),
-                "WI" | "SG" | "WG" | "DEV" | "ALL" if opencl => scopes.push(t.as_str()),
-                "V" if !opencl => volatile += 1,
-                "GLOBAL" | "LOCAL" if opencl && !regions.contains(&t.as_str()) => {
-                    regions.push(t.as_str())
-                }
+        for &t in tags {
+            match t {
+                Tag::Na => orders.push(t),
+                t if c::MEMORY_ORDERS.has(t) => orders.push(t),
+                t if c::scopes(opencl).has(t) => scopes.push(t),
+                Tag::V if !opencl => volatile += 1,
+                t if opencl && c::FENCE_FLAGS.has(t) && !regions.contains(&t) => regions.push(t),
                 _ => {
                     return Err(format!(
                         "tags [{}]: `{t}` has no C spelling in a {} test",
-                        tags.join(", "),
+                        vocab::join(tags, ", "),
                         if opencl { "OpenCL" } else { "C11" }
                     ))
                 }
@@ -834,55 +843,27 @@ impl<'t> Tags<'t> {
         }
         match (orders.as_slice(), scopes.as_slice(), volatile) {
             ([order], [] | [_], 0 | 1) => Ok(Tags {
-                order,
+                order: *order,
                 scope: scopes.first().copied(),
                 volatile: volatile == 1,
                 regions,
             }),
             _ => Err(format!(
                 "tags [{}] need exactly one memory order and at most one scope",
-                tags.join(", ")
+                vocab::join(tags, ", ")
             )),
         }
     }
 }
 
-fn order_word(tag: &str) -> &'static str {
-    match tag {
-        "RLX" => "memory_order_relaxed",
-        "CON" => "memory_order_consume",
-        "ACQ" => "memory_order_acquire",
-        "REL" => "memory_order_release",
-        "ACQ_REL" => "memory_order_acq_rel",
-        _ => "memory_order_seq_cst",
-    }
-}
-
-fn scope_word(tag: &str, opencl: bool) -> &'static str {
-    match (opencl, tag) {
-        (false, "WI") => "thread_scope_thread",
-        (false, "CTA") => "thread_scope_block",
-        (false, "GPU") => "thread_scope_device",
-        (false, _) => "thread_scope_system",
-        (true, "WI") => "memory_scope_work_item",
-        (true, "SG") => "memory_scope_sub_group",
-        (true, "WG") => "memory_scope_work_group",
-        (true, "DEV") => "memory_scope_device",
-        (true, _) => "memory_scope_all_svm_devices",
-    }
-}
-
 /// OpenCL fence flags for the regions, in their order (`0` for none).
-fn flags(regions: &[&str]) -> String {
+fn flags(regions: &[Tag]) -> String {
     if regions.is_empty() {
         return "0".into();
     }
     let words: Vec<&str> = regions
         .iter()
-        .map(|r| match *r {
-            "GLOBAL" => "CLK_GLOBAL_MEM_FENCE",
-            _ => "CLK_LOCAL_MEM_FENCE",
-        })
+        .map(|r| c::FENCE_FLAGS.spelling(*r))
         .collect();
     words.join(" | ")
 }

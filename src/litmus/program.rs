@@ -1,7 +1,9 @@
 //! A parsed litmus test, independent of its concrete syntax (PTX, C11, OpenCL).
 //!
 //! Owns: `Litmus`, the per-thread instruction lists, and the final condition. Front ends produce it;
-//! the runner executes it. Instruction annotations are vocabulary tags (`crate::vocab::TAGS`).
+//! the runner executes it. Instruction annotations are vocabulary tags (`crate::vocab::Tag`).
+
+use crate::vocab::Tag;
 
 /// The instruction set a test is written in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
@@ -12,6 +14,12 @@ pub enum Arch {
 }
 
 pub type Reg = String;
+
+/// An instruction's (or a location's) vocabulary tags, in the order its front end wrote them.
+///
+/// A list, not a set: the order is what error messages, reports (`R.RLX.SYS.V`) and printed
+/// tests show, and a sorted set would change them; `print_c` compares tests up to tag order.
+pub type Tags = Vec<Tag>;
 
 /// Where a thread sits in the scope tree: its CTA (work-group) and GPU (device).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
@@ -96,13 +104,13 @@ pub enum Instr {
     Load {
         dst: Reg,
         loc: String,
-        tags: Vec<String>,
+        tags: Tags,
     },
     /// `[loc] := value`.
     Store {
         loc: String,
         value: Expr,
-        tags: Vec<String>,
+        tags: Tags,
     },
     /// Atomic read-modify-write; `dst` receives the old value (`None` for PTX `red`).
     /// `fail_tags` are the read's tags when a CAS fails (C's failure order); `None` = same as `tags`.
@@ -110,17 +118,17 @@ pub enum Instr {
         dst: Option<Reg>,
         loc: String,
         op: RmwOp,
-        tags: Vec<String>,
-        fail_tags: Option<Vec<String>>,
+        tags: Tags,
+        fail_tags: Option<Tags>,
     },
     Fence {
-        tags: Vec<String>,
+        tags: Tags,
     },
     /// Execution barrier `id`; `count` threads must arrive (`None`: all threads of the CTA).
     Barrier {
         id: Expr,
         count: Option<Expr>,
-        tags: Vec<String>,
+        tags: Tags,
     },
     /// Register assignment without memory access (`mov`, `add`, C `r = e`).
     Assign {
@@ -224,7 +232,7 @@ pub struct Litmus {
     /// Initial register values `(thread index, register, value)`; others start at 0.
     pub init_regs: Vec<(usize, Reg, i64)>,
     /// Tags attached to every access of a location (OpenCL `global` / `local`).
-    pub loc_tags: Vec<(String, Vec<String>)>,
+    pub loc_tags: Vec<(String, Tags)>,
     pub threads: Vec<Thread>,
     pub condition: Condition,
 }

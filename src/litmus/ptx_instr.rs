@@ -23,46 +23,20 @@
 //! State spaces (`.global`, `.shared`, …), types (`.s32`, `.b64`, …), `.aligned` and `.uni` are
 //! accepted and ignored.
 //!
-//! Owns: qualifier classification and `lower`. Uses `ptx_ast`, `program`, `source` for errors.
+//! Owns: qualifier classification and `lower`. Uses `ptx_ast`, `program`, `source` for errors,
+//! `syntax::ptx` for the qualifier words.
 use crate::diag::Result;
 use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::program::{BinOp, Cond, Expr, Instr, RmwOp};
 use crate::litmus::ptx_ast::{arith_mnemonic, LdSrc, PtxInstr, Qual, Value};
 use crate::litmus::source::Source;
+use crate::syntax::ptx::{BARRIER_MODES, MEMBAR_LEVELS, SCOPES, SEMANTICS};
+use crate::vocab::Tag;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum Sem {
-    Weak,
-    Relaxed,
-    Acquire,
-    Release,
-    AcqRel,
-    Sc,
-    Volatile,
-}
-
-impl Sem {
-    fn tag(self) -> &'static str {
-        match self {
-            Sem::Weak => "WEAK",
-            Sem::Relaxed | Sem::Volatile => "RLX",
-            Sem::Acquire => "ACQ",
-            Sem::Release => "REL",
-            Sem::AcqRel => "ACQ_REL",
-            Sem::Sc => "SC",
-        }
-    }
-    fn word(self) -> &'static str {
-        match self {
-            Sem::Weak => ".weak",
-            Sem::Relaxed => ".relaxed",
-            Sem::Acquire => ".acquire",
-            Sem::Release => ".release",
-            Sem::AcqRel => ".acq_rel",
-            Sem::Sc => ".sc",
-            Sem::Volatile => ".volatile",
-        }
-    }
+/// How a `.sem` qualifier is written (`.acquire`). A `.sem` qualifier is held as its tag
+/// (`.volatile` as V; the access gets RLX SYS V).
+fn sem_word(sem: Tag) -> String {
+    format!(".{}", SEMANTICS.word(sem).unwrap_or_default())
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -72,36 +46,29 @@ enum AtomOp {
     Cas,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-enum BarMode {
-    Sync,
-    Arrive,
-}
-
 /// What a qualifier word means.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum QualKind {
-    Sem(Sem),
-    Scope(&'static str),
+    Sem(Tag),
+    Scope(Tag),
     Op(AtomOp),
-    Mode(BarMode),
+    /// A barrier mode: SYNC or ARRIVE.
+    Mode(Tag),
     /// Accepted and ignored: state spaces, types, `.aligned`, `.uni`, `.lo`.
     Ignored,
 }
 
 fn classify_word(word: &str) -> Option<QualKind> {
     use QualKind::*;
+    let tables = [
+        (&SEMANTICS, Sem as fn(Tag) -> QualKind),
+        (&SCOPES, Scope),
+        (&BARRIER_MODES, Mode),
+    ];
+    if let Some(kind) = tables.iter().find_map(|(t, kind)| t.tag(word).map(kind)) {
+        return Some(kind);
+    }
     Some(match word {
-        "weak" => Sem(self::Sem::Weak),
-        "relaxed" => Sem(self::Sem::Relaxed),
-        "acquire" => Sem(self::Sem::Acquire),
-        "release" => Sem(self::Sem::Release),
-        "acq_rel" => Sem(self::Sem::AcqRel),
-        "sc" => Sem(self::Sem::Sc),
-        "volatile" => Sem(self::Sem::Volatile),
-        "cta" => Scope("CTA"),
-        "gpu" => Scope("GPU"),
-        "sys" => Scope("SYS"),
         "add" => Op(AtomOp::Arith(BinOp::Add)),
         "sub" => Op(AtomOp::Arith(BinOp::Sub)),
         "and" => Op(AtomOp::Arith(BinOp::And)),
@@ -109,8 +76,6 @@ fn classify_word(word: &str) -> Option<QualKind> {
         "xor" => Op(AtomOp::Arith(BinOp::Xor)),
         "exch" => Op(AtomOp::Exch),
         "cas" => Op(AtomOp::Cas),
-        "sync" => Mode(BarMode::Sync),
-        "arrive" => Mode(BarMode::Arrive),
         "global" | "shared" | "local" | "const" | "param" | "generic" | "aligned" | "uni"
         | "lo" => Ignored,
         w if is_type_word(w) => Ignored,
@@ -132,10 +97,10 @@ fn is_type_word(w: &str) -> bool {
 /// The meaningful qualifiers of one instruction.
 #[derive(Default)]
 struct Quals {
-    sem: Option<Spanned<Sem>>,
-    scope: Option<Spanned<&'static str>>,
+    sem: Option<Spanned<Tag>>,
+    scope: Option<Spanned<Tag>>,
     op: Option<Spanned<AtomOp>>,
-    mode: Option<Spanned<BarMode>>,
+    mode: Option<Spanned<Tag>>,
 }
 
 /// Which qualifier kinds a mnemonic takes.
@@ -350,24 +315,27 @@ fn lower_ld(src: &Source, quals: &[Qual], dst: &Spanned<String>, from: &LdSrc) -
 }
 
 /// Tags of an `ld` / `st`.
-fn access_tags(src: &Source, mnemonic: &str, q: &Quals, span: Span) -> Result<Vec<String>> {
-    let sem = q.sem.as_ref().map_or(Sem::Weak, |s| s.node);
+fn access_tags(src: &Source, mnemonic: &str, q: &Quals, span: Span) -> Result<Vec<Tag>> {
+    let sem = q.sem.as_ref().map_or(Tag::Weak, |s| s.node);
     let legal = match mnemonic {
-        "ld" => matches!(sem, Sem::Weak | Sem::Relaxed | Sem::Acquire | Sem::Volatile),
-        _ => matches!(sem, Sem::Weak | Sem::Relaxed | Sem::Release | Sem::Volatile),
+        "ld" => matches!(sem, Tag::Weak | Tag::Rlx | Tag::Acq | Tag::V),
+        _ => matches!(sem, Tag::Weak | Tag::Rlx | Tag::Rel | Tag::V),
     };
     let sem_span = q.sem.as_ref().map_or(span, |s| s.span);
     if !legal {
-        return Err(src.error(sem_span, format!("`{mnemonic}` cannot be `{}`", sem.word())));
+        return Err(src.error(
+            sem_span,
+            format!("`{mnemonic}` cannot be `{}`", sem_word(sem)),
+        ));
     }
     match (sem, &q.scope) {
-        (Sem::Weak, None) => Ok(tags(&["WEAK"])),
-        (Sem::Volatile, None) => Ok(tags(&["RLX", "SYS", "V"])),
-        (Sem::Weak | Sem::Volatile, Some(s)) => {
+        (Tag::Weak, None) => Ok(vec![Tag::Weak]),
+        (Tag::V, None) => Ok(vec![Tag::Rlx, Tag::Sys, Tag::V]),
+        (Tag::Weak | Tag::V, Some(s)) => {
             let what = if q.sem.is_none() {
                 "a weak access".to_string()
             } else {
-                format!("`{}`", sem.word())
+                format!("`{}`", sem_word(sem))
             };
             Err(src.error(
                 s.span,
@@ -380,10 +348,10 @@ fn access_tags(src: &Source, mnemonic: &str, q: &Quals, span: Span) -> Result<Ve
             sem_span,
             format!(
                 "`{mnemonic}{}` needs a scope (`.cta`, `.gpu` or `.sys`)",
-                sem.word()
+                sem_word(sem)
             ),
         )),
-        (_, Some(s)) => Ok(tags(&[sem.tag(), s.node])),
+        (_, Some(s)) => Ok(vec![sem, s.node]),
     }
 }
 
@@ -397,26 +365,23 @@ fn lower_rmw(
     span: Span,
 ) -> Result<Instr> {
     let q = classify(src, mnemonic, quals, RMW)?;
-    let sem = q.sem.as_ref().map_or(Sem::Relaxed, |s| s.node);
-    if !matches!(
-        sem,
-        Sem::Relaxed | Sem::Acquire | Sem::Release | Sem::AcqRel
-    ) {
+    let sem = q.sem.as_ref().map_or(Tag::Rlx, |s| s.node);
+    if !matches!(sem, Tag::Rlx | Tag::Acq | Tag::Rel | Tag::AcqRel) {
         let at = q.sem.as_ref().map_or(span, |s| s.span);
-        return Err(src.error(at, format!("`{mnemonic}` cannot be `{}`", sem.word())));
+        return Err(src.error(at, format!("`{mnemonic}` cannot be `{}`", sem_word(sem))));
     }
-    let scope = q.scope.as_ref().map_or("GPU", |s| s.node);
+    let scope = q.scope.as_ref().map_or(Tag::Gpu, |s| s.node);
     let op = q.op.as_ref().ok_or_else(|| {
         src.error(span, format!("`{mnemonic}` needs an operation (`.add`, `.sub`, `.and`, `.or`, `.xor`, `.exch` or `.cas`)"))
     })?;
     let op = rmw_op(src, mnemonic, op, operands, span)?;
     // A reduction is tagged RED: the manual (§8.11.1) says it does not form acquire patterns.
-    let kind: &[&str] = if dst.is_none() { &["RED"] } else { &[] };
+    let kind: &[Tag] = if dst.is_none() { &[Tag::Red] } else { &[] };
     Ok(Instr::Rmw {
         dst,
         loc: loc.to_string(),
         op,
-        tags: tags(&[&[sem.tag(), scope], kind].concat()),
+        tags: [&[sem, scope], kind].concat(),
         fail_tags: None,
     })
 }
@@ -451,14 +416,14 @@ fn rmw_op(
 
 fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
     let q = classify(src, "fence", quals, ACCESS)?;
-    let sem = q.sem.as_ref().map_or(Sem::AcqRel, |s| s.node);
-    if !matches!(sem, Sem::Sc | Sem::AcqRel | Sem::Acquire | Sem::Release) {
+    let sem = q.sem.as_ref().map_or(Tag::AcqRel, |s| s.node);
+    if !matches!(sem, Tag::Sc | Tag::AcqRel | Tag::Acq | Tag::Rel) {
         let at = q.sem.as_ref().map_or(span, |s| s.span);
         return Err(src.error(
             at,
             format!(
                 "`fence` cannot be `{}`; expected `.sc`, `.acq_rel`, `.acquire` or `.release`",
-                sem.word()
+                sem_word(sem)
             ),
         ));
     }
@@ -467,17 +432,15 @@ fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
         .as_ref()
         .ok_or_else(|| src.error(span, "`fence` needs a scope (`.cta`, `.gpu` or `.sys`)"))?;
     Ok(Instr::Fence {
-        tags: tags(&[sem.tag(), scope.node]),
+        tags: vec![sem, scope.node],
     })
 }
 
 fn lower_membar(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
     let scope = match quals {
-        [q] => match q.node.as_str() {
-            "cta" => "CTA",
-            "gl" => "GPU",
-            "sys" => "SYS",
-            _ => {
+        [q] => match MEMBAR_LEVELS.tag(&q.node) {
+            Some(scope) => scope,
+            None => {
                 return Err(src.error(
                     q.span,
                     format!(
@@ -495,7 +458,7 @@ fn lower_membar(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
         }
     };
     Ok(Instr::Fence {
-        tags: tags(&["SC", scope]),
+        tags: vec![Tag::Sc, scope],
     })
 }
 
@@ -507,7 +470,7 @@ fn lower_bar(
     span: Span,
 ) -> Result<Instr> {
     let q = classify(src, mnemonic, quals, BAR)?;
-    if let Some(s) = q.scope.as_ref().filter(|s| s.node != "CTA") {
+    if let Some(s) = q.scope.as_ref().filter(|s| s.node != Tag::Cta) {
         return Err(src.error(
             s.span,
             format!("`{mnemonic}` synchronises a CTA; the only scope it takes is `.cta`"),
@@ -517,10 +480,6 @@ fn lower_bar(
         .mode
         .as_ref()
         .ok_or_else(|| src.error(span, format!("`{mnemonic}` needs `.sync` or `.arrive`")))?;
-    let flavour = match mode.node {
-        BarMode::Sync => "SYNC",
-        BarMode::Arrive => "ARRIVE",
-    };
     let (id, count) = match operands {
         [b] => (value(b), None),
         [_instance, b] => (value(b), None),
@@ -533,10 +492,6 @@ fn lower_bar(
     Ok(Instr::Barrier {
         id,
         count,
-        tags: tags(&[flavour, "CTA"]),
+        tags: vec![mode.node, Tag::Cta],
     })
-}
-
-fn tags(names: &[&str]) -> Vec<String> {
-    names.iter().map(|s| s.to_string()).collect()
 }

@@ -1,29 +1,11 @@
 //! Source operation classes: kind × memory order × scope, all in vocabulary tags.
 //!
-//! Owns: `Class`, `ClassKind`, which vocabulary tags are memory orders and which are scopes, and
-//! `Class::of`, which reads the class of one source instruction off its tags. Uses: `vocab`.
+//! Owns: `Class`, `ClassKind`, and `Class::of`, which reads the class of one source instruction
+//! off its tags (which tag is an order and which a scope is the tag's `vocab::Role`). Uses: `vocab`.
 use std::fmt;
 
-/// A vocabulary tag (one of `vocab::TAGS`).
-pub type Tag = &'static str;
-
-/// Tags that name a memory order (the order position of a class).
-pub const ORDERS: &[Tag] = &[
-    "NA", "WEAK", "RLX", "CON", "ACQ", "REL", "ACQ_REL", "SC", "V",
-];
-
-/// Tags that name a scope (the scope position of a class).
-pub const SCOPES: &[Tag] = &["WI", "SG", "WG", "CTA", "DEV", "GPU", "ALL", "SYS"];
-
-pub use crate::vocab::tag;
-
-pub fn is_order(t: &str) -> bool {
-    ORDERS.contains(&t)
-}
-
-pub fn is_scope(t: &str) -> bool {
-    SCOPES.contains(&t)
-}
+pub use crate::vocab::Tag;
+use crate::vocab::{self, Role};
 
 /// What a source operation does to memory.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -106,17 +88,17 @@ pub struct SplitTags {
     pub orders: Vec<Tag>,
     pub scopes: Vec<Tag>,
     /// Every other tag (regions, barrier flavours, …).
-    pub others: Vec<String>,
+    pub others: Vec<Tag>,
 }
 
 /// Sort tags into orders, scopes and the rest.
-pub fn split_tags(tags: &[String]) -> SplitTags {
+pub fn split_tags(tags: &[Tag]) -> SplitTags {
     let mut split = SplitTags::default();
-    for t in tags {
-        match tag(t) {
-            Some(v) if is_order(v) => split.orders.push(v),
-            Some(v) if is_scope(v) => split.scopes.push(v),
-            _ => split.others.push(t.clone()),
+    for &t in tags {
+        match t.role() {
+            Role::Order => split.orders.push(t),
+            Role::Scope => split.scopes.push(t),
+            Role::Region | Role::Flavour => split.others.push(t),
         }
     }
     split
@@ -129,13 +111,18 @@ impl Class {
     /// Reading: `V` (volatile) is the order whenever present — front ends tag a volatile access
     /// `RLX, SYS, V`, as the PTX front end does; otherwise there must be at most one order tag; a
     /// memory access with none is non-atomic (`NA`); a fence must have one. At most one scope tag.
-    pub fn of(kind: ClassKind, tags: &[String]) -> Result<Class, String> {
+    pub fn of(kind: ClassKind, tags: &[Tag]) -> Result<Class, String> {
         let split = split_tags(tags);
         let order = Self::order_of(kind, &split.orders)?;
         let scope = match split.scopes.as_slice() {
             [] => None,
             [s] => Some(*s),
-            many => return Err(format!("more than one scope tag ({})", many.join(", "))),
+            many => {
+                return Err(format!(
+                    "more than one scope tag ({})",
+                    vocab::join(many, ", ")
+                ))
+            }
         };
         Ok(Class { kind, order, scope })
     }
@@ -144,7 +131,7 @@ impl Class {
     /// (`NA` for a non-atomic access, `RLX, V` for a volatile one, then the scope).
     pub fn tags(&self) -> Vec<Tag> {
         let mut tags = match self.order {
-            "V" => vec!["RLX", "V"],
+            Tag::V => vec![Tag::Rlx, Tag::V],
             o => vec![o],
         };
         tags.extend(self.scope);
@@ -152,16 +139,16 @@ impl Class {
     }
 
     fn order_of(kind: ClassKind, orders: &[Tag]) -> Result<Tag, String> {
-        if orders.contains(&"V") {
-            return Ok("V");
+        if orders.contains(&Tag::V) {
+            return Ok(Tag::V);
         }
         match orders {
-            [] if kind.is_access() => Ok("NA"),
+            [] if kind.is_access() => Ok(Tag::Na),
             [] => Err("a fence without a memory-order tag".to_string()),
-            [o] => Ok(o),
+            [o] => Ok(*o),
             many => Err(format!(
                 "more than one memory-order tag ({})",
-                many.join(", ")
+                vocab::join(many, ", ")
             )),
         }
     }
@@ -171,8 +158,8 @@ impl Class {
 mod tests {
     use super::*;
 
-    fn tags(ts: &[&str]) -> Vec<String> {
-        ts.iter().map(|t| t.to_string()).collect()
+    fn tags(ts: &[&str]) -> Vec<Tag> {
+        ts.iter().map(|t| Tag::from_name(t).unwrap()).collect()
     }
 
     #[test]
@@ -203,15 +190,8 @@ mod tests {
             &["SC", "WG"],
         ] {
             let c = Class::of(ClassKind::R, &tags(ts)).unwrap();
-            assert_eq!(Class::of(ClassKind::R, &tags(&c.tags())).unwrap(), c);
-            assert_eq!(c.tags(), ts.to_vec(), "{c}");
-        }
-    }
-
-    #[test]
-    fn every_order_and_scope_is_a_vocabulary_tag() {
-        for t in ORDERS.iter().chain(SCOPES) {
-            assert!(crate::vocab::is_tag(t), "{t}");
+            assert_eq!(Class::of(ClassKind::R, &c.tags()).unwrap(), c);
+            assert_eq!(c.tags(), tags(ts), "{c}");
         }
     }
 }

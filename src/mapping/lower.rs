@@ -9,8 +9,9 @@ use std::sync::Arc;
 
 use crate::diag;
 use crate::mapping::ast::{self, Item, Pattern, ScopePat, Seq, Span, Word};
-use crate::mapping::class::{self, Class, ClassKind, Tag};
+use crate::mapping::class::{Class, ClassKind, Tag};
 use crate::mapping::ptx::{self, TargetOp, Template};
+use crate::vocab::{self, Role};
 
 /// What one source class compiles to.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -153,7 +154,7 @@ impl<'a> Lowerer<'a> {
 
     fn scope(&mut self, from: &Word, to: &Word) -> diag::Result<()> {
         let source = self.scope_tag(from)?;
-        let target = ptx::scope_tag(&to.text).ok_or_else(|| {
+        let target = crate::syntax::ptx::SCOPES.tag(&to.text).ok_or_else(|| {
             self.err(
                 to.span,
                 format!(
@@ -175,7 +176,7 @@ impl<'a> Lowerer<'a> {
     fn drop_tags(&mut self, words: &[Word]) -> diag::Result<()> {
         for w in words {
             let t = self.any_tag(w)?;
-            if class::is_order(t) || class::is_scope(t) {
+            if matches!(t.role(), Role::Order | Role::Scope) {
                 let msg = format!(
                     "`{t}` is a memory order or scope: it selects a class and cannot be dropped"
                 );
@@ -189,37 +190,33 @@ impl<'a> Lowerer<'a> {
     // ---- tags --------------------------------------------------------------------------------
 
     fn any_tag(&self, w: &Word) -> diag::Result<Tag> {
-        class::tag(&w.text).ok_or_else(|| {
+        Tag::from_name(&w.text).ok_or_else(|| {
             self.err(
                 w.span,
                 format!("`{}` is not a tag of the event vocabulary", w.text),
             )
-            .with_note(format!(
-                "tags: {}",
-                crate::vocab::TAGS
-                    .iter()
-                    .map(|(t, _)| *t)
-                    .collect::<Vec<_>>()
-                    .join(" ")
-            ))
+            .with_note(format!("tags: {}", vocab::join(&vocab::TAGS, " ")))
         })
     }
 
     fn order_tag(&self, w: &Word) -> diag::Result<Tag> {
-        match class::tag(&w.text) {
-            Some(t) if class::is_order(t) => Ok(t),
-            _ => Err(self
-                .err(w.span, format!("`{}` is not a memory order", w.text))
-                .with_note(format!("memory orders: {}", class::ORDERS.join(" ")))),
-        }
+        self.tag_of_role(w, Role::Order, "a memory order", "memory orders")
     }
 
     fn scope_tag(&self, w: &Word) -> diag::Result<Tag> {
-        match class::tag(&w.text) {
-            Some(t) if class::is_scope(t) => Ok(t),
-            _ => Err(self
-                .err(w.span, format!("`{}` is not a scope tag", w.text))
-                .with_note(format!("scope tags: {}", class::SCOPES.join(" ")))),
+        self.tag_of_role(w, Role::Scope, "a scope tag", "scope tags")
+    }
+
+    /// The tag `w` names, which must have `role` (`what` and `all` say it in messages).
+    fn tag_of_role(&self, w: &Word, role: Role, what: &str, all: &str) -> diag::Result<Tag> {
+        match Tag::from_name(&w.text) {
+            Some(t) if t.role() == role => Ok(t),
+            _ => {
+                let tags: Vec<Tag> = Tag::with_role(role).collect();
+                Err(self
+                    .err(w.span, format!("`{}` is not {what}", w.text))
+                    .with_note(format!("{all}: {}", vocab::join(&tags, " "))))
+            }
         }
     }
 

@@ -35,7 +35,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::{diag, ir};
-pub use class::{Class, ClassKind, Tag, ORDERS};
+pub use class::{Class, ClassKind, Tag};
 pub use lower::{Rule, Table};
 pub use program::{Compiled, Image, Origin, Role};
 pub use ptx::{OpKind, TargetOp};
@@ -142,8 +142,9 @@ fn load_model(mapping: &str, model: &Path, role: &str) -> diag::Result<ir::Model
 impl Mapping {
     /// The memory region every source event of a searched program is in: `GLOBAL` when the
     /// source model names it (OpenCL), none otherwise.
-    pub fn region(&self) -> Option<&'static str> {
-        self.source.bases.contains(&"GLOBAL").then_some("GLOBAL")
+    pub fn region(&self) -> Option<Tag> {
+        let global = Tag::Global;
+        self.source.bases.contains(&global.name()).then_some(global)
     }
 
     /// The declared source classes, in declaration order.

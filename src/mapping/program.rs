@@ -6,9 +6,10 @@
 //! `litmus::program` (both sides are `Litmus` values), `class`, `ptx`, `diag`.
 use crate::diag;
 use crate::litmus::{Arch, Instr, Litmus, Thread};
-use crate::mapping::class::{self, Class, ClassKind};
+use crate::mapping::class::{self, Class, ClassKind, Tag};
 use crate::mapping::ptx::{OpKind, TargetOp};
 use crate::mapping::Mapping;
+use crate::vocab;
 
 /// What a target instruction is to its source instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -176,13 +177,9 @@ impl Mapping {
     }
 
     /// The class of a source operation; tags other than orders and scopes must be dropped ones.
-    pub fn classify(&self, kind: ClassKind, tags: &[String]) -> Result<Class, String> {
+    pub fn classify(&self, kind: ClassKind, tags: &[Tag]) -> Result<Class, String> {
         let split = class::split_tags(tags);
-        if let Some(t) = split
-            .others
-            .iter()
-            .find(|t| !self.dropped.iter().any(|d| d == t))
-        {
+        if let Some(t) = split.others.iter().find(|t| !self.dropped.contains(t)) {
             return Err(format!(
                 "tag `{t}` is not understood by mapping {} (add `drop {t}` to discard it)",
                 self.path
@@ -199,12 +196,12 @@ impl Mapping {
         let Instr::Barrier { id, count, tags } = instr else {
             return Ok(instr.clone());
         };
-        let mut flavour = "SYNC";
-        for t in tags {
-            match t.as_str() {
-                "ARRIVE" => flavour = "ARRIVE",
-                "SYNC" => {}
-                s if class::is_scope(s) => self.check_barrier_scope(s)?,
+        let mut flavour = Tag::Sync;
+        for &t in tags {
+            match t {
+                Tag::Arrive => flavour = Tag::Arrive,
+                Tag::Sync => {}
+                s if s.role() == vocab::Role::Scope => self.check_barrier_scope(s)?,
                 s if self.dropped.contains(&s) => {}
                 s => {
                     return Err(format!(
@@ -214,7 +211,7 @@ impl Mapping {
                 }
             }
         }
-        let tags = vec![flavour.to_string(), "CTA".to_string()];
+        let tags = vec![flavour, Tag::Cta];
         Ok(Instr::Barrier {
             id: id.clone(),
             count: count.clone(),
@@ -223,9 +220,9 @@ impl Mapping {
     }
 
     /// PTX barriers synchronise one CTA: a barrier's source scope must correspond to `cta`.
-    fn check_barrier_scope(&self, scope: &str) -> Result<(), String> {
+    fn check_barrier_scope(&self, scope: Tag) -> Result<(), String> {
         match self.scopes.iter().find(|(s, _)| *s == scope) {
-            Some((_, "CTA")) => Ok(()),
+            Some((_, Tag::Cta)) => Ok(()),
             _ => Err(format!(
                 "a barrier at scope {scope} has no PTX counterpart (PTX barriers are CTA-wide)"
             )),
@@ -234,7 +231,7 @@ impl Mapping {
 }
 
 /// The class kind and tags of a memory access or fence; `None` for every other instruction.
-fn access_or_fence(instr: &Instr) -> Option<(ClassKind, &[String])> {
+fn access_or_fence(instr: &Instr) -> Option<(ClassKind, &[Tag])> {
     match instr {
         Instr::Load { tags, .. } => Some((ClassKind::R, tags)),
         Instr::Store { tags, .. } => Some((ClassKind::W, tags)),
@@ -255,7 +252,7 @@ fn undeclared(class: &Class, m: &Mapping) -> String {
 /// access's register, location, value and RMW operation (a CAS stays a CAS: PTX `atom.cas` has one
 /// semantics, so the target read of a failed CAS has the RMW's tags — no separate failure order).
 fn emit(source: &Instr, op: &TargetOp) -> Result<Instr, String> {
-    let tags = op.tag_strings();
+    let tags = op.tags.clone();
     Ok(match (op.kind, source) {
         (OpKind::Fence, _) => Instr::Fence { tags },
         (OpKind::Load, Instr::Load { dst, loc, .. }) => Instr::Load {

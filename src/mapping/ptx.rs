@@ -1,8 +1,8 @@
-//! The PTX side of a mapping: instruction templates such as `ld.acquire.$s`, the PTX qualifier
-//! words and the vocabulary tags each one stands for, which combinations PTX has, and `TargetOp`,
-//! an instantiated target instruction (an event kind with its tags).
+//! The PTX side of a mapping: instruction templates such as `ld.acquire.$s`, which combinations
+//! PTX has, and `TargetOp`, an instantiated target instruction (an event kind with its tags).
 //!
-//! Owns: `OpKind`, `Template`, `TargetOp`, the qualifier tables. Uses: `ast` (spans), `class`.
+//! Owns: `OpKind`, `Template`, `TargetOp`. Uses: `ast` (spans), `class`, `syntax::ptx` (the
+//! qualifier words and the vocabulary tags each one stands for).
 //! The tags are the ones the PTX litmus front end attaches to the same instructions (models/README.md):
 //! `ld.weak` → WEAK; `ld.relaxed.gpu` → RLX GPU; `ld.volatile` → RLX SYS V (PTX: "the same memory
 //! synchronization semantics as ld.relaxed.sys"); `fence.sc.cta` and `membar.cta` → SC CTA
@@ -11,6 +11,7 @@ use std::fmt;
 
 use crate::mapping::ast::{Op, Qual, Span};
 use crate::mapping::class::Tag;
+use crate::syntax::ptx::{self, MEMBAR_LEVELS, SCOPES, SEMANTICS};
 
 /// The event shape of a target instruction.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -40,45 +41,17 @@ impl OpKind {
     /// The semantics PTX allows on this instruction, and the one it takes when none is written.
     fn semantics(self) -> (&'static [Tag], Tag) {
         match self {
-            OpKind::Load => (&["WEAK", "RLX", "ACQ", "V"], "WEAK"),
-            OpKind::Store => (&["WEAK", "RLX", "REL", "V"], "WEAK"),
-            OpKind::Rmw => (&["RLX", "ACQ", "REL", "ACQ_REL"], "RLX"),
-            OpKind::Fence => (&["SC", "ACQ_REL", "ACQ", "REL"], "ACQ_REL"),
+            OpKind::Load => (&[Tag::Weak, Tag::Rlx, Tag::Acq, Tag::V], Tag::Weak),
+            OpKind::Store => (&[Tag::Weak, Tag::Rlx, Tag::Rel, Tag::V], Tag::Weak),
+            OpKind::Rmw => (&[Tag::Rlx, Tag::Acq, Tag::Rel, Tag::AcqRel], Tag::Rlx),
+            OpKind::Fence => (&[Tag::Sc, Tag::AcqRel, Tag::Acq, Tag::Rel], Tag::AcqRel),
         }
     }
 }
 
-/// `.sem` words and their tags.
-const SEMANTICS: &[(&str, Tag)] = &[
-    ("weak", "WEAK"),
-    ("relaxed", "RLX"),
-    ("acquire", "ACQ"),
-    ("release", "REL"),
-    ("acq_rel", "ACQ_REL"),
-    ("sc", "SC"),
-    ("volatile", "V"),
-];
-
-/// `.scope` words and their tags.
-pub const SCOPE_WORDS: &[(&str, Tag)] = &[("cta", "CTA"), ("gpu", "GPU"), ("sys", "SYS")];
-
-/// `membar` levels: `membar.lvl` is `fence.sc` at the corresponding scope.
-const MEMBAR_LEVELS: &[(&str, Tag)] = &[("cta", "CTA"), ("gl", "GPU"), ("sys", "SYS")];
-
-fn lookup(table: &[(&str, Tag)], word: &str) -> Option<Tag> {
-    table.iter().find(|(w, _)| *w == word).map(|(_, t)| *t)
-}
-
-fn word_of(table: &[(&'static str, Tag)], tag: Tag) -> &'static str {
-    table
-        .iter()
-        .find(|(_, t)| *t == tag)
-        .map_or("?", |(w, _)| *w)
-}
-
-/// The scope tag a PTX scope word stands for.
-pub fn scope_tag(word: &str) -> Option<Tag> {
-    lookup(SCOPE_WORDS, word)
+/// How a `.sem` tag is written (every tag of `OpKind::semantics` has a word).
+fn sem_word(tag: Tag) -> &'static str {
+    SEMANTICS.word(tag).unwrap_or("?")
 }
 
 /// The scope of a template.
@@ -140,7 +113,7 @@ fn quals(op: &Op, kind: OpKind, var: Option<&str>) -> Result<(Tag, ScopeRef), Pr
                 set_scope(&mut scope, ScopeRef::Param, v.span)?
             }
             Qual::Var(v) => return Err((v.span, unbound_variable(&v.text, var))),
-            Qual::Word(w) => match (lookup(SEMANTICS, &w.text), lookup(SCOPE_WORDS, &w.text)) {
+            Qual::Word(w) => match (SEMANTICS.tag(&w.text), SCOPES.tag(&w.text)) {
                 (Some(t), _) if sem.is_none() => sem = Some(t),
                 (Some(_), _) => {
                     return Err((
@@ -167,8 +140,8 @@ fn set_scope(scope: &mut ScopeRef, value: ScopeRef, span: Span) -> Result<(), Pr
 /// `membar.cta|gl|sys`: exactly one level.
 fn membar_quals(op: &Op) -> Result<(Tag, ScopeRef), Problem> {
     match op.quals.as_slice() {
-        [Qual::Word(w)] => match lookup(MEMBAR_LEVELS, &w.text) {
-            Some(t) => Ok(("SC", ScopeRef::Fixed(t))),
+        [Qual::Word(w)] => match MEMBAR_LEVELS.tag(&w.text) {
+            Some(t) => Ok((Tag::Sc, ScopeRef::Fixed(t))),
             None => Err((
                 w.span,
                 format!(
@@ -199,7 +172,7 @@ fn unknown_qualifier(word: &str, kind: OpKind) -> String {
         .semantics()
         .0
         .iter()
-        .map(|t| format!("`.{}`", word_of(SEMANTICS, t)))
+        .map(|&t| format!("`.{}`", sem_word(t)))
         .collect();
     format!(
         "unknown qualifier `.{word}` on `{}`; expected a semantics ({}) or a scope (`.cta`, `.gpu`, `.sys`, `$s`)",
@@ -212,14 +185,14 @@ fn unknown_qualifier(word: &str, kind: OpKind) -> String {
 /// (volatile is system-scoped); every other semantics needs one (written out: mapcheck does not
 /// apply PTX's `.gpu` default, so that every rule shows its scope).
 fn check_combination(op: &Op, kind: OpKind, sem: Tag, scope: ScopeRef) -> Result<(), Problem> {
-    let sem_word = word_of(SEMANTICS, sem);
+    let sem_word = sem_word(sem);
     if !kind.semantics().0.contains(&sem) {
         return Err((
             op.span,
             format!("`{}` has no `.{sem_word}` form", kind.mnemonic()),
         ));
     }
-    let scopeless = matches!(sem, "WEAK" | "V");
+    let scopeless = matches!(sem, Tag::Weak | Tag::V);
     match (scopeless, scope) {
         (true, ScopeRef::None) | (false, ScopeRef::Fixed(_) | ScopeRef::Param) => Ok(()),
         (true, _) => Err((op.span, format!("`.{sem_word}` accesses have no scope"))),
@@ -234,7 +207,7 @@ fn check_combination(op: &Op, kind: OpKind, sem: Tag, scope: ScopeRef) -> Result
 }
 
 fn op_text(kind: OpKind, sem: Tag) -> String {
-    format!("{}.{}", kind.mnemonic(), word_of(SEMANTICS, sem))
+    format!("{}.{}", kind.mnemonic(), sem_word(sem))
 }
 
 impl Template {
@@ -247,7 +220,7 @@ impl Template {
             ScopeRef::Param => Some(scope?),
         };
         let tags = match (self.sem, scope) {
-            ("V", _) => vec!["RLX", "SYS", "V"],
+            (Tag::V, _) => vec![Tag::Rlx, Tag::Sys, Tag::V],
             (sem, Some(s)) => vec![sem, s],
             (sem, None) => vec![sem],
         };
@@ -265,36 +238,11 @@ pub struct TargetOp {
     pub tags: Vec<Tag>,
 }
 
-impl TargetOp {
-    /// The tags as the `Litmus` representation holds them.
-    pub fn tag_strings(&self) -> Vec<String> {
-        self.tags.iter().map(|t| t.to_string()).collect()
-    }
-}
-
 /// PTX spelling: `ld.acquire.gpu`, `st.weak`, `ld.volatile`, `fence.sc.cta`.
 impl fmt::Display for TargetOp {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "{}", self.kind.mnemonic())?;
-        if self.tags.contains(&"V") {
-            return write!(f, ".volatile");
-        }
-        for t in &self.tags {
-            match lookup_word(t) {
-                Some(w) => write!(f, ".{w}")?,
-                None => write!(f, ".{t}")?,
-            }
-        }
-        Ok(())
+        write!(f, "{}{}", self.kind.mnemonic(), ptx::quals(&self.tags))
     }
-}
-
-fn lookup_word(tag: Tag) -> Option<&'static str> {
-    SEMANTICS
-        .iter()
-        .chain(SCOPE_WORDS)
-        .find(|(_, t)| *t == tag)
-        .map(|(w, _)| *w)
 }
 
 #[cfg(test)]
@@ -329,19 +277,25 @@ mod tests {
     #[test]
     fn qualifiers_become_tags() {
         assert_eq!(
-            inst("ld.acquire.$s", Some("GPU")).unwrap().tags,
-            vec!["ACQ", "GPU"]
+            inst("ld.acquire.$s", Some(Tag::Gpu)).unwrap().tags,
+            vec![Tag::Acq, Tag::Gpu]
         );
-        assert_eq!(inst("ld.weak", None).unwrap().tags, vec!["WEAK"]);
-        assert_eq!(inst("ld", None).unwrap().tags, vec!["WEAK"]);
+        assert_eq!(inst("ld.weak", None).unwrap().tags, vec![Tag::Weak]);
+        assert_eq!(inst("ld", None).unwrap().tags, vec![Tag::Weak]);
         assert_eq!(
             inst("st.volatile", None).unwrap().tags,
-            vec!["RLX", "SYS", "V"]
+            vec![Tag::Rlx, Tag::Sys, Tag::V]
         );
-        assert_eq!(inst("atom.cta", None).unwrap().tags, vec!["RLX", "CTA"]);
-        assert_eq!(inst("membar.gl", None).unwrap().tags, vec!["SC", "GPU"]);
         assert_eq!(
-            inst("fence.sc.$s", Some("SYS")).unwrap().to_string(),
+            inst("atom.cta", None).unwrap().tags,
+            vec![Tag::Rlx, Tag::Cta]
+        );
+        assert_eq!(
+            inst("membar.gl", None).unwrap().tags,
+            vec![Tag::Sc, Tag::Gpu]
+        );
+        assert_eq!(
+            inst("fence.sc.$s", Some(Tag::Sys)).unwrap().to_string(),
             "fence.sc.sys"
         );
         assert_eq!(
@@ -366,7 +320,7 @@ mod tests {
             "membar",
             "mov.gpu",
         ] {
-            assert!(inst(bad, Some("GPU")).is_err(), "{bad} accepted");
+            assert!(inst(bad, Some(Tag::Gpu)).is_err(), "{bad} accepted");
         }
     }
 }

@@ -25,6 +25,7 @@ use crate::exec::{Event, EventKind, Execution};
 use crate::ir::{CoKind, Model};
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target};
 use crate::rel::{Rel, MAX_EVENTS};
+use crate::vocab::Tag;
 
 /// One candidate execution with the model's judgement.
 pub struct Candidate<'a> {
@@ -64,7 +65,7 @@ impl Finals {
 struct Memory {
     names: Vec<String>,
     init: Vec<i64>,
-    tags: Vec<Vec<&'static str>>,
+    tags: Vec<Vec<Tag>>,
 }
 
 impl Memory {
@@ -100,10 +101,7 @@ impl Memory {
                     .map_or(0, |(_, v)| *v)
             })
             .collect();
-        let tags = names
-            .iter()
-            .map(|n| loc_tags(test, n))
-            .collect::<Result<_>>()?;
+        let tags = names.iter().map(|n| loc_tags(test, n)).collect();
         Ok(Memory { names, init, tags })
     }
     fn index(&self, l: &str) -> usize {
@@ -114,17 +112,12 @@ impl Memory {
     }
 }
 
-fn loc_tags(test: &Litmus, loc: &str) -> Result<Vec<&'static str>> {
-    let raw = test
-        .loc_tags
+fn loc_tags(test: &Litmus, loc: &str) -> Vec<Tag> {
+    test.loc_tags
         .iter()
         .filter(|(l, _)| l == loc)
-        .flat_map(|(_, t)| t);
-    raw.map(|t| {
-        crate::vocab::tag(t)
-            .ok_or_else(|| Error::file(&test.name, format!("unknown location tag `{t}`")))
-    })
-    .collect()
+        .flat_map(|(_, t)| t.iter().copied())
+        .collect()
 }
 
 /// What the trace generator needs, for every thread of the test.

@@ -10,6 +10,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use crate::diag::{Error, Result};
 use crate::exec::EventKind;
 use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, RmwOp, Thread};
+use crate::vocab::Tag;
 
 /// The values each location may hold (index = location index).
 pub type Domain = Vec<BTreeSet<i64>>;
@@ -20,7 +21,7 @@ pub struct TraceEvent {
     pub kind: EventKind,
     pub loc: Option<usize>,
     pub value: i64,
-    pub tags: Vec<&'static str>,
+    pub tags: Vec<Tag>,
     pub data: Vec<usize>,
     pub ctrl: Vec<usize>,
     /// For the write of an RMW: the index of its read.
@@ -51,7 +52,7 @@ pub struct Trace {
 pub struct ThreadContext<'a> {
     pub thread: &'a Thread,
     pub loc_index: &'a dyn Fn(&str) -> usize,
-    pub loc_tags: &'a dyn Fn(usize) -> Vec<&'static str>,
+    pub loc_tags: &'a dyn Fn(usize) -> Vec<Tag>,
     pub init_regs: BTreeMap<String, i64>,
     pub unroll: usize,
     pub domain: &'a Domain,
@@ -68,7 +69,7 @@ struct Path {
     regs_at_barrier: BTreeMap<usize, BTreeMap<String, i64>>,
 }
 
-/// Call `f` on every trace of the thread under the value domain. Errors on unknown labels or tags.
+/// Call `f` on every trace of the thread under the value domain. Errors on unknown labels.
 pub fn for_each_trace(ctx: &ThreadContext, f: &mut dyn FnMut(Trace) -> Result<()>) -> Result<()> {
     let labels = label_positions(ctx.thread)?;
     let start = Path {
@@ -138,16 +139,7 @@ pub fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
     Ok(labels)
 }
 
-fn tags(raw: &[String]) -> Result<Vec<&'static str>> {
-    raw.iter()
-        .map(|t| {
-            crate::vocab::tag(t)
-                .ok_or_else(|| Error::file("<litmus>", format!("unknown instruction tag `{t}`")))
-        })
-        .collect()
-}
-
-fn with_loc_tags(ctx: &ThreadContext, loc: usize, mut t: Vec<&'static str>) -> Vec<&'static str> {
+fn with_loc_tags(ctx: &ThreadContext, loc: usize, mut t: Vec<Tag>) -> Vec<Tag> {
     for extra in (ctx.loc_tags)(loc) {
         if !t.contains(&extra) {
             t.push(extra);
@@ -199,13 +191,7 @@ fn holds(regs: &BTreeMap<String, Val>, c: &Cond) -> (bool, BTreeSet<usize>) {
 }
 
 impl Path {
-    fn push(
-        &mut self,
-        kind: EventKind,
-        loc: Option<usize>,
-        value: i64,
-        tags: Vec<&'static str>,
-    ) -> usize {
+    fn push(&mut self, kind: EventKind, loc: Option<usize>, value: i64, tags: Vec<Tag>) -> usize {
         self.events.push(TraceEvent {
             kind,
             loc,
@@ -251,14 +237,14 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             Ok(vec![p.next()])
         }
         Instr::Fence { tags: t } => {
-            p.push(EventKind::Fence, None, 0, tags(t)?);
+            p.push(EventKind::Fence, None, 0, t.clone());
             Ok(vec![p.next()])
         }
         Instr::Barrier { id, count, tags: t } => {
             let snapshot = final_regs(&p.regs);
             let id = eval(&p.regs, id).value;
             let count = count.as_ref().map(|c| eval(&p.regs, c).value);
-            let e = p.push(EventKind::Barrier, None, 0, tags(t)?);
+            let e = p.push(EventKind::Barrier, None, 0, t.clone());
             p.events[e].barrier = Some((id, count));
             p.regs_at_barrier.insert(e, snapshot);
             Ok(vec![p.next()])
@@ -274,14 +260,14 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
                 EventKind::Write,
                 Some(l),
                 v.value,
-                with_loc_tags(ctx, l, tags(t)?),
+                with_loc_tags(ctx, l, t.clone()),
             );
             p.events[e].data = v.deps.into_iter().collect();
             Ok(vec![p.next()])
         }
         Instr::Load { dst, loc, tags: t } => {
             let l = (ctx.loc_index)(loc);
-            let t = with_loc_tags(ctx, l, tags(t)?);
+            let t = with_loc_tags(ctx, l, t.clone());
             Ok(fork_read(ctx, &p, l, |mut p, value| {
                 let e = p.push(EventKind::Read, Some(l), value, t.clone());
                 p.set_reg(
@@ -302,9 +288,9 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             fail_tags,
         } => {
             let l = (ctx.loc_index)(loc);
-            let t = with_loc_tags(ctx, l, tags(t)?);
+            let t = with_loc_tags(ctx, l, t.clone());
             let ft = match fail_tags {
-                Some(ft) => with_loc_tags(ctx, l, tags(ft)?),
+                Some(ft) => with_loc_tags(ctx, l, ft.clone()),
                 None => t.clone(),
             };
             fork_read(ctx, &p, l, |p, old| {
@@ -335,8 +321,8 @@ fn rmw(
     old: i64,
     dst: Option<&str>,
     op: &RmwOp,
-    t: &[&'static str],
-    ft: &[&'static str],
+    t: &[Tag],
+    ft: &[Tag],
 ) -> Path {
     let new = match op {
         RmwOp::Arith(bop, e) => {

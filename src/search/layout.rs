@@ -6,7 +6,7 @@
 //! Owns: `Counting`, `Op`, `Part`, `menu`, `Slot`, `Role`, `Layout`, `thread_shapes`.
 //! Uses: `mapping` (classes and rules), `exec` (event kinds).
 use super::validate::{Key, LOCATIONS};
-use crate::exec::{scope_level, EventKind};
+use crate::exec::EventKind;
 use crate::mapping::{Class, ClassKind, Mapping, OpKind, Tag, TargetOp};
 
 /// How the bound is counted.
@@ -69,7 +69,7 @@ pub fn menu(mapping: &Mapping, counting: Counting) -> Result<Vec<Op>, String> {
             }
         }
         for tags in pre.iter().chain(&post).chain(main.map(|m| &m.tags)) {
-            if tags.iter().filter(|t| scope_level(t).is_some()).count() > 1 {
+            if tags.iter().filter(|t| t.level().is_some()).count() > 1 {
                 return Err(format!("{class}: a target instruction with two scopes"));
             }
         }

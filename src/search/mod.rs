@@ -40,6 +40,7 @@ use crate::ir::CoKind;
 use crate::mapping::{ClassKind, Mapping};
 use crate::rel::Rel;
 use crate::solver::{Stop, Verdict as SatVerdict};
+use crate::vocab::{self, Tag};
 
 /// What to search.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -455,8 +456,8 @@ impl Scope {
                 ));
             }
         }
-        for order in crate::mapping::ORDERS {
-            if model_has(order) && !menu.iter().any(|op| op.class.order == *order) {
+        for order in Tag::with_role(vocab::Role::Order) {
+            if model_has(order.name()) && !menu.iter().any(|op| op.class.order == order) {
                 not_searched.push(format!(
                     "memory order {order}: the source model names it, no searched class has it"
                 ));

@@ -14,10 +14,10 @@ use std::collections::BTreeMap;
 
 use super::layout::{Layout, Op, Part, Role};
 use crate::encode::{Circuit, Matrix, Node, Sat, Value, Vector};
-use crate::exec::{scope_level, EventKind, Level};
+use crate::exec::EventKind;
 use crate::ir::CoKind;
 use crate::rel::Rel;
-use crate::vocab::{self, Kind};
+use crate::vocab::{self, Kind, Level, Tag};
 
 const LEVELS: [Level; 4] = [Level::Thread, Level::Cta, Level::Gpu, Level::System];
 
@@ -64,7 +64,7 @@ pub struct Program<'a> {
     /// Which events of the found execution execute.
     pub alive: Vec<Node>,
     /// Tag of every memory event and initial write (OpenCL's `GLOBAL`), and of source fences.
-    region: Option<&'static str>,
+    region: Option<Tag>,
     /// Well-formedness of all the above, to assert.
     pub structure: Vec<Node>,
 }
@@ -91,7 +91,7 @@ pub struct Choice {
 pub struct Setup {
     pub target_co: CoKind,
     pub source_co: CoKind,
-    pub region: Option<&'static str>,
+    pub region: Option<Tag>,
     /// Alloy counting: at most this many scopes (threads + CTAs + GPUs + the system).
     pub scope_budget: Option<usize>,
     /// No location takes both atomic and non-atomic accesses (`Mapping::typed_locations`).
@@ -331,7 +331,7 @@ impl<'a> Program<'a> {
         for (s, slot) in self.layout.slots.iter().enumerate() {
             // (kind, tags) of the event at this slot under each operation, with that operation's
             // variable.
-            let mut options: Vec<(Node, EventKind, Vec<&'static str>)> = vec![];
+            let mut options: Vec<(Node, EventKind, Vec<Tag>)> = vec![];
             match (slot.role, slot.event) {
                 (Role::Init(_), _) => options.push((
                     Node::TRUE,
@@ -360,7 +360,7 @@ impl<'a> Program<'a> {
                 };
                 kinds[k][s].push(*var);
                 for t in tags {
-                    tag_cells.entry(t).or_insert_with(|| vec![vec![]; n])[s].push(*var);
+                    tag_cells.entry(t.name()).or_insert_with(|| vec![vec![]; n])[s].push(*var);
                 }
             }
         }
@@ -379,7 +379,7 @@ impl<'a> Program<'a> {
                     let at: Vec<Node> = side
                         .tags
                         .iter()
-                        .filter(|(t, _)| scope_level(t) == Some(level))
+                        .filter(|(t, _)| Tag::from_name(t).and_then(Tag::level) == Some(level))
                         .map(|(_, v)| v.0[s])
                         .collect();
                     c.or(at)
@@ -390,8 +390,8 @@ impl<'a> Program<'a> {
     }
 
     /// The kind and tags of the event that operation `o` puts at a slot of `role`, if any.
-    fn event_at(&self, o: &Op, role: Role, source: bool) -> Option<(EventKind, Vec<&'static str>)> {
-        let with_region = |mut tags: Vec<&'static str>| {
+    fn event_at(&self, o: &Op, role: Role, source: bool) -> Option<(EventKind, Vec<Tag>)> {
+        let with_region = |mut tags: Vec<Tag>| {
             tags.extend(self.region);
             tags
         };
@@ -448,7 +448,7 @@ impl<'a> Program<'a> {
         let events = self.layout.events.len();
         let na: Vec<Node> = (0..events)
             .map(|e| {
-                let plain = self.is(e, |o| o.class.order == "NA");
+                let plain = self.is(e, |o| o.class.order == Tag::Na);
                 c.or(plain)
             })
             .collect();

@@ -24,6 +24,7 @@ use crate::litmus::{
 use crate::mapping::Mapping;
 use crate::rel::Rel;
 use crate::runner::{self, Candidate};
+use crate::vocab::Tag;
 
 /// Location names, in label order.
 pub const LOCATIONS: [&str; 8] = ["x", "y", "z", "w", "u", "v", "s", "t"];
@@ -83,7 +84,7 @@ pub fn source_test(
     layout: &Layout,
     menu: &[Op],
     choice: &Choice,
-    region: Option<&'static str>,
+    region: Option<Tag>,
     name: &str,
 ) -> Litmus {
     let mut threads: Vec<Thread> = layout
@@ -106,7 +107,7 @@ pub fn source_test(
     for (e, &(t, pos)) in layout.events.iter().enumerate() {
         let o = &menu[choice.op[e]];
         let loc = LOCATIONS[choice.loc[e]].to_string();
-        let tags: Vec<String> = o.tags.iter().map(|t| t.to_string()).collect();
+        let tags = o.tags.clone();
         let reg = format!("r{pos}");
         let instr = match (o.part, o.kind) {
             (Part::RmwWrite, _) => continue,
@@ -128,7 +129,7 @@ pub fn source_test(
                 tags,
             },
             _ => Instr::Fence {
-                tags: tags.into_iter().chain(region.map(String::from)).collect(),
+                tags: tags.into_iter().chain(region).collect(),
             },
         };
         threads[t].code.push(instr);
@@ -168,7 +169,7 @@ pub fn source_test(
         loc_tags: match region {
             Some(r) => used
                 .iter()
-                .map(|&l| (LOCATIONS[l].to_string(), vec![r.to_string()]))
+                .map(|&l| (LOCATIONS[l].to_string(), vec![r]))
                 .collect(),
             None => vec![],
         },
@@ -287,7 +288,7 @@ pub fn found(
     layout: &Layout,
     menu: &[Op],
     choice: &Choice,
-    region: Option<&'static str>,
+    region: Option<Tag>,
     name: &str,
 ) -> Result<Found, String> {
     let source = source_test(layout, menu, choice, region, name);

@@ -1,9 +1,13 @@
 //! Builders for `Litmus` instructions, shared by the tests that write source programs in Rust.
 #![allow(dead_code)] // each test binary uses its own subset
 use mapcheck::litmus::{Expr, Instr};
+use mapcheck::vocab::Tag;
 
-pub fn tags(ts: &[&str]) -> Vec<String> {
-    ts.iter().map(|t| t.to_string()).collect()
+/// The tags named `ts` (model names: `"ACQ"`).
+pub fn tags(ts: &[&str]) -> Vec<Tag> {
+    ts.iter()
+        .map(|t| Tag::from_name(t).unwrap_or_else(|| panic!("no tag {t}")))
+        .collect()
 }
 
 pub fn ld(dst: &str, loc: &str, t: &[&str]) -> Instr {

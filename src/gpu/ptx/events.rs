@@ -15,6 +15,8 @@
 //! an opaque zero assumes nothing).
 use crate::diag::{Error, Result};
 use crate::litmus::{BinOp, Instr, Litmus, RmwOp, Thread};
+use crate::syntax::ptx;
+use crate::vocab::{self, Tag};
 
 /// A PTX scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -25,21 +27,21 @@ pub enum Scope {
 }
 
 impl Scope {
-    fn of(tag: &str) -> Option<Scope> {
-        match tag {
-            "CTA" => Some(Scope::Cta),
-            "GPU" => Some(Scope::Gpu),
-            "SYS" => Some(Scope::Sys),
-            _ => None,
+    const ALL: [Scope; 3] = [Scope::Cta, Scope::Gpu, Scope::Sys];
+    /// The scope's vocabulary tag.
+    fn tag(self) -> Tag {
+        match self {
+            Scope::Cta => Tag::Cta,
+            Scope::Gpu => Tag::Gpu,
+            Scope::Sys => Tag::Sys,
         }
     }
+    fn of(tag: Tag) -> Option<Scope> {
+        Self::ALL.into_iter().find(|s| s.tag() == tag)
+    }
     /// The PTX qualifier (`.cta`).
-    pub fn ptx(self) -> &'static str {
-        match self {
-            Scope::Cta => ".cta",
-            Scope::Gpu => ".gpu",
-            Scope::Sys => ".sys",
-        }
+    pub fn ptx(self) -> String {
+        ptx::quals(&[self.tag()])
     }
 }
 
@@ -54,24 +56,29 @@ pub enum Sem {
 }
 
 impl Sem {
-    fn of(tag: &str) -> Option<Sem> {
-        match tag {
-            "RLX" => Some(Sem::Relaxed),
-            "ACQ" => Some(Sem::Acquire),
-            "REL" => Some(Sem::Release),
-            "ACQ_REL" => Some(Sem::AcqRel),
-            "SC" => Some(Sem::Sc),
-            _ => None,
+    const ALL: [Sem; 5] = [
+        Sem::Relaxed,
+        Sem::Acquire,
+        Sem::Release,
+        Sem::AcqRel,
+        Sem::Sc,
+    ];
+    /// The semantics' vocabulary tag.
+    fn tag(self) -> Tag {
+        match self {
+            Sem::Relaxed => Tag::Rlx,
+            Sem::Acquire => Tag::Acq,
+            Sem::Release => Tag::Rel,
+            Sem::AcqRel => Tag::AcqRel,
+            Sem::Sc => Tag::Sc,
         }
     }
-    pub fn ptx(self) -> &'static str {
-        match self {
-            Sem::Relaxed => ".relaxed",
-            Sem::Acquire => ".acquire",
-            Sem::Release => ".release",
-            Sem::AcqRel => ".acq_rel",
-            Sem::Sc => ".sc",
-        }
+    fn of(tag: Tag) -> Option<Sem> {
+        Self::ALL.into_iter().find(|s| s.tag() == tag)
+    }
+    /// The PTX qualifier (`.acquire`).
+    pub fn ptx(self) -> String {
+        ptx::quals(&[self.tag()])
     }
     pub fn releases(self) -> bool {
         matches!(self, Sem::Release | Sem::AcqRel | Sem::Sc)
@@ -95,7 +102,7 @@ impl Strength {
     pub fn ptx(self) -> String {
         match self {
             Strength::Weak => String::new(),
-            Strength::Volatile => ".volatile".into(),
+            Strength::Volatile => ptx::quals(&[Tag::V]),
             Strength::Strong(sem, scope) => format!("{}{}", sem.ptx(), scope.ptx()),
         }
     }
@@ -221,13 +228,13 @@ fn check_test(test: &Litmus) -> Result<()> {
     match test
         .loc_tags
         .iter()
-        .find(|(_, tags)| tags.iter().any(|t| t != "GLOBAL"))
+        .find(|(_, tags)| tags.iter().any(|t| *t != Tag::Global))
     {
         Some((loc, tags)) => Err(Error::file(
             &test.name,
             format!(
                 "location `{loc}` is [{}]: the harness places every location in global memory",
-                tags.join(", ")
+                vocab::join(tags, ", ")
             ),
         )),
         None => Ok(()),
@@ -311,42 +318,38 @@ fn mark_dependencies(events: &mut [Event]) {
     }
 }
 
-fn split(tags: &[String]) -> (Option<Sem>, Option<Scope>, Vec<&str>) {
-    let (mut sem, mut scope, mut rest) = (None, None, vec![]);
-    for t in tags {
-        match (Sem::of(t), Scope::of(t)) {
-            (Some(s), _) => sem = Some(s),
-            (_, Some(s)) => scope = Some(s),
-            _ => rest.push(t.as_str()),
-        }
-    }
-    (sem, scope, rest)
-}
-
-fn unsupported(tags: &[String]) -> String {
-    format!("tags [{}] have no PTX qualifiers", tags.join(", "))
-}
-
-fn fence(tags: &[String]) -> std::result::Result<(Sem, Scope), String> {
-    match split(tags) {
-        (Some(sem), Some(scope), rest) if rest.is_empty() && sem != Sem::Relaxed => {
-            Ok((sem, scope))
-        }
-        _ => Err(unsupported(tags)),
+/// The semantics and scope of tags with exactly one of each, if PTX has them on a strong access.
+fn strong(q: &ptx::Quals) -> Option<(Sem, Scope)> {
+    match (q.sem.as_slice(), q.scope.as_slice()) {
+        ([sem], [scope]) => Some((Sem::of(*sem)?, Scope::of(*scope)?)),
+        _ => None,
     }
 }
 
-fn access_strength(tags: &[String], op: Op) -> std::result::Result<Strength, String> {
-    let (sem, scope, rest) = split(tags);
+fn fence(tags: &[Tag]) -> std::result::Result<(Sem, Scope), String> {
+    let q = ptx::split(tags);
+    match strong(&q) {
+        Some((sem, scope)) if q.rest.is_empty() && sem != Sem::Relaxed => Ok((sem, scope)),
+        _ => Err(ptx::unsupported(tags)),
+    }
+}
+
+fn access_strength(tags: &[Tag], op: Op) -> std::result::Result<Strength, String> {
+    let q = ptx::split(tags);
     let plain = matches!(op, Op::Load | Op::Store);
-    let rest_ok = rest.is_empty() || (matches!(op, Op::Red(_)) && rest == ["RED"]);
-    match (sem, scope, rest.as_slice()) {
-        (None, None, ["WEAK"]) if plain => Ok(Strength::Weak),
-        (Some(Sem::Relaxed), Some(Scope::Sys), ["V"]) if plain => Ok(Strength::Volatile),
-        (Some(sem), Some(scope), _) if rest_ok && sem != Sem::Sc => {
+    let rest_ok = q.rest.is_empty() || (matches!(op, Op::Red(_)) && q.rest == [Tag::Red]);
+    match (
+        strong(&q),
+        q.sem.as_slice(),
+        q.scope.as_slice(),
+        q.rest.as_slice(),
+    ) {
+        (_, [Tag::Weak], [], []) if plain => Ok(Strength::Weak),
+        (Some((Sem::Relaxed, Scope::Sys)), _, _, [Tag::V]) if plain => Ok(Strength::Volatile),
+        (Some((sem, scope)), _, _, _) if rest_ok && sem != Sem::Sc => {
             Ok(Strength::Strong(sem, scope))
         }
-        _ => Err(unsupported(tags)),
+        _ => Err(ptx::unsupported(tags)),
     }
 }
 
@@ -364,7 +367,7 @@ fn access_parts(instr: &Instr) -> std::result::Result<Option<(Op, Strength, &str
         } => {
             crate::litmus::single_order(tags, fail_tags.as_deref())?;
             let atom = atom_op(op)?;
-            let red = tags.iter().any(|t| t == "RED");
+            let red = tags.contains(&Tag::Red);
             match (red, dst) {
                 (true, Some(_)) => return Err("a reduction (RED) has no destination".into()),
                 (true, None) if atom == AtomOp::Cas || atom == AtomOp::Exch => {

@@ -1,0 +1,55 @@
+//! The concrete syntaxes' words for vocabulary tags, each syntax in one module holding both
+//! directions of its tables (word → tag for the front ends and the mapping's templates, tag →
+//! word for the printers and the GPU emitters).
+//!
+//! Owns: `Words`, a table between words and tags; `ptx` (`.sem` and `.scope` qualifiers, `membar`
+//! levels, barrier modes, and how an instruction's tags split into PTX qualifiers) and `c` (C11 /
+//! OpenCL memory orders, scopes, fence flags, address spaces). Uses: `vocab`. Nothing else holds
+//! a word ↔ tag table.
+use crate::vocab::Tag;
+
+pub mod c;
+pub mod ptx;
+
+/// A table between the words of one syntax position and the tags they stand for. The first word
+/// listed for a tag is how it is written; a later word for the same tag is an alias, only read.
+pub struct Words(pub &'static [(&'static str, Tag)]);
+
+impl Words {
+    /// The tag `word` stands for.
+    pub fn tag(&self, word: &str) -> Option<Tag> {
+        self.0.iter().find(|(w, _)| *w == word).map(|(_, t)| *t)
+    }
+
+    /// How `tag` is written.
+    pub fn word(&self, tag: Tag) -> Option<&'static str> {
+        self.0.iter().find(|(_, t)| *t == tag).map(|(w, _)| *w)
+    }
+
+    /// How `tag` is written, for a tag the caller has checked the table has (a printer or an
+    /// emitter after its own checks); a tag without a word here is a mapcheck bug.
+    pub fn spelling(&self, tag: Tag) -> &'static str {
+        self.word(tag)
+            .unwrap_or_else(|| panic!("internal error: no word for tag {tag}"))
+    }
+
+    /// Does the table have a word for `tag`?
+    pub fn has(&self, tag: Tag) -> bool {
+        self.word(tag).is_some()
+    }
+}
+
+/// Both directions agree: every tag's word reads back as the tag (tag → word → tag), and every
+/// word is written back as itself (word → tag → word) unless it is an alias.
+#[cfg(test)]
+fn assert_round_trips(table: &Words, aliases: &[&str]) {
+    for &(word, tag) in table.0 {
+        let written = table.word(tag).expect("a listed tag has a word");
+        assert_eq!(table.tag(written), Some(tag), "{tag} → {written}");
+        assert_eq!(
+            table.tag(word).and_then(|t| table.word(t)) == Some(word),
+            !aliases.contains(&word),
+            "{word}"
+        );
+    }
+}
