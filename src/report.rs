@@ -23,7 +23,7 @@ use crate::diag::{Error, Result};
 use crate::litmus::{self, Instr, Litmus};
 use crate::mapping::Mapping;
 use crate::output::{self, OutputDir};
-use crate::search::{Counterexample, Counting, Event, Key, Options, Report, Scope};
+use crate::search::{Counterexample, Counting, Event, EventKey, Options, Report, Scope};
 use crate::solver::Stop;
 use crate::vocab;
 
@@ -90,7 +90,7 @@ pub fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> String {
 pub fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> String {
     let mut s = String::new();
     let labels = event_labels(&cx.found.source);
-    let label = |k: &Key| labels.get(k).cloned().unwrap_or_else(|| format!("{k:?}"));
+    let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_else(|| format!("{k:?}"));
     let shape: Vec<String> = cx.shape.iter().map(|k| k.to_string()).collect();
     let _ = writeln!(
         s,
@@ -146,7 +146,7 @@ pub fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> Stri
     s
 }
 
-fn edges(r: &crate::search::KeyRel, label: &dyn Fn(&Key) -> String) -> String {
+fn edges(r: &crate::search::KeyRel, label: &dyn Fn(&EventKey) -> String) -> String {
     let v: Vec<String> = r
         .iter()
         .map(|(a, b)| format!("{} -> {}", label(a), label(b)))
@@ -202,15 +202,15 @@ pub fn render_summary(
 }
 
 /// A short label for every event of a straight-line test: `P1.0 W.REL.GPU y=1`.
-pub fn event_labels(test: &Litmus) -> BTreeMap<Key, String> {
+pub fn event_labels(test: &Litmus) -> BTreeMap<EventKey, String> {
     let mut out = BTreeMap::new();
     for (loc, v) in &test.init_mem {
-        out.insert(Key::Init(loc.clone()), format!("init {loc}={v}"));
+        out.insert(EventKey::Init(loc.clone()), format!("init {loc}={v}"));
     }
     for (t, th) in test.threads.iter().enumerate() {
         let mut k = 0;
         let mut push = |text: String| {
-            out.insert(Key::Event(t, k), format!("P{t}.{k} {text}"));
+            out.insert(EventKey::Event(t, k), format!("P{t}.{k} {text}"));
             k += 1;
         };
         for instr in &th.code {
@@ -255,7 +255,7 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
         .map(|a| {
             let cx = a.counterexample.as_ref().map(|cx| {
                 let labels = event_labels(&cx.found.source);
-                let label = |k: &Key| labels.get(k).cloned().unwrap_or_default();
+                let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_default();
                 let pairs = |r: &crate::search::KeyRel| -> Vec<[String; 2]> {
                     r.iter().map(|(x, y)| [label(x), label(y)]).collect()
                 };
@@ -335,9 +335,9 @@ pub fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
 /// edges), and the violating edges of the axiom in red.
 pub fn dot(cx: &Counterexample) -> String {
     let labels = event_labels(&cx.found.source);
-    let id = |k: &Key| match k {
-        Key::Init(l) => format!("init_{l}"),
-        Key::Event(t, e) => format!("e{t}_{e}"),
+    let id = |k: &EventKey| match k {
+        EventKey::Init(l) => format!("init_{l}"),
+        EventKey::Event(t, e) => format!("e{t}_{e}"),
     };
     let mut s = String::from(
         "digraph counterexample {\n  rankdir=TB; node [shape=box, fontname=monospace];\n",
@@ -346,18 +346,21 @@ pub fn dot(cx: &Counterexample) -> String {
         let _ = writeln!(s, "  subgraph cluster_P{t} {{ label=\"P{t}\";");
         for (k, l) in labels
             .iter()
-            .filter(|(k, _)| matches!(k, Key::Event(u, _) if *u == t))
+            .filter(|(k, _)| matches!(k, EventKey::Event(u, _) if *u == t))
         {
             let _ = writeln!(s, "    {} [label=\"{l}\"];", id(k));
         }
         s.push_str("  }\n");
     }
-    for (k, l) in labels.iter().filter(|(k, _)| matches!(k, Key::Init(_))) {
+    for (k, l) in labels
+        .iter()
+        .filter(|(k, _)| matches!(k, EventKey::Init(_)))
+    {
         let _ = writeln!(s, "  {} [label=\"{l}\"];", id(k));
     }
-    let keys: Vec<&Key> = labels.keys().collect();
+    let keys: Vec<&EventKey> = labels.keys().collect();
     for w in keys.windows(2) {
-        if let (Key::Event(t, a), Key::Event(u, b)) = (w[0], w[1]) {
+        if let (EventKey::Event(t, a), EventKey::Event(u, b)) = (w[0], w[1]) {
             if t == u && a + 1 == *b {
                 let _ = writeln!(s, "  {} -> {} [label=po];", id(w[0]), id(w[1]));
             }

@@ -5,7 +5,7 @@ use std::path::Path;
 use mapcheck::encode::Backend;
 use mapcheck::mapping::{self, Mapping};
 use mapcheck::search::validate::{self, CycleStep};
-use mapcheck::search::{self, Counterexample, Key, Options};
+use mapcheck::search::{self, Counterexample, EventKey, Options};
 
 /// The counterexample the search finds for `axiom` of `map` at `bound`.
 fn counterexample(map: &str, bound: usize, axiom: &str) -> (Mapping, Counterexample) {
@@ -24,9 +24,9 @@ fn counterexample(map: &str, bound: usize, axiom: &str) -> (Mapping, Counterexam
 }
 
 fn show(cycle: &[CycleStep]) -> String {
-    let key = |k: &Key| match k {
-        Key::Init(loc) => format!("init {loc}"),
-        Key::Event(t, i) => format!("P{t}.{i}"),
+    let key = |k: &EventKey| match k {
+        EventKey::Init(loc) => format!("init {loc}"),
+        EventKey::Event(t, i) => format!("P{t}.{i}"),
     };
     cycle
         .iter()
@@ -42,7 +42,9 @@ fn holds(cx: &Counterexample, step: &CycleStep) -> bool {
     let f = &cx.found;
     let pair = (step.from.clone(), step.to.clone());
     match step.via.rsplit(" & ").next() {
-        Some("sb") => matches!(pair, (Key::Event(t, i), Key::Event(u, j)) if t == u && i < j),
+        Some("sb") => {
+            matches!(pair, (EventKey::Event(t, i), EventKey::Event(u, j)) if t == u && i < j)
+        }
         Some("mo") => f.source_mo.contains(&pair),
         Some("rb") => f
             .source_rf
@@ -75,9 +77,9 @@ fn m1_store_buffering_shows_its_sc_cycle() {
     assert!(cycle.iter().all(|s| s.from != s.to), "{text}");
     assert!(cycle.iter().all(|s| s.via.starts_with("incl & ")), "{text}");
     assert!(cycle.iter().all(|s| holds(&cx, s)), "{text}");
-    let threads = |k: &Key| match k {
-        Key::Event(t, _) => Some(*t),
-        Key::Init(_) => None,
+    let threads = |k: &EventKey| match k {
+        EventKey::Event(t, _) => Some(*t),
+        EventKey::Init(_) => None,
     };
     let mut visited: Vec<Option<usize>> = cycle.iter().map(|s| threads(&s.from)).collect();
     visited.sort();

@@ -44,7 +44,7 @@ use mapcheck::litmus::{
 };
 use mapcheck::mapping::{self, ClassKind, Mapping, Role};
 use mapcheck::runner::{self, Candidate};
-use mapcheck::search::{self, execution_keys, Counting, Key, LOCATIONS};
+use mapcheck::search::{self, execution_keys, Counting, EventKey, LOCATIONS};
 
 /// The bound both sides run to, at most this many threads and locations (defaults; override
 /// with `SEARCH_EXHAUSTIVE_BOUND`, `SEARCH_EXHAUSTIVE_THREADS`, `SEARCH_EXHAUSTIVE_LOCATIONS`).
@@ -148,7 +148,7 @@ fn values(m: &Mapping, p: &Prog) -> BTreeMap<(usize, usize), i64> {
     out
 }
 
-/// The program as a source litmus test, in the form `search::validate::source_test` writes.
+/// The program as a source litmus test, in the form `search::decode::source_test` writes.
 fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
     let value = values(m, p);
     let mut used = BTreeSet::new();
@@ -534,9 +534,9 @@ fn programs(m: &Mapping, n: usize, threads: usize, locs: usize) -> Vec<Prog> {
 // ---------------------------------------------------------------------------------------------
 // Judging one program with the runner
 
-type KeyRel = BTreeSet<(Key, Key)>;
+type KeyRel = BTreeSet<(EventKey, EventKey)>;
 
-fn keyed(r: &mapcheck::rel::Rel, keys: &[Key]) -> KeyRel {
+fn keyed(r: &mapcheck::rel::Rel, keys: &[EventKey]) -> KeyRel {
     r.pairs()
         .map(|(a, b)| (keys[a].clone(), keys[b].clone()))
         .collect()
@@ -553,10 +553,13 @@ fn instr_events(i: &Instr) -> usize {
 
 /// Target key → source key (`None`: an added fence), through `Compiled::origins`. Guards only
 /// cut a thread short, so the k-th event of an execution is the k-th event of the thread's code.
-fn key_map(source: &Litmus, compiled: &mapping::Compiled) -> BTreeMap<Key, Option<Key>> {
+fn key_map(source: &Litmus, compiled: &mapping::Compiled) -> BTreeMap<EventKey, Option<EventKey>> {
     let mut out = BTreeMap::new();
     for l in &source.init_mem {
-        out.insert(Key::Init(l.0.clone()), Some(Key::Init(l.0.clone())));
+        out.insert(
+            EventKey::Init(l.0.clone()),
+            Some(EventKey::Init(l.0.clone())),
+        );
     }
     for (t, th) in source.threads.iter().enumerate() {
         let mut first = vec![];
@@ -570,10 +573,10 @@ fn key_map(source: &Litmus, compiled: &mapping::Compiled) -> BTreeMap<Key, Optio
             let o = compiled.origins[t][j];
             for s in 0..instr_events(instr) {
                 let src = match o.role {
-                    Role::Main => Some(Key::Event(t, first[o.source] + s)),
+                    Role::Main => Some(EventKey::Event(t, first[o.source] + s)),
                     _ => None,
                 };
-                out.insert(Key::Event(t, k + s), src);
+                out.insert(EventKey::Event(t, k + s), src);
             }
             k += instr_events(instr);
         }

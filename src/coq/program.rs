@@ -20,11 +20,11 @@ use crate::diag;
 use crate::eval::Base;
 use crate::exec::{EventKind, Execution};
 use crate::ir::Model;
-use crate::litmus::{CmpOp, Expr, Instr, Litmus};
+use crate::litmus::{first_events, CmpOp, Expr, Instr, Litmus};
 use crate::mapping::{Compiled, Mapping};
 use crate::rel::{Rel, Set};
 use crate::runner;
-use crate::search::validate::{execution_keys, Key};
+use crate::search::{execution_keys, EventKey};
 
 /// Which test an event key belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -36,38 +36,18 @@ pub enum Test {
 /// The joint numbering: event number → its key in the source test and in the target test.
 #[derive(Clone, Debug)]
 pub struct Numbering {
-    index: BTreeMap<(Test, Key), usize>,
+    index: BTreeMap<(Test, EventKey), usize>,
     pub n: usize,
 }
 
 impl Numbering {
-    pub fn number(&self, side: Test, key: &Key) -> Option<usize> {
+    pub fn number(&self, side: Test, key: &EventKey) -> Option<usize> {
         self.index.get(&(side, key.clone())).copied()
     }
 }
 
-/// How many events an instruction gives (an RMW gives its read and its write).
-fn events_of(instr: &Instr) -> usize {
-    match instr {
-        Instr::Load { .. } | Instr::Store { .. } | Instr::Fence { .. } | Instr::Barrier { .. } => 1,
-        Instr::Rmw { .. } => 2,
-        _ => 0,
-    }
-}
-
-/// For each instruction of `code`, the index (in its thread) of its first event.
-fn first_events(code: &[Instr]) -> Vec<usize> {
-    code.iter()
-        .scan(0, |next, i| {
-            let first = *next;
-            *next += events_of(i);
-            Some(first)
-        })
-        .collect()
-}
-
 /// Source event key → target event key of its main instruction, for every thread event.
-fn main_events(source: &Litmus, compiled: &Compiled) -> BTreeMap<Key, Key> {
+fn main_events(source: &Litmus, compiled: &Compiled) -> BTreeMap<EventKey, EventKey> {
     let mut map = BTreeMap::new();
     for (t, thread) in source.threads.iter().enumerate() {
         let (src_first, tgt_first) = (
@@ -78,10 +58,10 @@ fn main_events(source: &Litmus, compiled: &Compiled) -> BTreeMap<Key, Key> {
             let Some(main) = compiled.image(t, i).and_then(|im| im.main) else {
                 continue;
             };
-            for part in 0..events_of(instr) {
+            for part in 0..instr.event_count() {
                 map.insert(
-                    Key::Event(t, src_first[i] + part),
-                    Key::Event(t, tgt_first[main] + part),
+                    EventKey::Event(t, src_first[i] + part),
+                    EventKey::Event(t, tgt_first[main] + part),
                 );
             }
         }
@@ -97,7 +77,7 @@ fn skeleton(model: &Model, test: &Litmus) -> diag::Result<Execution> {
             .threads
             .iter()
             .flat_map(|t| &t.code)
-            .map(events_of)
+            .map(Instr::event_count)
             .sum::<usize>();
     let mut best: Option<Execution> = None;
     let opts = runner::Options::default();
@@ -133,10 +113,10 @@ pub struct Program {
 fn guards(
     test: &Litmus,
     skel: &Execution,
-    keys: &[Key],
-    number: &dyn Fn(&Key) -> usize,
+    keys: &[EventKey],
+    number: &dyn Fn(&EventKey) -> usize,
 ) -> (Pairs, Pairs) {
-    let at = |k: &Key| {
+    let at = |k: &EventKey| {
         keys.iter()
             .position(|x| x == k)
             .expect("a key of the skeleton")
@@ -152,7 +132,7 @@ fn guards(
                 Instr::Rmw { dst: Some(dst), .. } => drop(loaded.insert(dst, first[i])),
                 Instr::BranchIf { cond, .. } if cond.op == CmpOp::Ne => {
                     if let (Expr::Reg(r), Expr::Const(v)) = (&cond.lhs, &cond.rhs) {
-                        let read = at(&Key::Event(t, loaded[r.as_str()]));
+                        let read = at(&EventKey::Event(t, loaded[r.as_str()]));
                         let loc = skel.events[read].loc;
                         let write = (0..skel.n())
                             .find(|&w| {
@@ -167,8 +147,8 @@ fn guards(
                 _ => {}
             }
             let Some((read, write)) = guard else { continue };
-            for part in 0..events_of(instr) {
-                let e = number(&Key::Event(t, first[i] + part));
+            for part in 0..instr.event_count() {
+                let e = number(&EventKey::Event(t, first[i] + part));
                 gread.push((number(&keys[read]), e));
                 gwrite.push((number(&keys[write]), e));
             }
@@ -179,7 +159,7 @@ fn guards(
 
 /// `x`'s vocabulary values renumbered by `number` into `n` events (events outside `x` are in no
 /// set, not in `E`, and in no relation).
-fn embed(x: &Execution, number: &dyn Fn(&Key) -> usize, n: usize) -> Base {
+fn embed(x: &Execution, number: &dyn Fn(&EventKey) -> usize, n: usize) -> Base {
     let keys = execution_keys(x);
     let to: Vec<usize> = keys.iter().map(number).collect();
     let base = x.base();
@@ -222,8 +202,8 @@ impl Programs {
         let mut next = t_keys.len();
         for k in &s_keys {
             let j = match k {
-                Key::Init(_) => index[&(Test::Target, k.clone())],
-                Key::Event(..) => match main.get(k) {
+                EventKey::Init(_) => index[&(Test::Target, k.clone())],
+                EventKey::Event(..) => match main.get(k) {
                     Some(tk) => index[&(Test::Target, tk.clone())],
                     None => {
                         next += 1;
@@ -234,8 +214,8 @@ impl Programs {
             index.insert((Test::Source, k.clone()), j);
         }
         let numbering = Numbering { index, n: next };
-        let program = |side: Test, skel: &Execution, keys: &[Key], test: &Litmus| {
-            let number = |k: &Key| numbering.number(side, k).expect("every key is numbered");
+        let program = |side: Test, skel: &Execution, keys: &[EventKey], test: &Litmus| {
+            let number = |k: &EventKey| numbering.number(side, k).expect("every key is numbered");
             let (gread, gwrite) = guards(test, skel, keys, &number);
             Program {
                 skeleton: embed(skel, &number, numbering.n),
@@ -253,7 +233,7 @@ impl Programs {
 
     /// An execution of one of the two tests in the joint numbering.
     pub fn embed(&self, side: Test, x: &Execution) -> Base {
-        let number = |k: &Key| {
+        let number = |k: &EventKey| {
             self.numbering
                 .number(side, k)
                 .expect("every key is numbered")
@@ -669,7 +649,7 @@ fn witness_pair(
 ) -> diag::Result<(Execution, Execution)> {
     let numbered = |test: Test, x: &Execution, r: &Rel| {
         let keys = execution_keys(x);
-        let number = |k: &Key| programs.numbering.number(test, k);
+        let number = |k: &EventKey| programs.numbering.number(test, k);
         r.pairs()
             .filter_map(|(a, b)| Some((number(&keys[a])?, number(&keys[b])?)))
             .collect::<std::collections::BTreeSet<_>>()

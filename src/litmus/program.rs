@@ -236,3 +236,29 @@ pub struct Litmus {
     pub threads: Vec<Thread>,
     pub condition: Condition,
 }
+
+impl Instr {
+    /// How many events the instruction gives when it executes (an RMW gives its read and its
+    /// write; a register move, label or branch gives none).
+    pub fn event_count(&self) -> usize {
+        match self {
+            Instr::Load { .. }
+            | Instr::Store { .. }
+            | Instr::Fence { .. }
+            | Instr::Barrier { .. } => 1,
+            Instr::Rmw { .. } => 2,
+            _ => 0,
+        }
+    }
+}
+
+/// For each instruction of `code`, the index (in its thread) of its first event.
+pub fn first_events(code: &[Instr]) -> Vec<usize> {
+    code.iter()
+        .scan(0, |next, i| {
+            let first = *next;
+            *next += i.event_count();
+            Some(first)
+        })
+        .collect()
+}

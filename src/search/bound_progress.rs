@@ -1,0 +1,150 @@
+//! One bound's thread shapes as they finish, in parallel: per open axiom, which shapes have
+//! finished it and the counterexamples found so far. A counterexample is settled (and reported)
+//! once every shape before it has finished the axiom, so the one reported is that of the first
+//! shape in order, whichever worker finds it first; later shapes skip a settled axiom.
+//!
+//! Owns: `BoundProgress`. Uses: `outcome` (results and events), `shape_problem` (`ShapeAxiom`).
+use std::collections::BTreeMap;
+
+use super::outcome::{AxiomResult, Counterexample, Event, Observer, Unfinished};
+use super::shape_problem::ShapeAxiom;
+use crate::diag;
+
+/// One bound's shapes as they finish, per open axiom (indexed `k`, in `open`'s order): which
+/// shapes have finished it and the counterexamples found so far. A counterexample is settled
+/// once every shape before it has finished the axiom, so the one reported is that of the first
+/// shape in order, whichever worker finds it first; later shapes skip a settled axiom.
+pub(super) struct BoundProgress {
+    bound: usize,
+    shapes: Vec<Vec<usize>>,
+    done: usize,
+    finished: Vec<Vec<bool>>,
+    found: Vec<BTreeMap<usize, Counterexample>>,
+    settled: Vec<bool>,
+    totals: Vec<ShapeAxiom>,
+    pub(super) error: Option<diag::Error>,
+}
+
+impl BoundProgress {
+    pub(super) fn new(bound: usize, shapes: &[Vec<usize>], open: usize) -> BoundProgress {
+        BoundProgress {
+            bound,
+            shapes: shapes.to_vec(),
+            done: 0,
+            finished: vec![vec![false; shapes.len()]; open],
+            found: vec![BTreeMap::new(); open],
+            settled: vec![false; open],
+            totals: (0..open).map(|_| ShapeAxiom::default()).collect(),
+            error: None,
+        }
+    }
+
+    /// Has a shape before `shape` a counterexample to axiom `k`? (Then `shape` need not look.)
+    pub(super) fn settled_before(&self, k: usize, shape: usize) -> bool {
+        self.found[k]
+            .keys()
+            .next()
+            .is_some_and(|&first| first < shape)
+    }
+
+    pub(super) fn record(
+        &mut self,
+        shape: usize,
+        k: usize,
+        axiom: &str,
+        outcome: diag::Result<ShapeAxiom>,
+        observe: Observer,
+    ) {
+        let r = match outcome {
+            Ok(r) => r,
+            Err(e) => {
+                self.error.get_or_insert(e);
+                return;
+            }
+        };
+        let t = &mut self.totals[k];
+        t.solves += r.solves;
+        t.racy += r.racy;
+        t.explained += r.explained;
+        t.seconds += r.seconds;
+        t.queries += 1;
+        self.finished[k][shape] = !r.stopped;
+        if let Some((found, failed, cycle)) = r.found {
+            let cx = Counterexample {
+                axiom: axiom.to_string(),
+                bound: self.bound,
+                shape: self.shapes[shape].clone(),
+                found,
+                failed,
+                cycle,
+            };
+            self.found[k].insert(shape, cx);
+        }
+        self.settle(k, observe);
+    }
+
+    /// Report axiom `k`'s counterexample if every shape before it has finished.
+    fn settle(&mut self, k: usize, observe: Observer) {
+        let Some((&first, cx)) = self.found[k].iter().next() else {
+            return;
+        };
+        if !self.settled[k] && self.finished[k][..first].iter().all(|&f| f) {
+            self.settled[k] = true;
+            observe(Event::Counterexample(cx));
+        }
+    }
+
+    pub(super) fn shape_done(&mut self, observe: Observer) {
+        self.done += 1;
+        observe(Event::Shape {
+            bound: self.bound,
+            done: self.done,
+            total: self.shapes.len(),
+        });
+    }
+
+    /// Fold the bound into `results`; true if it was not finished (the check stopped). A
+    /// counterexample found before a stop is reported even if shapes before it did not finish:
+    /// the runner confirmed it, though a smaller shape of the bound might have given another.
+    pub(super) fn merge(
+        mut self,
+        open: &[usize],
+        results: &mut [AxiomResult],
+        observe: Observer,
+    ) -> bool {
+        let mut stopped = false;
+        let mut clean = vec![];
+        for (k, &a) in open.iter().enumerate() {
+            let res = &mut results[a];
+            let t = &self.totals[k];
+            res.queries += t.queries;
+            res.solves += t.solves;
+            res.racy += t.racy;
+            res.explained += t.explained;
+            res.seconds += t.seconds;
+            if let Some((_, cx)) = std::mem::take(&mut self.found[k]).into_iter().next() {
+                if !self.settled[k] {
+                    observe(Event::Counterexample(&cx));
+                }
+                res.counterexample = Some(cx);
+            } else if self.finished[k].iter().all(|&f| f) {
+                res.clean_to = self.bound;
+                clean.push(res.axiom.clone());
+            } else {
+                stopped = true;
+                res.unfinished = Some(Unfinished {
+                    bound: self.bound,
+                    shapes_done: self.finished[k].iter().filter(|&&f| f).count(),
+                    shapes: self.shapes.len(),
+                });
+            }
+        }
+        if !clean.is_empty() {
+            observe(Event::Bound {
+                bound: self.bound,
+                clean: &clean,
+            });
+        }
+        stopped
+    }
+}

@@ -1,0 +1,144 @@
+//! What a check answers: per source axiom a confirmed counterexample or the bound it is clean
+//! to (and how far an unfinished bound got), the events it reports as it goes, and the scope of
+//! what it searched in terms of the mapping's classes.
+//!
+//! Owns: `Counterexample`, `AxiomResult`, `Unfinished`, `Event`, `Report`, `Scope`, `Observer`.
+//! Uses: `decode` (`SolutionTests`), `validate` (`CycleStep`), `options`, `operations`, `mapping`.
+use super::decode::SolutionTests;
+use super::operations::Op;
+use super::options::Options;
+use super::validate::CycleStep;
+use crate::mapping::{ClassKind, Mapping};
+use crate::vocab::{Role, Tag};
+
+/// A confirmed counterexample.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    pub axiom: String,
+    /// The bound it was found at, and its thread shape.
+    pub bound: usize,
+    pub shape: Vec<usize>,
+    pub found: SolutionTests,
+    /// Source axioms the runner sees failing on the lifted execution.
+    pub failed: Vec<String>,
+    /// A cycle of the violated axiom's relation on the lifted source execution, each edge
+    /// labelled with the relation that makes it (`validate::cycle`, by the evaluator).
+    pub cycle: Vec<CycleStep>,
+}
+
+/// The outcome for one source axiom.
+#[derive(Clone, Debug)]
+pub struct AxiomResult {
+    pub axiom: String,
+    pub counterexample: Option<Counterexample>,
+    /// Largest bound checked completely without a counterexample.
+    pub clean_to: usize,
+    /// SAT problems built (thread shapes) and solver calls.
+    pub queries: usize,
+    pub solves: usize,
+    /// Solutions the runner showed racy (or without any consistent source execution), and
+    /// solutions another coherence order explains.
+    pub racy: usize,
+    pub explained: usize,
+    /// Time spent on this axiom's queries, summed over the worker threads.
+    pub seconds: f64,
+    /// The bound the check was in when it stopped early without a counterexample.
+    pub unfinished: Option<Unfinished>,
+}
+
+/// How far a bound got before the check stopped.
+#[derive(Clone, Copy, Debug, serde::Serialize)]
+pub struct Unfinished {
+    pub bound: usize,
+    /// Thread shapes of that bound finished for this axiom, of `shapes`.
+    pub shapes_done: usize,
+    pub shapes: usize,
+}
+
+/// What a running check tells its caller, as it happens (from worker threads, one at a time).
+#[derive(Clone, Copy, Debug)]
+pub enum Event<'a> {
+    /// A thread shape of `bound` is finished: `done` of `total`.
+    Shape {
+        bound: usize,
+        done: usize,
+        total: usize,
+    },
+    /// A counterexample, confirmed by the runner and settled.
+    Counterexample(&'a Counterexample),
+    /// Every axiom in `clean` has no counterexample up to `bound`.
+    Bound { bound: usize, clean: &'a [String] },
+}
+
+/// The whole check.
+#[derive(Clone, Debug)]
+pub struct Report {
+    pub mapping: String,
+    pub options: Options,
+    pub axioms: Vec<AxiomResult>,
+    pub seconds: f64,
+    pub solver: &'static str,
+    /// The check stopped (`Options::stop`) before it finished its bound.
+    pub stopped: bool,
+    /// The mapping's classes the search put in programs, and what it could not (see `Scope`).
+    pub scope: Scope,
+}
+
+/// What programs the search considers, in terms of the mapping's classes.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct Scope {
+    /// The classes a source event may be, in the mapping's order.
+    pub searched: Vec<String>,
+    /// What the search leaves out, in words: declared classes the counting excludes, and kinds
+    /// of operation and memory orders the source model has but no searched class has.
+    pub not_searched: Vec<String>,
+}
+
+/// Called with every `Event` of a check.
+pub type Observer<'a> = &'a (dyn Fn(Event) + Sync);
+
+impl Scope {
+    pub(super) fn of(mapping: &Mapping, menu: &[Op]) -> Scope {
+        let mut searched: Vec<String> = vec![];
+        for op in menu {
+            let name = op.class.to_string();
+            if !searched.contains(&name) {
+                searched.push(name);
+            }
+        }
+        let mut not_searched: Vec<String> = mapping
+            .classes()
+            .iter()
+            .map(|c| c.to_string())
+            .filter(|c| !searched.contains(c))
+            .map(|c| format!("class {c} (the counting leaves it out)"))
+            .collect();
+        let source = &mapping.source;
+        let has = |kind: ClassKind| menu.iter().any(|op| op.class.kind == kind);
+        let model_has = |name: &str| source.bases.contains(&name);
+        for (kind, in_model) in [
+            (ClassKind::R, true),
+            (ClassKind::W, true),
+            (ClassKind::Rmw, model_has("rmw")),
+            (ClassKind::F, model_has("F")),
+        ] {
+            if in_model && !has(kind) {
+                not_searched.push(format!(
+                    "{}: the source model has them, no searched class is one",
+                    kind.plural()
+                ));
+            }
+        }
+        for order in Tag::with_role(Role::Order) {
+            if model_has(order.name()) && !menu.iter().any(|op| op.class.order == order) {
+                not_searched.push(format!(
+                    "memory order {order}: the source model names it, no searched class has it"
+                ));
+            }
+        }
+        Scope {
+            searched,
+            not_searched,
+        }
+    }
+}

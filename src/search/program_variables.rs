@@ -1,0 +1,237 @@
+//! The SAT variables of a source program over one `Layout`, and its well-formedness: which
+//! operation each event is (one-hot over the operation menu), its location, its guard (the
+//! thread goes on past a read only if it read a chosen write: `if (r != v) goto END`), the
+//! threads' CTA / GPU labels, and RMW halves paired on adjacent events of one location. Also the
+//! program's facts no model reads differently: same thread, same scope instance, which guard
+//! decides which event, which slot is at which location.
+//!
+//! Owns: `ProgramVariables`, `exactly_one`, `matrix`. Uses: `encode` (circuit, matrices),
+//! `layout`, `operations`, `exec` (event kinds, scope levels).
+use super::layout::{Layout, Role};
+use super::operations::{Op, Part};
+use crate::encode::{Circuit, Matrix, Node};
+use crate::vocab::{Level, Tag};
+
+/// The variables of a source program and the nodes derived from them alone.
+pub(super) struct ProgramVariables<'a> {
+    pub(super) layout: Layout,
+    pub(super) menu: &'a [Op],
+    /// `op[e][o]`: source event `e` is operation `o` of the menu.
+    pub(super) op: Vec<Vec<Node>>,
+    /// `loc[e][l]`: event `e` accesses location `l` (fences sit at location 0, unused).
+    pub(super) loc: Vec<Vec<Node>>,
+    /// `guard[e][0]`: no guard after event `e`; `guard[e][1 + k]`: the thread stops after the
+    /// instruction of read `e` unless it read from the write at slot `guard_slots[k]`.
+    pub(super) guard: Vec<Vec<Node>>,
+    /// The slots that may hold a write or a read: initial writes and main slots.
+    pub(super) guard_slots: Vec<usize>,
+    /// `cta[t][k]`, `gpu[t][k]`: thread `t` is in CTA `k` / GPU `k` (canonical labels, k ≤ t).
+    pub(super) cta: Vec<Vec<Node>>,
+    pub(super) gpu: Vec<Vec<Node>>,
+    pub(super) same_cta: Vec<Vec<Node>>,
+    pub(super) same_gpu: Vec<Vec<Node>>,
+    /// Event `e` is the read half of an RMW.
+    pub(super) rmw_read: Vec<Node>,
+    pub(super) rmw: Matrix,
+    /// Tag of every memory event and initial write (OpenCL's `GLOBAL`), and of source fences.
+    pub(super) region: Option<Tag>,
+}
+
+impl<'a> ProgramVariables<'a> {
+    /// The variables, with their well-formedness (to assert).
+    pub(super) fn new(
+        c: &mut Circuit,
+        layout: Layout,
+        menu: &'a [Op],
+        region: Option<Tag>,
+    ) -> (ProgramVariables<'a>, Vec<Node>) {
+        let mut structure = vec![];
+        let events = layout.events.len();
+        let n = layout.n();
+        let mut inputs = |k: usize| -> Vec<Vec<Node>> {
+            (0..events)
+                .map(|_| (0..k).map(|_| c.input()).collect())
+                .collect()
+        };
+        let op = inputs(menu.len());
+        let loc = inputs(layout.locations);
+        let guard_slots: Vec<usize> = (0..n)
+            .filter(|&s| matches!(layout.slots[s].role, Role::Init(_) | Role::Main))
+            .collect();
+        let guard = inputs(1 + guard_slots.len());
+        let (cta, gpu) = (labels(c, layout.threads()), labels(c, layout.threads()));
+        for v in op.iter().chain(&loc).chain(&guard).chain(&cta).chain(&gpu) {
+            structure.push(exactly_one(c, v));
+        }
+        let same_cta = same_label(c, &cta);
+        let same_gpu = same_label(c, &gpu);
+        let mut p = ProgramVariables {
+            layout,
+            menu,
+            op,
+            loc,
+            guard,
+            guard_slots,
+            cta,
+            gpu,
+            same_cta,
+            same_gpu,
+            rmw_read: vec![],
+            rmw: Matrix::empty(n),
+            region,
+        };
+        p.rmw_read = (0..events)
+            .map(|e| {
+                let r = p.is(e, |o| o.part == Part::RmwRead);
+                c.or(r)
+            })
+            .collect();
+        p.rmw = p.rmw_pairs(c, &mut structure);
+        (p, structure)
+    }
+
+    /// The variables of event `e` being one of the operations `pred` selects.
+    pub(super) fn is(&self, e: usize, pred: impl Fn(&Op) -> bool) -> Vec<Node> {
+        self.menu
+            .iter()
+            .enumerate()
+            .filter(|(_, o)| pred(o))
+            .map(|(i, _)| self.op[e][i])
+            .collect()
+    }
+
+    /// The read half of an RMW class at event `e` iff its write half is at `e + 1`, same thread,
+    /// same location: the `rmw` relation, its constraints pushed on `structure`.
+    fn rmw_pairs(&self, c: &mut Circuit, structure: &mut Vec<Node>) -> Matrix {
+        let n = self.layout.n();
+        let mut rmw = vec![Node::FALSE; n * n];
+        for e in 0..self.layout.events.len() {
+            let (t, pos) = self.layout.events[e];
+            let next = (pos + 1 < self.layout.sizes[t]).then_some(e + 1);
+            for (i, o) in self.menu.iter().enumerate() {
+                if o.part != Part::RmwRead {
+                    continue;
+                }
+                let w = self
+                    .menu
+                    .iter()
+                    .position(|x| x.part == Part::RmwWrite && x.class == o.class)
+                    .expect("menu lists both halves");
+                match next {
+                    Some(f) => {
+                        let both = c.iff(self.op[e][i], self.op[f][w]);
+                        structure.push(both);
+                    }
+                    None => structure.push(!self.op[e][i]),
+                }
+                if pos == 0 {
+                    structure.push(!self.op[e][w]);
+                }
+            }
+            if let Some(f) = next {
+                let r = self.is(e, |o| o.part == Part::RmwRead);
+                let pair = c.or(r);
+                rmw[self.layout.main[e] * n + self.layout.main[f]] = pair;
+                for l in 0..self.layout.locations {
+                    let same = c.iff(self.loc[e][l], self.loc[f][l]);
+                    let ok = c.implies(pair, same);
+                    structure.push(ok);
+                }
+            }
+        }
+        matrix(n, rmw)
+    }
+
+    /// Is slot `s` a memory event (the same on both sides), and at which location?
+    pub(super) fn slot_loc(&self, s: usize, l: usize) -> Node {
+        match (self.layout.slots[s].role, self.layout.slots[s].event) {
+            (Role::Init(k), _) => Node::constant(k == l),
+            (Role::Main, Some(e)) => self.loc[e][l],
+            _ => Node::FALSE,
+        }
+    }
+
+    /// Does the guard after event `d` decide whether event `e` executes? (Every later event of
+    /// the thread, except the write half of `d`'s own RMW.)
+    pub(super) fn affects(&self, d: usize, e: usize) -> Node {
+        let (td, pd) = self.layout.events[d];
+        let (te, pe) = self.layout.events[e];
+        match (td == te, pe.cmp(&(pd + 1))) {
+            (false, _) | (true, std::cmp::Ordering::Less) => Node::FALSE,
+            (true, std::cmp::Ordering::Equal) => !self.rmw_read[d],
+            (true, std::cmp::Ordering::Greater) => Node::TRUE,
+        }
+    }
+
+    /// Are slots `a` and `b` in the same thread (initial writes are in none)?
+    pub(super) fn same_thread(&self, a: usize, b: usize) -> bool {
+        let (ta, tb) = (self.layout.slots[a].thread, self.layout.slots[b].thread);
+        ta.is_some() && ta == tb
+    }
+
+    /// Do slots `a` and `b` lie in the same instance of scope `level`?
+    pub(super) fn same_instance(&self, level: Level, a: usize, b: usize) -> Node {
+        let (ta, tb) = (self.layout.slots[a].thread, self.layout.slots[b].thread);
+        match (level, ta, tb) {
+            (Level::System, _, _) => Node::TRUE,
+            (Level::Thread, _, _) => Node::constant(self.same_thread(a, b)),
+            (Level::Cta, Some(t), Some(u)) => self.same_cta[t][u],
+            (Level::Gpu, Some(t), Some(u)) => self.same_gpu[t][u],
+            _ => Node::FALSE,
+        }
+    }
+
+    /// The free inputs that fix a program.
+    pub(super) fn program_nodes(&self) -> Vec<Node> {
+        let vars = self.op.iter().chain(&self.loc).chain(&self.guard);
+        vars.chain(&self.cta)
+            .chain(&self.gpu)
+            .flatten()
+            .copied()
+            .collect()
+    }
+}
+
+/// Exactly one of `xs` (pairwise at-most-one).
+pub(super) fn exactly_one(c: &mut Circuit, xs: &[Node]) -> Node {
+    let mut parts = vec![c.or(xs.iter().copied())];
+    for i in 0..xs.len() {
+        for j in i + 1..xs.len() {
+            let both = c.and2(xs[i], xs[j]);
+            parts.push(!both);
+        }
+    }
+    c.and(parts)
+}
+
+/// One-hot label variables per thread: thread `t` may take labels `0..=t`.
+fn labels(c: &mut Circuit, threads: usize) -> Vec<Vec<Node>> {
+    (0..threads)
+        .map(|t| (0..=t).map(|_| c.input()).collect())
+        .collect()
+}
+
+/// `same[t][u]`: threads `t` and `u` have the same label.
+fn same_label(c: &mut Circuit, labels: &[Vec<Node>]) -> Vec<Vec<Node>> {
+    let t = labels.len();
+    (0..t)
+        .map(|a| {
+            (0..t)
+                .map(|b| {
+                    if a == b {
+                        return Node::TRUE;
+                    }
+                    let k = labels[a].len().min(labels[b].len());
+                    let same: Vec<Node> =
+                        (0..k).map(|l| c.and2(labels[a][l], labels[b][l])).collect();
+                    c.or(same)
+                })
+                .collect()
+        })
+        .collect()
+}
+
+/// The matrix of row-major cells.
+pub(super) fn matrix(n: usize, cells: Vec<Node>) -> Matrix {
+    Matrix::from_fn(n, |i, j| cells[i * n + j])
+}

@@ -1,0 +1,332 @@
+//! The SAT problem of one thread shape: the candidate's variables, the target model asserted
+//! consistent, the source program asserted race-free on its sequential executions, and per
+//! source axiom a search that sends every solution to the runner (`validate`) and refines on
+//! its verdict — a racy program is excluded together with every program on which the same racy
+//! execution is consistent, a solution another coherence order explains is blocked.
+//!
+//! Owns: `ShapeProblem`, `ShapeAxiom`. Uses: `candidate_variables`, `execution_view`, `decode`,
+//! `validate`, `layout`, `operations`, `options`, `event_key`, `encode`, `solver`.
+use std::collections::BTreeSet;
+use std::time::Instant;
+
+use super::candidate_variables::{CandidateSettings, CandidateVariables};
+use super::decode::{solution_tests, test_name, DecodedSolution, SolutionTests};
+use super::event_key::{EventKey, KeyRel, LOCATIONS};
+use super::execution_view::ExecutionView;
+use super::layout::Layout;
+use super::operations::{Counting, Op};
+use super::options::Options;
+use super::validate::{self, CycleStep, Verdict};
+use crate::encode::{Circuit, Encoded, Matrix, Node, Sat};
+use crate::ir::CoKind;
+use crate::mapping::Mapping;
+use crate::rel::Rel;
+use crate::solver::{Stop, Verdict as SatVerdict};
+
+/// One axiom's result on one shape (or, summed, on a bound's shapes): the counterexample (with
+/// the axioms the runner saw fail and the violating edges), queries, solver calls, refinements,
+/// and whether the check stopped before the shape was finished.
+#[derive(Default)]
+pub(super) struct ShapeAxiom {
+    pub(super) found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>)>,
+    pub(super) queries: usize,
+    pub(super) solves: usize,
+    pub(super) racy: usize,
+    pub(super) explained: usize,
+    pub(super) seconds: f64,
+    pub(super) stopped: bool,
+}
+
+/// The SAT problem of one thread shape, with the target model asserted consistent.
+pub(super) struct ShapeProblem<'a> {
+    mapping: &'a Mapping,
+    sat: Sat,
+    vars: CandidateVariables<'a>,
+    source: Encoded,
+}
+
+impl<'a> ShapeProblem<'a> {
+    pub(super) fn new(
+        mapping: &'a Mapping,
+        menu: &'a [Op],
+        shape: &[usize],
+        bound: usize,
+        opts: &Options,
+    ) -> ShapeProblem<'a> {
+        let pre = menu.iter().map(|o| o.pre.len()).max().unwrap_or(0);
+        let post = menu.iter().map(|o| o.post.len()).max().unwrap_or(0);
+        let events: usize = shape.iter().sum();
+        let locations = opts
+            .locations
+            .unwrap_or(bound)
+            .min(events)
+            .min(LOCATIONS.len())
+            .max(1);
+        let layout = Layout::new(shape, locations, pre, post);
+        let setup = CandidateSettings {
+            target_co: mapping.target.coherence,
+            source_co: mapping.source.coherence,
+            region: mapping.region(),
+            scope_budget: (opts.counting == Counting::Alloy).then_some(bound),
+            typed_locations: mapping.typed_locations,
+        };
+        let mut sat = Sat::new(opts.backend);
+        sat.stop_when(opts.stop.clone());
+        let c = &mut sat.circuit;
+        let vars = CandidateVariables::new(c, layout, menu, &setup);
+        let x_target = ExecutionView::new(c, &vars, false, &vars.rf, &vars.co);
+        let mut target = Encoded::new(
+            c,
+            &mapping.target,
+            x_target.present.clone(),
+            &mut |c, name| x_target.base(c, name),
+        );
+        let x_source = ExecutionView::new(c, &vars, true, &vars.rf, &vars.mo);
+        let source = Encoded::new(
+            c,
+            &mapping.source,
+            x_source.present.clone(),
+            &mut |c, name| x_source.base(c, name),
+        );
+        let mut hard = vars.structure.clone();
+        hard.push(target.consistent_node(c));
+        if mapping.source.witnesses.is_empty() {
+            for order in thread_orders(shape.len()) {
+                let (rf, co) = vars.sequential(c, &order);
+                let view = ExecutionView::new(c, &vars, true, &rf, &co);
+                let mut y =
+                    Encoded::new(c, &mapping.source, view.present.clone(), &mut |c, name| {
+                        view.base(c, name)
+                    });
+                hard.push(race_free_or_inconsistent(c, &mapping.source, &mut y));
+            }
+        }
+        let all = c.and(hard);
+        sat.assert(all);
+        ShapeProblem {
+            mapping,
+            sat,
+            vars,
+            source,
+        }
+    }
+
+    /// Search this shape for a counterexample to source check `i`, until `stop` is requested.
+    pub(super) fn run_axiom(
+        &mut self,
+        i: usize,
+        name: &str,
+        stop: &Stop,
+    ) -> Result<ShapeAxiom, String> {
+        let start = Instant::now();
+        let mut out = ShapeAxiom::default();
+        let fails = self.source.fails_node(&mut self.sat.circuit, i);
+        let lit = self.sat.lit(fails);
+        loop {
+            if stop.requested() {
+                out.stopped = true;
+                out.seconds = start.elapsed().as_secs_f64();
+                return Ok(out);
+            }
+            out.solves += 1;
+            match self.sat.solve(&[lit]) {
+                SatVerdict::Sat => {}
+                SatVerdict::Unsat => {
+                    out.seconds = start.elapsed().as_secs_f64();
+                    return Ok(out);
+                }
+                SatVerdict::Stopped => continue,
+            }
+            let choice = DecodedSolution::read(&self.vars, &self.sat);
+            let f = solution_tests(
+                self.mapping,
+                &self.vars.program.layout,
+                self.vars.program.menu,
+                &choice,
+                self.mapping.region(),
+                &test_name(self.mapping, name),
+            )?;
+            match validate::validate(self.mapping, &f, name) {
+                Verdict::Confirmed { failed } => {
+                    let cycle = validate::cycle(self.mapping, &f, name).map_err(|e| e.message)?;
+                    out.found = Some((f, failed, cycle));
+                    out.seconds = start.elapsed().as_secs_f64();
+                    return Ok(out);
+                }
+                Verdict::Racy { events, rf, co } => {
+                    out.racy += 1;
+                    self.exclude_racy(&events, &rf, &co);
+                }
+                Verdict::Explained => {
+                    out.explained += 1;
+                    self.block_solution();
+                }
+                Verdict::Meaningless => {
+                    out.racy += 1;
+                    self.block_program();
+                }
+                Verdict::Disagree(msg) => {
+                    return Err(format!(
+                        "internal error: encoder and runner disagree on a solution for {name} (shape {:?}): {msg}\n{}",
+                        self.vars.program.layout.sizes,
+                        crate::litmus::print_ptx(&f.target).unwrap_or_default()
+                    ))
+                }
+            }
+        }
+    }
+
+    /// Exclude every program on which the racy execution `rf`, `co` (source keys) is a
+    /// consistent execution that raises a flag. With witnesses in the source model this
+    /// generalisation is not exact; then only this program is excluded.
+    fn exclude_racy(&mut self, events: &BTreeSet<EventKey>, rf: &KeyRel, co: &KeyRel) {
+        let model = &self.mapping.source;
+        if !model.witnesses.is_empty() {
+            return self.block_program();
+        }
+        let layout = &self.vars.program.layout;
+        let n = layout.n();
+        let to_rel = |r: &KeyRel| {
+            Rel::from_pairs(
+                n,
+                r.iter()
+                    .map(|(a, b)| (layout.slot_of(a), layout.slot_of(b))),
+            )
+        };
+        let (rf_y, co_y) = (to_rel(rf), to_rel(co));
+        let c = &mut self.sat.circuit;
+        let (rfm, com) = (Matrix::constant(&rf_y), Matrix::constant(&co_y));
+        let p = &self.vars;
+        let view = ExecutionView::new(c, p, true, &rfm, &com);
+        let mut y = Encoded::new(c, model, view.present.clone(), &mut |c, name| {
+            view.base(c, name)
+        });
+        let executes: Vec<bool> = layout
+            .events
+            .iter()
+            .map(|&(t, k)| events.contains(&EventKey::Event(t, k)))
+            .collect();
+        let wf = well_formed_for(p, &view, &executes, model.coherence, c, &rf_y, &co_y);
+        let escape = race_free_or_inconsistent(c, model, &mut y);
+        let clause = c.or2(!wf, escape);
+        self.sat.assert(clause);
+    }
+
+    /// Exclude the last solution's program (every execution of it).
+    fn block_program(&mut self) {
+        let nodes = self.vars.program.program_nodes();
+        self.block(&nodes);
+    }
+
+    /// Exclude the last solution's program and target execution exactly.
+    fn block_solution(&mut self) {
+        let nodes = self.vars.decision_nodes();
+        self.block(&nodes);
+    }
+
+    /// Exclude the last solution's values of `nodes`.
+    fn block(&mut self, nodes: &[Node]) {
+        let values = self.sat.read(nodes);
+        let differ: Vec<Node> = nodes
+            .iter()
+            .zip(values)
+            .map(|(&x, v)| if v { !x } else { x })
+            .collect();
+        let clause = self.sat.circuit.or(differ);
+        self.sat.assert(clause);
+    }
+}
+
+/// "The execution with `rf_y`, `co_y` (over slots), in which the events `executes` says
+/// execute, is a candidate execution of the program": exactly those events execute; its `rf`
+/// edges join same-location writes to reads and every read has one; its coherence edges join
+/// same-location writes, put each initial write first and, for a total coherence, order every
+/// two writes of a location.
+fn well_formed_for(
+    p: &CandidateVariables,
+    y: &ExecutionView,
+    executes: &[bool],
+    coherence: CoKind,
+    c: &mut Circuit,
+    rf_y: &Rel,
+    co_y: &Rel,
+) -> Node {
+    let (r, w, loc) = (&y.reads, &y.writes, &p.loc_rel);
+    let mut parts: Vec<Node> = executes
+        .iter()
+        .zip(&y.alive)
+        .map(|(&x, &a)| if x { a } else { !a })
+        .collect();
+    for (a, b) in rf_y.pairs() {
+        parts.push(c.and([w.0[a], r.0[b], loc.get(a, b)]));
+    }
+    for (a, b) in co_y.pairs() {
+        parts.push(c.and([w.0[a], w.0[b], loc.get(a, b)]));
+    }
+    let rf_inv = rf_y.inverse();
+    let writes = |c: &mut Circuit, a: usize, b: usize| c.and([w.0[a], w.0[b], loc.get(a, b)]);
+    for &m in &p.program.layout.main {
+        if rf_inv.row(m).is_empty() {
+            parts.push(!r.0[m]);
+        }
+        for i in 0..p.program.layout.locations {
+            if !co_y.contains(i, m) {
+                parts.push(!writes(c, i, m));
+            }
+        }
+        for &b in &p.program.layout.main {
+            let unordered = m < b && !co_y.contains(m, b) && !co_y.contains(b, m);
+            if coherence == CoKind::Total && unordered {
+                parts.push(!writes(c, m, b));
+            }
+        }
+    }
+    c.and(parts)
+}
+
+/// "This execution raises no flag, or it is inconsistent": true of every execution of a
+/// race-free program. (Failing checks are guessed cycles, so this is meant to be asserted.)
+fn race_free_or_inconsistent(c: &mut Circuit, model: &crate::ir::Model, y: &mut Encoded) -> Node {
+    let mut escapes = vec![];
+    let mut quiet = vec![];
+    for (i, check) in model.checks.iter().enumerate() {
+        let fails = y.fails_node(c, i);
+        if check.flag {
+            quiet.push(fails)
+        } else {
+            escapes.push(fails)
+        }
+    }
+    escapes.push(c.and(quiet));
+    c.or(escapes)
+}
+
+/// Orders in which to run whole threads one after another, for the sequential race check:
+/// every order up to three threads, the rotations and their reverses beyond.
+fn thread_orders(threads: usize) -> Vec<Vec<usize>> {
+    fn perms(k: usize) -> Vec<Vec<usize>> {
+        if k == 0 {
+            return vec![vec![]];
+        }
+        perms(k - 1)
+            .into_iter()
+            .flat_map(|p| {
+                (0..k).map(move |i| {
+                    let mut q = p.clone();
+                    q.insert(i, k - 1);
+                    q
+                })
+            })
+            .collect()
+    }
+    if threads <= 3 {
+        return perms(threads);
+    }
+    let mut out = vec![];
+    for r in 0..threads {
+        let rot: Vec<usize> = (0..threads).map(|i| (i + r) % threads).collect();
+        out.push(rot.iter().rev().copied().collect());
+        out.push(rot);
+    }
+    out
+}

@@ -1,0 +1,165 @@
+//! Symmetry breaking: locations, CTAs and GPUs are interchangeable labels, so each is used only
+//! after the one before it; threads of one size are interchangeable, so their first operations
+//! are in menu order. With Alloy counting, the scope tree is bounded too (at most `budget`
+//! scopes), over the placements listed here.
+//!
+//! Owns: `symmetry_breaking`, `placements`, `scope_nodes`. Uses: `program_variables`, `encode`,
+//! `exec` (event kinds).
+use super::program_variables::ProgramVariables;
+use crate::encode::{Circuit, Node};
+use crate::exec::EventKind;
+
+/// The symmetry-breaking constraints on `p`, and with Alloy counting (`scope_budget`) the bound
+/// on its scope tree.
+pub(super) fn symmetry_breaking(
+    c: &mut Circuit,
+    p: &ProgramVariables,
+    scope_budget: Option<usize>,
+) -> Vec<Node> {
+    let mut structure = vec![];
+    canonical_labels(c, p, &mut structure);
+    sorted_threads(c, p, &mut structure);
+    if let Some(budget) = scope_budget {
+        scope_count(c, p, budget, &mut structure);
+    }
+    structure
+}
+
+/// Locations, CTAs and GPUs are interchangeable: each label is used only after the one
+/// before it (locations in event order, CTAs and GPUs in thread order). Fences sit at
+/// location 0. Threads of one CTA are in one GPU.
+fn canonical_labels(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<Node>) {
+    for e in 0..p.loc.len() {
+        let fence = p.is(e, |o| o.kind == EventKind::Fence);
+        let fence = c.or(fence);
+        let at0 = c.implies(fence, p.loc[e][0]);
+        structure.push(at0);
+        for l in 1..p.loc[e].len() {
+            let before: Vec<Node> = (0..e).map(|d| p.loc[d][l - 1]).collect();
+            let before = c.or(before);
+            let ok = c.implies(p.loc[e][l], before);
+            structure.push(ok);
+        }
+    }
+    for labels in [&p.cta, &p.gpu] {
+        for t in 0..labels.len() {
+            for k in 1..labels[t].len() {
+                let before: Vec<Node> = (0..t)
+                    .filter(|&u| labels[u].len() > k - 1)
+                    .map(|u| labels[u][k - 1])
+                    .collect();
+                let before = c.or(before);
+                let ok = c.implies(labels[t][k], before);
+                structure.push(ok);
+            }
+        }
+    }
+    for t in 0..p.cta.len() {
+        for u in 0..t {
+            let ok = c.implies(p.same_cta[t][u], p.same_gpu[t][u]);
+            structure.push(ok);
+        }
+    }
+}
+
+/// Threads of one size are interchangeable: their first events' operations are in menu
+/// order.
+fn sorted_threads(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<Node>) {
+    let l = &p.layout;
+    let first = |t: usize| l.events.iter().position(|&(u, k)| u == t && k == 0);
+    for t in 1..l.threads() {
+        if l.sizes[t] != l.sizes[t - 1] {
+            continue;
+        }
+        let (Some(a), Some(b)) = (first(t - 1), first(t)) else {
+            continue;
+        };
+        for i in 0..p.menu.len() {
+            let later = c.or(p.op[b][i..].iter().copied());
+            let ok = c.implies(p.op[a][i], later);
+            structure.push(ok);
+        }
+    }
+}
+
+/// At most `budget` scopes, counted as the Alloy artifact's scope tree does: the threads
+/// plus one node per distinct set of threads among the CTAs, the GPUs and the system (a CTA
+/// alone in its GPU is the same node as the GPU). Placements are few: the allowed ones are
+/// listed and one of them asserted.
+fn scope_count(c: &mut Circuit, p: &ProgramVariables, budget: usize, structure: &mut Vec<Node>) {
+    let mut allowed = vec![];
+    for (cta, gpu) in placements(p.layout.threads()) {
+        if p.layout.threads() + scope_nodes(&cta, &gpu) > budget {
+            continue;
+        }
+        let fixed: Vec<Node> = (0..cta.len())
+            .flat_map(|t| [p.cta[t][cta[t]], p.gpu[t][gpu[t]]])
+            .collect();
+        allowed.push(c.and(fixed));
+    }
+    let one = c.or(allowed);
+    structure.push(one);
+}
+
+/// Every canonical placement of `threads` threads: (CTA label, GPU label) per thread, labels
+/// numbered in order of first use, threads of one CTA in one GPU.
+fn placements(threads: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
+    let mut out = vec![(vec![], vec![])];
+    for _ in 0..threads {
+        let mut next = vec![];
+        for (cta, gpu) in out {
+            let fresh_cta = cta.iter().max().map_or(0, |m| m + 1);
+            let fresh_gpu = gpu.iter().max().map_or(0, |m| m + 1);
+            for k in 0..=fresh_cta {
+                let gpus: Vec<usize> = match cta.iter().position(|&x| x == k) {
+                    Some(u) => vec![gpu[u]],
+                    None => (0..=fresh_gpu).collect(),
+                };
+                for g in gpus {
+                    let (mut c2, mut g2) = (cta.clone(), gpu.clone());
+                    c2.push(k);
+                    g2.push(g);
+                    next.push((c2, g2));
+                }
+            }
+        }
+        out = next;
+    }
+    out
+}
+
+/// The non-thread nodes of the scope tree a placement needs: distinct thread sets among the
+/// CTAs, the GPUs and the whole system.
+fn scope_nodes(cta: &[usize], gpu: &[usize]) -> usize {
+    let group = |labels: &[usize], k: usize| -> Vec<usize> {
+        (0..labels.len()).filter(|&t| labels[t] == k).collect()
+    };
+    let mut sets: Vec<Vec<usize>> = vec![(0..cta.len()).collect()];
+    for labels in [cta, gpu] {
+        for k in 0..=labels.iter().copied().max().unwrap_or(0) {
+            let g = group(labels, k);
+            if !g.is_empty() && !sets.contains(&g) {
+                sets.push(g);
+            }
+        }
+    }
+    sets.len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn placements_are_nested_partitions() {
+        // Two threads: same CTA; two CTAs of one GPU; two GPUs.
+        assert_eq!(placements(2).len(), 3);
+        // Scope trees of 2 threads: {01} → 1 node; CTAs {0},{1} in GPU {01} → 3; GPUs → 3.
+        let nodes: Vec<usize> = placements(2)
+            .iter()
+            .map(|(c, g)| scope_nodes(c, g))
+            .collect();
+        assert_eq!(nodes, vec![1, 3, 3]);
+        assert_eq!(scope_nodes(&[0, 0, 1], &[0, 0, 0]), 3);
+    }
+}
