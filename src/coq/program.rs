@@ -10,8 +10,9 @@
 //! Owns: `Numbering`, `Programs` (both programs and the embedding of executions into them), and
 //! the files printed from them: a counterexample's refutation (`refutation`) and the obligations'
 //! satisfiability witness (`satisfiable`).
-//! Uses: `runner` (skeletons, race freedom), `search::validate` (keys), `mapping` (the
-//! instruction map), `coq::concrete` (literals and mirrors), `coq::mapping` (the statement).
+//! Uses: `runner` (skeletons, race freedom), `search` (event keys, `validate::executions`),
+//! `mapping` (the instruction map), `coq::concrete` (literals and mirrors), `coq::mapping` (the
+//! statement).
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

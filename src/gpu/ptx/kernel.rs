@@ -17,11 +17,6 @@ mod litmus_classify;
 mod litmus_init;
 mod litmus_test;
 
-use helpers::{barriers, MIX, STRESS};
-use litmus_classify::classify_kernel;
-use litmus_init::init_kernel;
-use litmus_test::test_kernel;
-
 use std::fmt::Write as _;
 
 use super::events::{Event, Fence, Sem};
@@ -30,6 +25,10 @@ use crate::diag::Result;
 use crate::gpu::layout::{Layout, KNOBS};
 use crate::gpu::outcome::{counted, Space};
 use crate::litmus::{Litmus, Prop, Target};
+use helpers::{barriers, MIX, STRESS};
+use litmus_classify::classify_kernel;
+use litmus_init::init_kernel;
+use litmus_test::test_kernel;
 
 pub const INIT_KERNEL: &str = "litmus_init";
 pub const TEST_KERNEL: &str = "litmus_test";
