@@ -220,3 +220,27 @@ fn alloy_counting_leaves_out_sc_accesses() {
     };
     assert!(search("mappings/rc11-ptx.map", &opts).is_empty());
 }
+
+/// A check stopped before a bound starts (as a deadline can fall between two bounds) reports,
+/// for every open axiom, that bound as unfinished with no shape done — never a missing record.
+#[test]
+fn a_stop_between_bounds_records_the_next_bound_as_unfinished() {
+    let m = mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap();
+    let opts = options(3, &["Coherence", "Atomicity"]);
+    opts.stop.request();
+    let report = search::check(&m, &opts, &|_| {}).unwrap();
+    assert!(report.stopped);
+    for a in &report.axioms {
+        let unfinished = a
+            .unfinished
+            .as_ref()
+            .expect("the stopped bound is recorded");
+        assert_eq!(
+            (a.clean_to, unfinished.bound, unfinished.shapes_done),
+            (0, 1, 0),
+            "{}",
+            a.axiom
+        );
+        assert!(unfinished.shapes > 0);
+    }
+}
