@@ -1,0 +1,98 @@
+//! Counting without judging: the candidates of every trace combination counted (barrier
+//! generations, `rf` and `co` choices multiplied out), and the error naming the limit a test
+//! passes.
+use std::collections::BTreeMap;
+
+use super::combinations::{for_each_barrier_choice, Combinations};
+use super::domain::{Memory, Prepared};
+use crate::diag::{Error, Result};
+use crate::exec::EventKind;
+use crate::ir::CoKind;
+use crate::litmus::Litmus;
+use crate::runner::bound;
+use crate::runner::orders::order_count;
+use crate::runner::traces::{Trace, TraceEvent};
+use crate::runner::Options;
+
+/// The candidates of a prepared test, counted without judging them; an error as soon as the
+/// count exceeds the limit.
+pub(super) fn count(combos: &Combinations, prepared: &Prepared, coherence: CoKind) -> Result<u128> {
+    let threads = combos.threads;
+    let limit = u128::from(threads.opts.max_candidates);
+    let mut counted = 0u128;
+    combos.extend(&[], &[0; 8], &[0; 8], &mut |combo| {
+        for_each_barrier_choice(threads.test, combo, &mut |blocked, _| {
+            counted = counted.saturating_add(rf_co_count(combo, blocked, threads.mem, coherence));
+            if counted > limit {
+                return Err(over_limit(threads.test, &prepared.code, true, threads.opts));
+            }
+            Ok(())
+        })
+    })?;
+    Ok(counted)
+}
+
+/// How many `rf` and `co` choices the shape of `combo` with threads `blocked` has: what
+/// `Shape::for_each_rf_co` goes through.
+pub(super) fn rf_co_count(
+    combo: &[&Trace],
+    blocked: &[Option<usize>],
+    mem: &Memory,
+    kind: CoKind,
+) -> u128 {
+    let events = || {
+        combo
+            .iter()
+            .zip(blocked)
+            .flat_map(|(trace, b)| executed(trace, *b))
+    };
+    let mut writers: BTreeMap<(usize, i64), u128> = mem
+        .init
+        .iter()
+        .enumerate()
+        .map(|(l, &v)| ((l, v), 1))
+        .collect();
+    let mut per_loc = vec![0; mem.names.len()];
+    for e in events().filter(|e| e.kind == EventKind::Write) {
+        let l = e.loc.expect("writes have a location");
+        *writers.entry((l, e.value)).or_default() += 1;
+        per_loc[l] += 1;
+    }
+    let rf = events()
+        .filter(|e| e.kind == EventKind::Read)
+        .map(|e| writers.get(&(e.loc.expect("reads have a location"), e.value)))
+        .fold(1u128, |p, w| p.saturating_mul(w.copied().unwrap_or(0)));
+    let co = per_loc
+        .iter()
+        .fold(1u128, |p, &k| p.saturating_mul(order_count(kind, k)));
+    rf.saturating_mul(co)
+}
+
+/// The events of `trace` a thread performs: all, or those up to the barrier it blocks at.
+pub(super) fn executed(trace: &Trace, blocked: Option<usize>) -> &[TraceEvent] {
+    &trace.events[..blocked.map_or(trace.events.len(), |b| b + 1)]
+}
+
+/// The refusal of a test over the limit, with the bound from the code and whether the candidates
+/// were `counted` past the limit.
+pub(super) fn over_limit(
+    test: &Litmus,
+    code: &bound::CodeBound,
+    counted: bool,
+    opts: &Options,
+) -> Error {
+    let estimate = bound::render(code.candidates);
+    let limit = opts.max_candidates;
+    let message = if counted {
+        format!(
+            "more than {limit} candidate executions (counted before judging any; the runner's \
+             upper bound from the code is {estimate}); raise the limit with --max-candidates N"
+        )
+    } else {
+        format!(
+            "the runner's estimate of the candidate executions (an upper bound) is {estimate}, \
+             more than the limit of {limit}; raise it with --max-candidates N"
+        )
+    };
+    Error::file(&test.name, message)
+}
