@@ -1,10 +1,13 @@
 //! The event vocabulary: every built-in set and relation a cat model may name.
 //!
-//! Owns: the closed list of base names, their kinds, and what each means; `Tag`, the typed
-//! annotation tags, with each tag's role (order, scope, region, flavour) and scope level. The cat lowering uses it
-//! to resolve names and check kinds; the execution builder (`exec`) computes exactly these names for
-//! each concrete execution; litmus front ends attach only tags listed in `TAGS`. A new architecture
-//! adds its tags here, never new Rust in the evaluator.
+//! Owns: the closed list of base names as typed enums — `EventSet`, `Tag` (the annotation tags,
+//! with each tag's role: order, scope, region, flavour; and scope level) and `Relation` — and
+//! `Name`, any of them, each with its cat spelling, its kind and what it means; and `Reading`
+//! (`reading.rs`), the value of every built-in name in one execution, which `exec`, the search's
+//! circuit view and the defaults of `eval` / `encode` implement. The cat lowering uses it to
+//! resolve names and check kinds; litmus front ends attach only tags listed in `TAGS`. A new
+//! architecture adds its tags here, never new Rust in the evaluator; a new name does not compile
+//! until every reading gives it a meaning.
 
 mod reading;
 
