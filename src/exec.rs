@@ -1,14 +1,13 @@
 //! Concrete candidate executions and the base relations a model reads from them.
 //!
 //! Owns: `Event`, `Execution` (events, `po`, `rf`, `co`, `rmw`, dependencies, barrier instances,
-//! thread placement) and `Execution::base`, which computes every name of `vocab` for the evaluator.
+//! thread placement), its `vocab::Reading` (what each built-in name is on it) and
+//! `Execution::base`, which computes every name of `vocab` for the evaluator.
 //! Uses: `rel`, `vocab`, `litmus::Placement`, `eval::Base`. Knows nothing of models or of SAT.
-use std::collections::HashMap;
-
-use crate::eval::Base;
+use crate::eval::{Base, Value};
 use crate::litmus::Placement;
 use crate::rel::{Rel, Set};
-use crate::vocab::{self, Level, Tag};
+use crate::vocab::{EventSet, Level, Name, Reading, Relation, Tag};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
 pub enum EventKind {
@@ -128,71 +127,70 @@ impl Execution {
         self.rf.inverse().seq(&self.co)
     }
 
-    fn structural_sets(&self) -> HashMap<&'static str, Set> {
-        use EventKind::*;
-        let mut sets = HashMap::new();
-        let all = Set::full(self.n());
-        let reads = self.set_where(|e| e.kind == Read);
-        let writes = self.set_where(|e| e.kind == Write);
-        let rmw = self.rmw.domain().union(self.rmw.range());
-        for (name, s) in [
-            ("_", all),
-            ("E", all),
-            ("R", reads),
-            ("W", writes),
-            ("M", reads.union(writes)),
-            ("F", self.set_where(|e| e.kind == Fence)),
-            ("BAR", self.set_where(|e| e.kind == Barrier)),
-            ("IW", self.set_where(|e| e.thread.is_none())),
-            ("RMW", rmw),
-        ] {
-            sets.insert(name, s);
-        }
-        for tag in vocab::TAGS {
-            sets.insert(tag.name(), self.set_where(|e| e.tags.contains(&tag)));
-        }
-        sets
-    }
-
-    fn structural_rels(&self) -> HashMap<&'static str, Rel> {
-        let same_thread = |a: &Event, b: &Event| a.thread.is_some() && a.thread == b.thread;
-        let same_cta = |a: &Event, b: &Event| self.same_instance(Level::Cta, a, b);
-        let same_gpu = |a: &Event, b: &Event| self.same_instance(Level::Gpu, a, b);
-        let n = self.n();
-        let mut rels = HashMap::new();
-        rels.insert("id", Rel::id_on(n, Set::full(n)));
-        rels.insert("po", self.po.clone());
-        rels.insert("rf", self.rf.clone());
-        rels.insert("co", self.co.clone());
-        rels.insert("fr", self.fr());
-        rels.insert(
-            "loc",
-            self.rel_where(|a, b| a.loc.is_some() && a.loc == b.loc),
-        );
-        rels.insert("int", self.rel_where(same_thread));
-        rels.insert("ext", self.rel_where(|a, b| !same_thread(a, b)));
-        rels.insert("rmw", self.rmw.clone());
-        rels.insert("addr", self.addr.clone());
-        rels.insert("data", self.data.clone());
-        rels.insert("ctrl", self.ctrl.clone());
-        rels.insert("syncbar", self.syncbar.clone());
-        for name in ["scta", "swg"] {
-            rels.insert(name, self.rel_where(same_cta));
-        }
-        for name in ["sgpu", "sdv"] {
-            rels.insert(name, self.rel_where(same_gpu));
-        }
-        rels.insert("sr", self.sr());
-        rels.insert("incl", self.incl());
-        rels
-    }
-
     /// Every vocabulary name's value on this execution.
     pub fn base(&self) -> Base {
-        Base {
+        let mut base = Base {
             n: self.n(),
-            sets: self.structural_sets(),
-            rels: self.structural_rels(),
+            ..Base::default()
+        };
+        let mut reading = self;
+        for name in Name::all() {
+            base.set(name.name(), reading.name(name));
+        }
+        base
+    }
+
+    fn same_thread(a: &Event, b: &Event) -> bool {
+        a.thread.is_some() && a.thread == b.thread
+    }
+}
+
+/// What each built-in name is on a concrete execution.
+impl Reading for &Execution {
+    type Set = Set;
+    type Rel = Rel;
+    type Value = Value;
+
+    fn event_set(&mut self, set: EventSet) -> Set {
+        use EventKind::*;
+        let is = |kind: EventKind| self.set_where(move |e| e.kind == kind);
+        match set {
+            EventSet::Wildcard | EventSet::E => Set::full(self.n()),
+            EventSet::R => is(Read),
+            EventSet::W => is(Write),
+            EventSet::M => is(Read).union(is(Write)),
+            EventSet::F => is(Fence),
+            EventSet::Bar => is(Barrier),
+            EventSet::Iw => self.set_where(|e| e.thread.is_none()),
+            EventSet::Rmw => self.rmw.domain().union(self.rmw.range()),
+        }
+    }
+
+    fn tag(&mut self, tag: Tag) -> Set {
+        self.set_where(|e| e.tags.contains(&tag))
+    }
+
+    fn relation(&mut self, rel: Relation) -> Rel {
+        let x: &Execution = self;
+        let same = |level: Level| x.rel_where(move |a, b| x.same_instance(level, a, b));
+        match rel {
+            Relation::Id => Rel::id_on(self.n(), Set::full(self.n())),
+            Relation::Po => self.po.clone(),
+            Relation::Rf => self.rf.clone(),
+            Relation::Co => self.co.clone(),
+            Relation::Fr => self.fr(),
+            Relation::Loc => self.rel_where(|a, b| a.loc.is_some() && a.loc == b.loc),
+            Relation::Int => self.rel_where(Execution::same_thread),
+            Relation::Ext => self.rel_where(|a, b| !Execution::same_thread(a, b)),
+            Relation::Rmw => self.rmw.clone(),
+            Relation::Addr => self.addr.clone(),
+            Relation::Data => self.data.clone(),
+            Relation::Ctrl => self.ctrl.clone(),
+            Relation::Syncbar => self.syncbar.clone(),
+            Relation::Scta | Relation::Swg => same(Level::Cta),
+            Relation::Sgpu | Relation::Sdv => same(Level::Gpu),
+            Relation::Sr => self.sr(),
+            Relation::Incl => self.incl(),
         }
     }
 }
@@ -200,6 +198,7 @@ impl Execution {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::vocab;
 
     fn ev(thread: Option<usize>, kind: EventKind, loc: Option<usize>, tags: &[Tag]) -> Event {
         Event {

@@ -1,10 +1,17 @@
 //! The event vocabulary: every built-in set and relation a cat model may name.
 //!
-//! Owns: the closed list of base names, their kinds, and what each means; `Tag`, the typed
-//! annotation tags, with each tag's role (order, scope, region, flavour) and scope level. The cat lowering uses it
-//! to resolve names and check kinds; the execution builder (`exec`) computes exactly these names for
-//! each concrete execution; litmus front ends attach only tags listed in `TAGS`. A new architecture
-//! adds its tags here, never new Rust in the evaluator.
+//! Owns: the closed list of base names as typed enums — `EventSet`, `Tag` (the annotation tags,
+//! with each tag's role: order, scope, region, flavour; and scope level) and `Relation` — and
+//! `Name`, any of them, each with its cat spelling, its kind and what it means; and `Reading`
+//! (`reading.rs`), the value of every built-in name in one execution, which `exec`, the search's
+//! circuit view and the defaults of `eval` / `encode` implement. The cat lowering uses it to
+//! resolve names and check kinds; litmus front ends attach only tags listed in `TAGS`. A new
+//! architecture adds its tags here, never new Rust in the evaluator; a new name does not compile
+//! until every reading gives it a meaning.
+
+mod reading;
+
+pub use reading::{Defaulted, Partial, Reading};
 
 /// Whether a name denotes a set of events or a relation between events.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize)]
@@ -12,25 +19,6 @@ pub enum Kind {
     Set,
     Rel,
 }
-
-/// Event kinds and structural sets, computed from the execution's shape.
-pub const EVENT_SETS: &[(&str, &str)] = &[
-    ("_", "all events (herd's wildcard)"),
-    ("E", "all events"),
-    ("R", "reads (including the read of an RMW)"),
-    (
-        "W",
-        "writes (including initial writes and the write of an RMW)",
-    ),
-    ("M", "memory events, R | W"),
-    ("F", "fences"),
-    (
-        "BAR",
-        "execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier)",
-    ),
-    ("IW", "initial writes"),
-    ("RMW", "the read and the write of every read-modify-write"),
-];
 
 /// An annotation tag attached by the litmus front ends; each is also the set of events carrying it.
 ///
@@ -260,57 +248,239 @@ impl serde::Serialize for Tag {
     }
 }
 
-/// Built-in relations.
-pub const RELATIONS: &[(&str, &str)] = &[
-    ("id", "identity on all events"),
-    (
-        "po",
-        "program order (strict, per thread; initial writes are not in po)",
-    ),
-    (
-        "rf",
-        "reads-from: write to read of the same location and value",
-    ),
-    (
-        "co",
-        "coherence order (transitive; total per location or partial, as the model declares)",
-    ),
-    ("fr", "from-reads, rf^-1; co"),
-    ("loc", "same location (memory events)"),
-    ("int", "same thread"),
-    ("ext", "different threads (initial writes are in no thread)"),
-    ("rmw", "read of an RMW to its write"),
-    ("addr", "address dependency"),
-    ("data", "data dependency"),
-    ("ctrl", "control dependency"),
-    (
-        "syncbar",
-        "barrier events of the same barrier instance (same id, same CTA / work-group)",
-    ),
-    (
-        "scta",
-        "same CTA (threads placed in the same cta of the same gpu)",
-    ),
-    ("sgpu", "same GPU"),
-    ("swg", "same work-group (OpenCL name for scta)"),
-    ("sdv", "same device (OpenCL name for sgpu)"),
-    ("sr", "same scope tag and same scope instance"),
-    (
-        "incl",
-        "both events scoped, and each one's scope instance contains the other's thread",
-    ),
+/// A built-in set of events, computed from the execution's shape.
+///
+/// Like `Tag`, every property is one exhaustive `match` (`name`, `doc`), and every reading
+/// (`Reading`) gives each variant its value in its own arm.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum EventSet {
+    Wildcard,
+    E,
+    R,
+    W,
+    M,
+    F,
+    Bar,
+    Iw,
+    Rmw,
+}
+
+/// Every built-in event set, in the vocabulary's order.
+pub const EVENT_SETS: [EventSet; 9] = [
+    EventSet::Wildcard,
+    EventSet::E,
+    EventSet::R,
+    EventSet::W,
+    EventSet::M,
+    EventSet::F,
+    EventSet::Bar,
+    EventSet::Iw,
+    EventSet::Rmw,
 ];
+
+impl EventSet {
+    /// The name models use (`R`).
+    pub fn name(self) -> &'static str {
+        match self {
+            EventSet::Wildcard => "_",
+            EventSet::E => "E",
+            EventSet::R => "R",
+            EventSet::W => "W",
+            EventSet::M => "M",
+            EventSet::F => "F",
+            EventSet::Bar => "BAR",
+            EventSet::Iw => "IW",
+            EventSet::Rmw => "RMW",
+        }
+    }
+
+    /// The event set a model names `name`, if any.
+    pub fn from_name(name: &str) -> Option<EventSet> {
+        EVENT_SETS.into_iter().find(|s| s.name() == name)
+    }
+
+    /// What the set holds.
+    pub fn doc(self) -> &'static str {
+        match self {
+            EventSet::Wildcard => "all events (herd's wildcard)",
+            EventSet::E => "all events",
+            EventSet::R => "reads (including the read of an RMW)",
+            EventSet::W => "writes (including initial writes and the write of an RMW)",
+            EventSet::M => "memory events, R | W",
+            EventSet::F => "fences",
+            EventSet::Bar => {
+                "execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier)"
+            }
+            EventSet::Iw => "initial writes",
+            EventSet::Rmw => "the read and the write of every read-modify-write",
+        }
+    }
+}
+
+/// A built-in relation between events.
+///
+/// Like `Tag`, every property is one exhaustive `match` (`name`, `doc`), and every reading
+/// (`Reading`) gives each variant its value in its own arm.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Relation {
+    Id,
+    Po,
+    Rf,
+    Co,
+    Fr,
+    Loc,
+    Int,
+    Ext,
+    Rmw,
+    Addr,
+    Data,
+    Ctrl,
+    Syncbar,
+    Scta,
+    Sgpu,
+    Swg,
+    Sdv,
+    Sr,
+    Incl,
+}
+
+/// Every built-in relation, in the vocabulary's order.
+pub const RELATIONS: [Relation; 19] = [
+    Relation::Id,
+    Relation::Po,
+    Relation::Rf,
+    Relation::Co,
+    Relation::Fr,
+    Relation::Loc,
+    Relation::Int,
+    Relation::Ext,
+    Relation::Rmw,
+    Relation::Addr,
+    Relation::Data,
+    Relation::Ctrl,
+    Relation::Syncbar,
+    Relation::Scta,
+    Relation::Sgpu,
+    Relation::Swg,
+    Relation::Sdv,
+    Relation::Sr,
+    Relation::Incl,
+];
+
+impl Relation {
+    /// The name models use (`po`).
+    pub fn name(self) -> &'static str {
+        match self {
+            Relation::Id => "id",
+            Relation::Po => "po",
+            Relation::Rf => "rf",
+            Relation::Co => "co",
+            Relation::Fr => "fr",
+            Relation::Loc => "loc",
+            Relation::Int => "int",
+            Relation::Ext => "ext",
+            Relation::Rmw => "rmw",
+            Relation::Addr => "addr",
+            Relation::Data => "data",
+            Relation::Ctrl => "ctrl",
+            Relation::Syncbar => "syncbar",
+            Relation::Scta => "scta",
+            Relation::Sgpu => "sgpu",
+            Relation::Swg => "swg",
+            Relation::Sdv => "sdv",
+            Relation::Sr => "sr",
+            Relation::Incl => "incl",
+        }
+    }
+
+    /// The relation a model names `name`, if any.
+    pub fn from_name(name: &str) -> Option<Relation> {
+        RELATIONS.into_iter().find(|r| r.name() == name)
+    }
+
+    /// What the relation relates.
+    pub fn doc(self) -> &'static str {
+        match self {
+            Relation::Id => "identity on all events",
+            Relation::Po => "program order (strict, per thread; initial writes are not in po)",
+            Relation::Rf => "reads-from: write to read of the same location and value",
+            Relation::Co => {
+                "coherence order (transitive; total per location or partial, as the model declares)"
+            }
+            Relation::Fr => "from-reads, rf^-1; co",
+            Relation::Loc => "same location (memory events)",
+            Relation::Int => "same thread",
+            Relation::Ext => "different threads (initial writes are in no thread)",
+            Relation::Rmw => "read of an RMW to its write",
+            Relation::Addr => "address dependency",
+            Relation::Data => "data dependency",
+            Relation::Ctrl => "control dependency",
+            Relation::Syncbar => {
+                "barrier events of the same barrier instance (same id, same CTA / work-group)"
+            }
+            Relation::Scta => "same CTA (threads placed in the same cta of the same gpu)",
+            Relation::Sgpu => "same GPU",
+            Relation::Swg => "same work-group (OpenCL name for scta)",
+            Relation::Sdv => "same device (OpenCL name for sgpu)",
+            Relation::Sr => "same scope tag and same scope instance",
+            Relation::Incl => {
+                "both events scoped, and each one's scope instance contains the other's thread"
+            }
+        }
+    }
+}
+
+/// Any built-in name: an event set, a tag (the set of events carrying it) or a relation.
+#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+pub enum Name {
+    Set(EventSet),
+    Tag(Tag),
+    Rel(Relation),
+}
+
+impl Name {
+    /// Every built-in name: the event sets, the tags, the relations, each in its order.
+    pub fn all() -> impl Iterator<Item = Name> {
+        let sets = EVENT_SETS.into_iter().map(Name::Set);
+        let tags = TAGS.into_iter().map(Name::Tag);
+        sets.chain(tags).chain(RELATIONS.into_iter().map(Name::Rel))
+    }
+
+    /// The name models use.
+    pub fn name(self) -> &'static str {
+        match self {
+            Name::Set(s) => s.name(),
+            Name::Tag(t) => t.name(),
+            Name::Rel(r) => r.name(),
+        }
+    }
+
+    /// The built-in a model names `name`, if any.
+    pub fn from_name(name: &str) -> Option<Name> {
+        Name::all().find(|n| n.name() == name)
+    }
+
+    /// What the name means.
+    pub fn doc(self) -> &'static str {
+        match self {
+            Name::Set(s) => s.doc(),
+            Name::Tag(t) => t.doc(),
+            Name::Rel(r) => r.doc(),
+        }
+    }
+
+    /// Whether the name denotes a set of events or a relation.
+    pub fn kind(self) -> Kind {
+        match self {
+            Name::Set(_) | Name::Tag(_) => Kind::Set,
+            Name::Rel(_) => Kind::Rel,
+        }
+    }
+}
 
 /// The kind of a built-in name, or `None` if the vocabulary does not have it.
 pub fn kind_of(name: &str) -> Option<Kind> {
-    let in_list = |l: &[(&str, &str)]| l.iter().any(|(n, _)| *n == name);
-    if in_list(EVENT_SETS) || is_tag(name) {
-        Some(Kind::Set)
-    } else if in_list(RELATIONS) {
-        Some(Kind::Rel)
-    } else {
-        None
-    }
+    Name::from_name(name).map(Name::kind)
 }
 
 /// Is `name` an annotation a front end may attach?
@@ -320,10 +490,7 @@ pub fn is_tag(name: &str) -> bool {
 
 /// All built-in names (for "did you mean" suggestions).
 pub fn all_names() -> impl Iterator<Item = &'static str> {
-    let names = |l: &'static [(&'static str, &'static str)]| l.iter().map(|(n, _)| *n);
-    names(EVENT_SETS)
-        .chain(TAGS.into_iter().map(Tag::name))
-        .chain(names(RELATIONS))
+    Name::all().map(Name::name)
 }
 
 #[cfg(test)]
@@ -336,6 +503,9 @@ mod tests {
             assert_eq!(Tag::from_name(t.name()), Some(t));
         }
         assert_eq!(Tag::from_name("acq"), None);
+        for n in Name::all() {
+            assert_eq!(Name::from_name(n.name()), Some(n));
+        }
     }
 
     #[test]

@@ -2,16 +2,17 @@
 //! its boolean mirror `bexec`, the record `exec_reflects` saying a predicate execution and a
 //! boolean one agree field by field, `of_bexec`, the predicate execution of a boolean one, and
 //! `exec_of` (an execution drawn from a program's skeleton) with its mirror `brestrict`.
-//! Generated from `vocab` so that a new vocabulary name reaches Coq without hand edits.
+//! Generated from `vocab` (`Name::all`) so that a new vocabulary name reaches Coq without hand
+//! edits; a new relation must say whether executions choose it (`chosen`).
 use std::fmt::Write;
 
-use crate::vocab::{self, Kind};
+use crate::vocab::{EventSet, Kind, Name, Relation};
 
 /// The vocabulary names that are record fields (`_` is printed as `E`), with their kinds.
 pub fn fields() -> Vec<(&'static str, Kind)> {
-    vocab::all_names()
-        .filter(|n| *n != "_")
-        .map(|n| (n, vocab::kind_of(n).expect("a vocabulary name has a kind")))
+    Name::all()
+        .filter(|n| *n != Name::Set(EventSet::Wildcard))
+        .map(|n| (n.name(), n.kind()))
         .collect()
 }
 
@@ -74,7 +75,30 @@ pub fn print() -> String {
 
 /// The fields a program fixes: all but `rf`, `co` and `fr`, which its executions choose.
 pub fn is_chosen(field: &str) -> bool {
-    matches!(field, "rf" | "co" | "fr")
+    Relation::from_name(field).is_some_and(chosen)
+}
+
+/// Does an execution choose `rel`, rather than take it from its program's skeleton?
+fn chosen(rel: Relation) -> bool {
+    match rel {
+        Relation::Rf | Relation::Co | Relation::Fr => true,
+        Relation::Id
+        | Relation::Po
+        | Relation::Loc
+        | Relation::Int
+        | Relation::Ext
+        | Relation::Rmw
+        | Relation::Addr
+        | Relation::Data
+        | Relation::Ctrl
+        | Relation::Syncbar
+        | Relation::Scta
+        | Relation::Sgpu
+        | Relation::Swg
+        | Relation::Sdv
+        | Relation::Sr
+        | Relation::Incl => false,
+    }
 }
 
 /// The restriction of field `f` of `P` to the events `E X` (`e` names the events), in Prop (`X`,
@@ -128,7 +152,7 @@ fn print_exec_of(fields: &[(&str, Kind)], out: &mut String) {
         .iter()
         .map(|(f, k)| match *f {
             "E" => "  b_E := e".to_string(),
-            "rf" | "co" | "fr" => format!("  b_{f} := {f}b"),
+            _ if is_chosen(f) => format!("  b_{f} := {f}b"),
             _ => format!("  b_{f} := {}", brestricted(f, *k, "PB", "e")),
         })
         .collect();
@@ -136,9 +160,7 @@ fn print_exec_of(fields: &[(&str, Kind)], out: &mut String) {
         .iter()
         .map(|(f, _)| match *f {
             "E" => "    He".to_string(),
-            "rf" => "    Hrf".to_string(),
-            "co" => "    Hco".to_string(),
-            "fr" => "    Hfr".to_string(),
+            _ if is_chosen(f) => format!("    H{f}"),
             _ => {
                 let p = &parts.iter().find(|(g, _)| g == f).expect("restricted").1;
                 format!("    ({p})")

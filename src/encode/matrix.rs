@@ -26,6 +26,18 @@ pub enum Value {
     Rel(Matrix),
 }
 
+impl From<Vector> for Value {
+    fn from(v: Vector) -> Value {
+        Value::Set(v)
+    }
+}
+
+impl From<Matrix> for Value {
+    fn from(m: Matrix) -> Value {
+        Value::Rel(m)
+    }
+}
+
 impl Vector {
     pub fn constant(n: usize, s: Set) -> Vector {
         Vector((0..n).map(|i| Node::constant(s.contains(i))).collect())

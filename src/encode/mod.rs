@@ -47,6 +47,7 @@ use self::translate::Translation;
 use crate::ir::{CheckKind, Model};
 use crate::rel::{Rel, Set};
 use crate::solver::{self, SatSolver};
+use crate::vocab;
 
 /// Sizes of an encoding: circuit and CNF.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
@@ -73,21 +74,14 @@ pub struct Encoded {
 
 impl Encoded {
     /// Translate `model` with universe `all` and `base(c, name)` the value of each vocabulary
-    /// name it uses (`E` is `all`).
+    /// name it uses (a `vocab::Reading`, whose `E` is `all`).
     pub fn new(
         c: &mut Circuit,
         model: &Model,
         all: Vector,
-        base: &mut dyn FnMut(&mut Circuit, &'static str) -> Value,
+        base: &mut dyn FnMut(&mut Circuit, vocab::Name) -> Value,
     ) -> Encoded {
-        let bases = model
-            .bases
-            .iter()
-            .map(|name| match *name {
-                "E" => Value::Set(all.clone()),
-                _ => base(c, name),
-            })
-            .collect();
+        let bases = model.base_names().map(|name| base(c, name)).collect();
         Encoded::from_parts(c, model, all, bases)
     }
 

@@ -11,7 +11,7 @@ use super::checks;
 use super::circuit::{Circuit, Node};
 use super::matrix::{Matrix, Value, Vector};
 use crate::ir::{BinOp, DefBody, DefId, Expr, Kind, Model, Op1, Step};
-use crate::vocab;
+use crate::vocab::{self, Defaulted, Partial, Reading};
 
 /// A model translated over one universe.
 #[derive(Clone, Debug)]
@@ -38,32 +38,54 @@ pub struct Translation {
 pub fn instantiate(c: &mut Circuit, model: &Model, bounds: &Bounds) -> (Vector, Vec<Value>) {
     let n = bounds.n();
     let all = set_from_bounds(c, bounds, "E").unwrap_or_else(|| Vector(vec![Node::TRUE; n]));
-    let value = |c: &mut Circuit, name: &str| match vocab::kind_of(name) {
-        Some(Kind::Set) => Value::Set(set_from_bounds(c, bounds, name).unwrap_or_else(
-            || match name {
-                "_" => all.clone(),
-                _ => Vector(vec![Node::FALSE; n]),
-            },
-        )),
-        _ => Value::Rel(
-            rel_from_bounds(c, bounds, name).unwrap_or_else(|| match name {
-                "id" => Matrix::id_on(&all),
-                _ => Matrix::empty(n),
-            }),
-        ),
-    };
-    let bases = model
-        .bases
-        .iter()
-        .map(|name| {
-            if *name == "E" {
-                Value::Set(all.clone())
-            } else {
-                value(c, name)
-            }
-        })
-        .collect();
+    let mut reading = Defaulted(Bounded {
+        c,
+        bounds,
+        all: all.clone(),
+    });
+    let bases = model.base_names().map(|name| reading.name(name)).collect();
     (all, bases)
+}
+
+/// The names `bounds` bound, as circuit inputs (`Defaulted` reads the others); `E` is `all`,
+/// read once.
+struct Bounded<'c, 'b> {
+    c: &'c mut Circuit,
+    bounds: &'b Bounds,
+    all: Vector,
+}
+
+impl Partial for Bounded<'_, '_> {
+    type Set = Vector;
+    type Rel = Matrix;
+    type Value = Value;
+
+    fn given_set(&mut self, name: vocab::Name) -> Option<Vector> {
+        if name == vocab::Name::Set(vocab::EventSet::E) {
+            return Some(self.all.clone()); // its inputs, made once
+        }
+        set_from_bounds(self.c, self.bounds, name.name())
+    }
+
+    fn given_rel(&mut self, name: vocab::Name) -> Option<Matrix> {
+        rel_from_bounds(self.c, self.bounds, name.name())
+    }
+
+    fn events(&mut self) -> Vector {
+        self.all.clone()
+    }
+
+    fn no_events(&mut self) -> Vector {
+        Vector(vec![Node::FALSE; self.bounds.n()])
+    }
+
+    fn identity(&mut self, events: &Vector) -> Matrix {
+        Matrix::id_on(events)
+    }
+
+    fn no_pairs(&mut self) -> Matrix {
+        Matrix::empty(self.bounds.n())
+    }
 }
 
 fn set_from_bounds(c: &mut Circuit, bounds: &Bounds, name: &str) -> Option<Vector> {

@@ -15,7 +15,7 @@ use std::ops::ControlFlow;
 
 use crate::ir::{CheckKind, DefBody, DefId, Kind, Model, Step};
 use crate::rel::{Rel, Set};
-use crate::vocab;
+use crate::vocab::{self, Defaulted, Partial, Reading};
 
 pub use explain::{explain, Edge};
 pub use witness::for_each_linearisation;
@@ -32,33 +32,34 @@ pub struct Base {
 }
 
 impl Base {
-    /// Every vocabulary name on `n` events: sets empty except `E` and `_`, relations empty except `id`.
+    /// Every vocabulary name on `n` events, each at its default (`vocab::Defaulted`): sets empty
+    /// except `E` and `_`, relations empty except `id`.
     pub fn empty(n: usize) -> Base {
-        let mut base = Base {
+        let none = Base {
             n,
             ..Base::default()
         };
-        for name in vocab::all_names() {
-            match vocab::kind_of(name) {
-                Some(Kind::Set) => base.sets.insert(name, Set::EMPTY).map(drop),
-                _ => base.rels.insert(name, Rel::empty(n)).map(drop),
-            };
+        let mut base = none.clone();
+        for name in vocab::Name::all() {
+            base.insert(name, Defaulted(&none).name(name));
         }
-        base.sets.insert("E", Set::full(n));
-        base.sets.insert("_", Set::full(n));
-        base.rels.insert("id", Rel::id_on(n, Set::full(n)));
         base
+    }
+
+    /// Set `name` to `value`.
+    fn insert(&mut self, name: vocab::Name, value: Value) {
+        match value {
+            Value::Set(s) => self.sets.insert(name.name(), s).map(drop),
+            Value::Rel(r) => self.rels.insert(name.name(), r).map(drop),
+        };
     }
 
     /// Set a vocabulary name (names outside the vocabulary are ignored, and reported as `false`).
     pub fn set(&mut self, name: &str, value: Value) -> bool {
-        let Some(name) = vocab::all_names().find(|n| *n == name) else {
+        let Some(name) = vocab::Name::from_name(name) else {
             return false;
         };
-        match value {
-            Value::Set(s) => self.sets.insert(name, s).map(drop),
-            Value::Rel(r) => self.rels.insert(name, r).map(drop),
-        };
+        self.insert(name, value);
         true
     }
 
@@ -74,6 +75,18 @@ impl Base {
 pub enum Value {
     Set(Set),
     Rel(Rel),
+}
+
+impl From<Set> for Value {
+    fn from(s: Set) -> Value {
+        Value::Set(s)
+    }
+}
+
+impl From<Rel> for Value {
+    fn from(r: Rel) -> Value {
+        Value::Rel(r)
+    }
 }
 
 impl Value {
@@ -175,9 +188,8 @@ impl<'m> Evaluator<'m> {
     fn new(model: &'m Model, base: &Base, keep_slots: bool) -> Evaluator<'m> {
         let n = base.n;
         let bases = model
-            .bases
-            .iter()
-            .map(|name| base_value(base, name))
+            .base_names()
+            .map(|name| Defaulted(base).name(name))
             .collect();
         let slots = vec![Value::Set(Set::EMPTY); model.defs.len()];
         Evaluator {
@@ -297,17 +309,33 @@ impl<'m> Evaluator<'m> {
     }
 }
 
-/// The execution's value of a vocabulary name (see `Base` for names it lacks).
-fn base_value(base: &Base, name: &'static str) -> Value {
-    let n = base.n;
-    match vocab::kind_of(name) {
-        Some(Kind::Set) => Value::Set(base.sets.get(name).copied().unwrap_or_else(|| match name {
-            "E" | "_" => Set::full(n),
-            _ => Set::EMPTY,
-        })),
-        _ => Value::Rel(base.rels.get(name).cloned().unwrap_or_else(|| match name {
-            "id" => Rel::id_on(n, Set::full(n)),
-            _ => Rel::empty(n),
-        })),
+/// The names a `Base` gives; `Defaulted` reads the others (see `Base`).
+impl Partial for &Base {
+    type Set = Set;
+    type Rel = Rel;
+    type Value = Value;
+
+    fn given_set(&mut self, name: vocab::Name) -> Option<Set> {
+        self.sets.get(name.name()).copied()
+    }
+
+    fn given_rel(&mut self, name: vocab::Name) -> Option<Rel> {
+        self.rels.get(name.name()).cloned()
+    }
+
+    fn events(&mut self) -> Set {
+        Set::full(self.n)
+    }
+
+    fn no_events(&mut self) -> Set {
+        Set::EMPTY
+    }
+
+    fn identity(&mut self, events: &Set) -> Rel {
+        Rel::id_on(self.n, *events)
+    }
+
+    fn no_pairs(&mut self) -> Rel {
+        Rel::empty(self.n)
     }
 }

@@ -149,6 +149,13 @@ impl Model {
         self.bases.iter().copied().collect()
     }
 
+    /// `bases` as typed names, by slot.
+    pub fn base_names(&self) -> impl Iterator<Item = vocab::Name> + '_ {
+        let typed =
+            |b: &&str| vocab::Name::from_name(b).expect("the lowerer registers vocabulary names");
+        self.bases.iter().map(typed)
+    }
+
     /// The kind of an expression of this model.
     pub fn kind_of(&self, e: &Expr) -> Kind {
         match e {

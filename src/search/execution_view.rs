@@ -1,6 +1,6 @@
 //! The vocabulary over circuits: one execution of the candidate program, read by one model, as
-//! the value of every built-in name (`ExecutionView::base`), computed the way `Execution::base`
-//! computes them on a concrete execution — including which events execute at all, which
+//! the value of every built-in name (`ExecutionView::base`, a `vocab::Reading`), computed the way
+//! `Execution`'s reading computes them on a concrete execution — including which events execute at all, which
 //! depends on `rf`.
 //!
 //! Owns: `ExecutionView`. Uses: `candidate_variables`, `model_reading` (scope levels),
@@ -12,8 +12,7 @@ use super::layout::Role;
 use super::model_reading::LEVELS;
 use super::program_variables::matrix;
 use crate::encode::{Circuit, Matrix, Node, Value, Vector};
-use crate::vocab::Level;
-use crate::vocab::{self, Kind};
+use crate::vocab::{EventSet, Level, Name, Reading, Relation, Tag};
 
 /// One execution of the program read by one model: the model's reading restricted to the
 /// events that execute under `rf`, with `rf`, `co` and the control dependencies of the guards.
@@ -66,96 +65,68 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
     }
 
     /// The value of vocabulary name `name` in this execution.
-    pub(super) fn base(&self, c: &mut Circuit, name: &str) -> Value {
-        let p = &self.vars.program;
+    pub(super) fn base(&self, c: &mut Circuit, name: Name) -> Value {
+        ViewReading { view: self, c }.name(name)
+    }
+
+    /// The relation `f(c, a, b)` between executing events.
+    fn pairs(&self, c: &mut Circuit, f: &dyn Fn(&mut Circuit, usize, usize) -> Node) -> Matrix {
+        let n = self.vars.program.layout.n();
+        let pres = &self.present;
+        let mut m = vec![Node::FALSE; n * n];
+        for a in 0..n {
+            for b in 0..n {
+                let both = c.and2(pres.0[a], pres.0[b]);
+                if both == Node::FALSE {
+                    continue;
+                }
+                let v = f(c, a, b);
+                m[a * n + b] = c.and2(both, v);
+            }
+        }
+        matrix(n, m)
+    }
+
+    /// The scope levels the model reads off each event's tags.
+    fn levels(&self) -> &[[Node; 4]] {
         let side = if self.source {
             &self.vars.source
         } else {
             &self.vars.target
         };
-        let n = p.layout.n();
-        let pres = &self.present;
-        let pair = |c: &mut Circuit, f: &dyn Fn(&mut Circuit, usize, usize) -> Node| {
-            let mut m = vec![Node::FALSE; n * n];
-            for a in 0..n {
-                for b in 0..n {
-                    let both = c.and2(pres.0[a], pres.0[b]);
-                    if both == Node::FALSE {
-                        continue;
-                    }
-                    let v = f(c, a, b);
-                    m[a * n + b] = c.and2(both, v);
-                }
-            }
-            matrix(n, m)
+        &side.levels
+    }
+
+    /// `sr`: both events scoped at the same level, in the same instance of it.
+    fn sr(&self, c: &mut Circuit, a: usize, b: usize) -> Node {
+        let (p, levels) = (&self.vars.program, self.levels());
+        let per: Vec<Node> = (0..4)
+            .map(|k| {
+                let si = p.same_instance(LEVELS[k], a, b);
+                c.and([levels[a][k], levels[b][k], si])
+            })
+            .collect();
+        c.or(per)
+    }
+
+    /// `incl`: each event's scope instance holds the other's thread.
+    fn incl(&self, c: &mut Circuit, a: usize, b: usize) -> Node {
+        let (p, levels) = (&self.vars.program, self.levels());
+        let mut within = |e: usize| {
+            let per: Vec<Node> = (0..4)
+                .map(|k| {
+                    let si = p.same_instance(LEVELS[k], a, b);
+                    c.and2(levels[e][k], si)
+                })
+                .collect();
+            c.or(per)
         };
-        if vocab::kind_of(name) == Some(Kind::Set) {
-            let v = match name {
-                "_" => pres.clone(),
-                "R" => self.reads.clone(),
-                "W" => self.writes.clone(),
-                "F" => self.fences.clone(),
-                "M" => self.reads.union(c, &self.writes),
-                "IW" => Vector(
-                    (0..n)
-                        .map(|s| Node::constant(matches!(p.layout.slots[s].role, Role::Init(_))))
-                        .collect(),
-                ),
-                "RMW" => {
-                    let rmw = self.rmw(c);
-                    let (d, r) = (rmw.domain(c), rmw.range(c));
-                    d.union(c, &r)
-                }
-                tag => self
-                    .tags
-                    .get(tag)
-                    .cloned()
-                    .unwrap_or_else(|| Vector(vec![Node::FALSE; n])),
-            };
-            return Value::Set(v);
-        }
-        let levels = &side.levels;
-        let m = match name {
-            "id" => Matrix::id_on(pres),
-            "po" => pair(c, &|_, a, b| Node::constant(p.same_thread(a, b) && a < b)),
-            "rf" => self.rf.clone(),
-            "co" => self.co.clone(),
-            "fr" => self.rf.inverse().seq(c, &self.co),
-            "loc" => pair(c, &|_, a, b| self.vars.loc_rel.get(a, b)),
-            "rmw" => self.rmw(c),
-            "ctrl" => pair(c, &|c, a, b| self.ctrl(c, a, b)),
-            "int" => pair(c, &|_, a, b| Node::constant(p.same_thread(a, b))),
-            "ext" => pair(c, &|_, a, b| Node::constant(!p.same_thread(a, b))),
-            "scta" | "swg" => pair(c, &|_, a, b| p.same_instance(Level::Cta, a, b)),
-            "sgpu" | "sdv" => pair(c, &|_, a, b| p.same_instance(Level::Gpu, a, b)),
-            "sr" => pair(c, &|c, a, b| {
-                let per: Vec<Node> = (0..4)
-                    .map(|k| {
-                        let si = p.same_instance(LEVELS[k], a, b);
-                        c.and([levels[a][k], levels[b][k], si])
-                    })
-                    .collect();
-                c.or(per)
-            }),
-            "incl" => pair(c, &|c, a, b| {
-                let la: Vec<Node> = (0..4)
-                    .map(|k| {
-                        let si = p.same_instance(LEVELS[k], a, b);
-                        c.and2(levels[a][k], si)
-                    })
-                    .collect();
-                let lb: Vec<Node> = (0..4)
-                    .map(|k| {
-                        let si = p.same_instance(LEVELS[k], a, b);
-                        c.and2(levels[b][k], si)
-                    })
-                    .collect();
-                let (la, lb) = (c.or(la), c.or(lb));
-                c.and2(la, lb)
-            }),
-            _ => Matrix::empty(n), // addr, data, syncbar: values are constants, no barriers
-        };
-        Value::Rel(m)
+        let (la, lb) = (within(a), within(b));
+        c.and2(la, lb)
+    }
+
+    fn no_events(&self) -> Vector {
+        Vector(vec![Node::FALSE; self.vars.program.layout.n()])
     }
 
     /// `rmw` between executing events.
@@ -181,6 +152,82 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
                 c.and2(guarded, decides)
             }
             _ => Node::FALSE,
+        }
+    }
+}
+
+/// An execution view with the circuit its values are built in.
+struct ViewReading<'v, 'p, 'a, 'c> {
+    view: &'v ExecutionView<'p, 'a>,
+    c: &'c mut Circuit,
+}
+
+/// What each built-in name is in the circuit: as `Execution`'s reading, over the events that
+/// execute.
+impl Reading for ViewReading<'_, '_, '_, '_> {
+    type Set = Vector;
+    type Rel = Matrix;
+    type Value = Value;
+
+    fn event_set(&mut self, set: EventSet) -> Vector {
+        let (x, c) = (self.view, &mut *self.c);
+        let p = &x.vars.program;
+        match set {
+            EventSet::Wildcard | EventSet::E => x.present.clone(),
+            EventSet::R => x.reads.clone(),
+            EventSet::W => x.writes.clone(),
+            EventSet::F => x.fences.clone(),
+            EventSet::M => x.reads.union(c, &x.writes),
+            // The search places no barriers.
+            EventSet::Bar => x.no_events(),
+            EventSet::Iw => Vector(
+                (p.layout.slots.iter())
+                    .map(|s| Node::constant(matches!(s.role, Role::Init(_))))
+                    .collect(),
+            ),
+            EventSet::Rmw => {
+                let rmw = x.rmw(c);
+                let (d, r) = (rmw.domain(c), rmw.range(c));
+                d.union(c, &r)
+            }
+        }
+    }
+
+    fn tag(&mut self, tag: Tag) -> Vector {
+        let x = self.view;
+        x.tags
+            .get(tag.name())
+            .cloned()
+            .unwrap_or_else(|| x.no_events())
+    }
+
+    fn relation(&mut self, rel: Relation) -> Matrix {
+        let (x, c) = (self.view, &mut *self.c);
+        let p = &x.vars.program;
+        let n = p.layout.n();
+        match rel {
+            Relation::Id => Matrix::id_on(&x.present),
+            Relation::Po => x.pairs(c, &|_, a, b| Node::constant(p.same_thread(a, b) && a < b)),
+            Relation::Rf => x.rf.clone(),
+            Relation::Co => x.co.clone(),
+            Relation::Fr => x.rf.inverse().seq(c, &x.co),
+            Relation::Loc => x.pairs(c, &|_, a, b| x.vars.loc_rel.get(a, b)),
+            Relation::Int => x.pairs(c, &|_, a, b| Node::constant(p.same_thread(a, b))),
+            Relation::Ext => x.pairs(c, &|_, a, b| Node::constant(!p.same_thread(a, b))),
+            Relation::Rmw => x.rmw(c),
+            // Values are constants: no read feeds an address or a written value.
+            Relation::Addr | Relation::Data => Matrix::empty(n),
+            Relation::Ctrl => x.pairs(c, &|c, a, b| x.ctrl(c, a, b)),
+            // The search places no barriers.
+            Relation::Syncbar => Matrix::empty(n),
+            Relation::Scta | Relation::Swg => {
+                x.pairs(c, &|_, a, b| p.same_instance(Level::Cta, a, b))
+            }
+            Relation::Sgpu | Relation::Sdv => {
+                x.pairs(c, &|_, a, b| p.same_instance(Level::Gpu, a, b))
+            }
+            Relation::Sr => x.pairs(c, &|c, a, b| x.sr(c, a, b)),
+            Relation::Incl => x.pairs(c, &|c, a, b| x.incl(c, a, b)),
         }
     }
 }
