@@ -93,12 +93,13 @@ impl Execution {
 
     /// Do `a` and `b` lie in the same instance of scope `level`?
     fn same_instance(&self, level: Level, a: &Event, b: &Event) -> bool {
-        match (level, self.placement(a), self.placement(b)) {
-            (Level::System, _, _) => true,
-            (Level::Thread, _, _) => a.thread.is_some() && a.thread == b.thread,
-            (Level::Cta, Some(pa), Some(pb)) => pa == pb,
-            (Level::Gpu, Some(pa), Some(pb)) => pa.gpu == pb.gpu,
-            _ => false,
+        // Initial writes are in no thread, CTA or GPU.
+        let placed = |same: fn(Placement, Placement) -> bool| matches!((self.placement(a), self.placement(b)), (Some(pa), Some(pb)) if same(pa, pb));
+        match level {
+            Level::System => true,
+            Level::Thread => a.thread.is_some() && a.thread == b.thread,
+            Level::Cta => placed(|pa, pb| pa == pb),
+            Level::Gpu => placed(|pa, pb| pa.gpu == pb.gpu),
         }
     }
 

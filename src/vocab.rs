@@ -100,6 +100,11 @@ pub enum Level {
     System,
 }
 
+impl Level {
+    /// Every level, innermost first (a test checks that every scope tag's level is here).
+    pub const ALL: [Level; 4] = [Level::Thread, Level::Cta, Level::Gpu, Level::System];
+}
+
 impl Tag {
     /// The set name models use (`ACQ`).
     pub fn name(self) -> &'static str {
@@ -496,6 +501,15 @@ pub fn all_names() -> impl Iterator<Item = &'static str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A scope tag at a level the readings do not list would be no scope to the search.
+    #[test]
+    fn every_scope_tag_has_a_listed_level() {
+        for t in TAGS {
+            assert_eq!(t.level().is_some(), t.role() == Role::Scope, "{t}");
+            assert!(t.level().is_none_or(|l| Level::ALL.contains(&l)), "{t}");
+        }
+    }
 
     #[test]
     fn names_read_back() {

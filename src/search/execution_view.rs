@@ -9,7 +9,6 @@ use std::collections::BTreeMap;
 
 use super::candidate_variables::CandidateVariables;
 use super::layout::Role;
-use super::model_reading::LEVELS;
 use super::program_variables::matrix;
 use crate::encode::{Circuit, Matrix, Node, Value, Vector};
 use crate::vocab::{EventSet, Level, Name, Reading, Relation, Tag};
@@ -102,7 +101,7 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
         let (p, levels) = (&self.vars.program, self.levels());
         let per: Vec<Node> = (0..4)
             .map(|k| {
-                let si = p.same_instance(LEVELS[k], a, b);
+                let si = p.same_instance(Level::ALL[k], a, b);
                 c.and([levels[a][k], levels[b][k], si])
             })
             .collect();
@@ -115,7 +114,7 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
         let mut within = |e: usize| {
             let per: Vec<Node> = (0..4)
                 .map(|k| {
-                    let si = p.same_instance(LEVELS[k], a, b);
+                    let si = p.same_instance(Level::ALL[k], a, b);
                     c.and2(levels[e][k], si)
                 })
                 .collect();

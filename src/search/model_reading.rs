@@ -3,7 +3,7 @@
 //! source event at a main slot; the target model reads the compiled code: the main target event
 //! and the fences the rule adds around it.
 //!
-//! Owns: `ModelReading`, `LEVELS`. Uses: `program_variables`, `layout`, `operations`, `encode`,
+//! Owns: `ModelReading`. Uses: `program_variables`, `layout`, `operations`, `encode`,
 //! `exec` (event kinds, scope levels).
 use std::collections::BTreeMap;
 
@@ -15,7 +15,6 @@ use crate::exec::EventKind;
 use crate::vocab::{Level, Tag};
 
 /// Scope levels, in the order of `ModelReading::levels`.
-pub(super) const LEVELS: [Level; 4] = [Level::Thread, Level::Cta, Level::Gpu, Level::System];
 
 /// One model's reading of the operation at each slot, before asking whether it executes: is
 /// there an event, its kind, its tags, its scope level.
@@ -25,7 +24,7 @@ pub(super) struct ModelReading {
     pub(super) writes: Vector,
     pub(super) fences: Vector,
     pub(super) tags: BTreeMap<&'static str, Vector>,
-    /// Per slot and scope level (`LEVELS` order): the event's scope is at that level.
+    /// Per slot and scope level (`Level::ALL` order): the event's scope is at that level.
     pub(super) levels: Vec<[Node; 4]>,
 }
 
@@ -81,7 +80,7 @@ impl ModelReading {
         }
         side.levels = (0..n)
             .map(|s| {
-                LEVELS.map(|level| {
+                Level::ALL.map(|level| {
                     let at: Vec<Node> = side
                         .tags
                         .iter()

@@ -172,12 +172,16 @@ impl<'a> ProgramVariables<'a> {
     /// Do slots `a` and `b` lie in the same instance of scope `level`?
     pub(super) fn same_instance(&self, level: Level, a: usize, b: usize) -> Node {
         let (ta, tb) = (self.layout.slots[a].thread, self.layout.slots[b].thread);
-        match (level, ta, tb) {
-            (Level::System, _, _) => Node::TRUE,
-            (Level::Thread, _, _) => Node::constant(self.same_thread(a, b)),
-            (Level::Cta, Some(t), Some(u)) => self.same_cta[t][u],
-            (Level::Gpu, Some(t), Some(u)) => self.same_gpu[t][u],
+        // Initial writes are in no thread, CTA or GPU.
+        let placed = |same: &Vec<Vec<Node>>| match (ta, tb) {
+            (Some(t), Some(u)) => same[t][u],
             _ => Node::FALSE,
+        };
+        match level {
+            Level::System => Node::TRUE,
+            Level::Thread => Node::constant(self.same_thread(a, b)),
+            Level::Cta => placed(&self.same_cta),
+            Level::Gpu => placed(&self.same_gpu),
         }
     }
 
