@@ -131,6 +131,22 @@ pub struct Condition {
     pub boolean: String,
 }
 
+/// The conjunction of `conds`, each with its reason as a comment, and its boolean mirror.
+pub(super) fn conjunction(conds: &[Condition]) -> (String, String) {
+    let props: Vec<String> = conds
+        .iter()
+        .map(|c| {
+            format!(
+                "(* {} *)\n  ({})",
+                super::super::comment_text(&c.why),
+                c.prop
+            )
+        })
+        .collect();
+    let bools: Vec<String> = conds.iter().map(|c| c.boolean.clone()).collect();
+    (props.join(" /\\\n  "), APPLIED.and(&bools))
+}
+
 impl Condition {
     /// A condition from its statement on either side.
     pub(super) fn new(why: String, stmt: &dyn Fn(Side) -> String) -> Condition {
@@ -338,18 +354,7 @@ pub(super) fn print_lowering(mapping: &Mapping, out: &mut String) {
          \x20  only. *)",
         mapping.path
     );
-    let conds = lowering_conditions(mapping);
-    let props: Vec<String> = conds
-        .iter()
-        .map(|c| {
-            format!(
-                "(* {} *)\n  ({})",
-                super::super::comment_text(&c.why),
-                c.prop
-            )
-        })
-        .collect();
-    let bools: Vec<String> = conds.iter().map(|c| c.boolean.clone()).collect();
+    let (prop, boolean) = conjunction(&lowering_conditions(mapping));
     let _ = writeln!(
         out,
         "Definition lowering (Xs Xt : exec) : Prop :=\n  {}.\n\
@@ -357,7 +362,6 @@ pub(super) fn print_lowering(mapping: &Mapping, out: &mut String) {
          Lemma lowering_dec : forall n Xs Xt XBs XBt, exec_reflects n Xs XBs -> exec_reflects n Xt XBt ->\n\
          \x20 (lowering_b n XBs XBt = true <-> lowering Xs Xt).\n\
          Proof. intros n Xs Xt XBs XBt Hs Ht. unfold lowering, lowering_b. conj_tac. Qed.\n",
-        props.join(" /\\\n  "),
-        APPLIED.and(&bools)
+        prop, boolean
     );
 }

@@ -3,9 +3,11 @@
 //! tag sets, no dependencies but guards) and how the guards compile.
 use std::fmt::Write;
 
-use super::lowering::{added_fences, app, class_set, op_set, shared_events, Condition};
+use super::lowering::{
+    added_fences, app, class_set, conjunction, op_set, shared_events, Condition,
+};
 use super::Models;
-use crate::coq::model::{Side, APPLIED};
+use crate::coq::model::Side;
 use crate::mapping::{Class, ClassKind, Mapping, TargetOp};
 use crate::vocab::{Role, Tag};
 
@@ -22,18 +24,7 @@ pub(super) struct Statement {
 }
 
 pub(super) fn print_statement(st: &Statement, out: &mut String) {
-    let props: Vec<String> = st
-        .conds
-        .iter()
-        .map(|c| {
-            format!(
-                "(* {} *)\n  ({})",
-                super::super::comment_text(&c.why),
-                c.prop
-            )
-        })
-        .collect();
-    let bools: Vec<String> = st.conds.iter().map(|c| c.boolean.clone()).collect();
+    let (prop, boolean) = conjunction(&st.conds);
     let name = st.name;
     let _ = writeln!(
         out,
@@ -43,9 +34,9 @@ pub(super) fn print_statement(st: &Statement, out: &mut String) {
          Proof. intros. unfold {name}, {name}_b. conj_tac. Qed.\n",
         st.what,
         st.params,
-        props.join(" /\\\n  "),
+        prop,
         st.bool_params,
-        APPLIED.and(&bools),
+        boolean,
         param_names(st.params, st.bool_params),
         st.reflects,
         param_list(st.bool_params),
