@@ -92,7 +92,7 @@ fn all_free(model: &ir::Model, n: usize) -> mapcheck::encode::Bounds {
     use mapcheck::rel::{Rel, Set};
     let mut b = mapcheck::encode::Bounds::new(n);
     let pairs = Rel::from_pairs(n, (0..n).flat_map(|i| (0..n).map(move |j| (i, j))));
-    for &name in &model.bases {
+    for name in model.bases.iter().map(|b| b.name()) {
         match name {
             "E" | "_" | "id" => {}
             _ if mapcheck::vocab::kind_of(name) == Some(mapcheck::vocab::Kind::Set) => {

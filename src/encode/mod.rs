@@ -81,7 +81,7 @@ impl Encoded {
         all: Vector,
         base: &mut dyn FnMut(&mut Circuit, vocab::Name) -> Value,
     ) -> Encoded {
-        let bases = model.base_names().map(|name| base(c, name)).collect();
+        let bases = model.bases.iter().map(|&name| base(c, name)).collect();
         Encoded::from_parts(c, model, all, bases)
     }
 
@@ -176,7 +176,7 @@ impl Encoded {
         if let Some(id) = self.model.def_named(name) {
             return self.tr.defs[id].as_ref();
         }
-        let slot = self.model.bases.iter().position(|b| *b == name)?;
+        let slot = self.model.bases.iter().position(|b| b.name() == name)?;
         Some(&self.tr.bases[slot])
     }
 

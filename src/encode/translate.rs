@@ -43,7 +43,7 @@ pub fn instantiate(c: &mut Circuit, model: &Model, bounds: &Bounds) -> (Vector, 
         bounds,
         all: all.clone(),
     });
-    let bases = model.base_names().map(|name| reading.name(name)).collect();
+    let bases = model.bases.iter().map(|&name| reading.name(name)).collect();
     (all, bases)
 }
 

@@ -66,7 +66,12 @@ impl Base {
     /// The vocabulary names `model` uses that this `Base` does not give.
     pub fn missing(&self, model: &Model) -> Vec<&'static str> {
         let has = |n: &&str| self.sets.contains_key(n) || self.rels.contains_key(n);
-        model.bases.iter().copied().filter(|n| !has(n)).collect()
+        model
+            .bases
+            .iter()
+            .map(|b| b.name())
+            .filter(|n| !has(n))
+            .collect()
     }
 }
 
@@ -188,8 +193,9 @@ impl<'m> Evaluator<'m> {
     fn new(model: &'m Model, base: &Base, keep_slots: bool) -> Evaluator<'m> {
         let n = base.n;
         let bases = model
-            .base_names()
-            .map(|name| Defaulted(base).name(name))
+            .bases
+            .iter()
+            .map(|&name| Defaulted(base).name(name))
             .collect();
         let slots = vec![Value::Set(Set::EMPTY); model.defs.len()];
         Evaluator {

@@ -140,20 +140,18 @@ pub struct Model {
     pub witnesses: Vec<Witness>,
     pub steps: Vec<Step>,
     /// The vocabulary names the model uses, indexed by `Expr::Base::slot`.
-    pub bases: Vec<&'static str>,
+    pub bases: Vec<vocab::Name>,
 }
 
 impl Model {
     /// The vocabulary names this model's expressions use.
     pub fn used_builtins(&self) -> BTreeSet<&'static str> {
-        self.bases.iter().copied().collect()
+        self.bases.iter().map(|b| b.name()).collect()
     }
 
-    /// `bases` as typed names, by slot.
-    pub fn base_names(&self) -> impl Iterator<Item = vocab::Name> + '_ {
-        let typed =
-            |b: &&str| vocab::Name::from_name(b).expect("the lowerer registers vocabulary names");
-        self.bases.iter().map(typed)
+    /// Does the model use vocabulary name `name`?
+    pub fn uses(&self, name: vocab::Name) -> bool {
+        self.bases.contains(&name)
     }
 
     /// The kind of an expression of this model.

@@ -34,6 +34,7 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::vocab::Name;
 use crate::{diag, ir};
 pub use class::{Class, ClassKind, Tag};
 pub use lower::{Rule, Table};
@@ -144,7 +145,7 @@ impl Mapping {
     /// source model names it (OpenCL), none otherwise.
     pub fn region(&self) -> Option<Tag> {
         let global = Tag::Global;
-        self.source.bases.contains(&global.name()).then_some(global)
+        self.source.uses(Name::Tag(global)).then_some(global)
     }
 
     /// The declared source classes, in declaration order.

@@ -9,7 +9,7 @@ use super::operations::Op;
 use super::options::Options;
 use super::validate::CycleStep;
 use crate::mapping::{ClassKind, Mapping};
-use crate::vocab::{Role, Tag};
+use crate::vocab::{EventSet, Name, Relation, Role, Tag};
 
 /// A confirmed counterexample.
 #[derive(Clone, Debug)]
@@ -115,12 +115,11 @@ impl Scope {
             .collect();
         let source = &mapping.source;
         let has = |kind: ClassKind| menu.iter().any(|op| op.class.kind == kind);
-        let model_has = |name: &str| source.bases.contains(&name);
         for (kind, in_model) in [
             (ClassKind::R, true),
             (ClassKind::W, true),
-            (ClassKind::Rmw, model_has("rmw")),
-            (ClassKind::F, model_has("F")),
+            (ClassKind::Rmw, source.uses(Name::Rel(Relation::Rmw))),
+            (ClassKind::F, source.uses(Name::Set(EventSet::F))),
         ] {
             if in_model && !has(kind) {
                 not_searched.push(format!(
@@ -130,7 +129,7 @@ impl Scope {
             }
         }
         for order in Tag::with_role(Role::Order) {
-            if model_has(order.name()) && !menu.iter().any(|op| op.class.order == order) {
+            if source.uses(Name::Tag(order)) && !menu.iter().any(|op| op.class.order == order) {
                 not_searched.push(format!(
                     "memory order {order}: the source model names it, no searched class has it"
                 ));

@@ -57,11 +57,13 @@ impl Lowerer {
 
     /// The IR for a vocabulary name, registering it in `Model::bases`.
     fn base(&mut self, name: &str) -> Expr {
-        let name: &'static str = vocab::all_names().find(|n| *n == name).unwrap_or("_");
-        let slot = match self.model.bases.iter().position(|b| *b == name) {
+        let typed =
+            vocab::Name::from_name(name).unwrap_or(vocab::Name::Set(vocab::EventSet::Wildcard));
+        let name = typed.name();
+        let slot = match self.model.bases.iter().position(|b| *b == typed) {
             Some(slot) => slot,
             None => {
-                self.model.bases.push(name);
+                self.model.bases.push(typed);
                 self.model.bases.len() - 1
             }
         };
