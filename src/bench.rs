@@ -12,9 +12,9 @@ use crate::mapping;
 use crate::search::{self, Counting, Options};
 
 /// The mapping whose check Fig. 17 times: Figure 11 over the artifact's operations.
-pub const FIG17_MAPPING: &str = "mappings/rc11-ptx-artifact.map";
+pub(crate) const FIG17_MAPPING: &str = "mappings/rc11-ptx-artifact.map";
 /// The B1 mapping.
-pub const B1_MAPPING: &str = "mappings/known-bugs/b1-rmw-sc-release-dropped.map";
+pub(crate) const B1_MAPPING: &str = "mappings/known-bugs/b1-rmw-sc-release-dropped.map";
 
 /// Published Alloy + SAT4J times (ASPLOS'19 Fig. 17, "an Intel Xeon server CPU"), with scopes.
 fn alloy_time(axiom: &str, bound: usize) -> &'static str {
@@ -35,11 +35,11 @@ fn alloy_time(axiom: &str, bound: usize) -> &'static str {
 pub struct Row {
     pub check: String,
     pub bound: usize,
-    pub counting: Counting,
+    pub(crate) counting: Counting,
     pub seconds: f64,
     /// "none" or "counterexample at bound N".
     pub result: String,
-    pub alloy: &'static str,
+    pub(crate) alloy: &'static str,
 }
 
 /// Run the table for `bounds`, then search B1 up to `b1_bound` (natural counting, every axiom,

@@ -12,20 +12,20 @@ use codespan_reporting::term::{self, termcolor::NoColor};
 
 /// A byte range in one source file; every front end's syntax tree carries these.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
-pub struct Span {
-    pub lo: usize,
-    pub hi: usize,
+pub(crate) struct Span {
+    pub(crate) lo: usize,
+    pub(crate) hi: usize,
 }
 
 impl Span {
-    pub fn new(lo: usize, hi: usize) -> Span {
+    pub(crate) fn new(lo: usize, hi: usize) -> Span {
         Span { lo, hi }
     }
-    pub fn range(self) -> Range<usize> {
+    pub(crate) fn range(self) -> Range<usize> {
         self.lo..self.hi
     }
     /// The text this span covers (empty if it does not fit `src`).
-    pub fn text(self, src: &str) -> &str {
+    pub(crate) fn text(self, src: &str) -> &str {
         src.get(self.range()).unwrap_or("")
     }
 }
@@ -36,18 +36,18 @@ pub struct Error {
     /// File the error is in (as given by the user).
     pub path: String,
     /// The file's text, when the error points into it.
-    pub source: Option<Arc<str>>,
+    pub(crate) source: Option<Arc<str>>,
     /// Byte range of the offending text.
-    pub span: Option<Range<usize>>,
+    pub(crate) span: Option<Range<usize>>,
     pub message: String,
     pub notes: Vec<String>,
 }
 
-pub type Result<T> = std::result::Result<T, Error>;
+pub(crate) type Result<T> = std::result::Result<T, Error>;
 
 impl Error {
     /// An error about a whole file (unreadable, unsupported, …).
-    pub fn file(path: impl Into<String>, message: impl Into<String>) -> Error {
+    pub(crate) fn file(path: impl Into<String>, message: impl Into<String>) -> Error {
         Error {
             path: path.into(),
             source: None,
@@ -57,7 +57,7 @@ impl Error {
         }
     }
     /// An error at `span` of `source`.
-    pub fn at(
+    pub(crate) fn at(
         path: &str,
         source: &Arc<str>,
         span: Range<usize>,
@@ -73,7 +73,7 @@ impl Error {
             notes: vec![],
         }
     }
-    pub fn with_note(mut self, note: impl Into<String>) -> Error {
+    pub(crate) fn with_note(mut self, note: impl Into<String>) -> Error {
         self.notes.push(note.into());
         self
     }
@@ -134,7 +134,7 @@ impl std::fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Read a file, turning an I/O failure into an `Error`.
-pub fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
+pub(crate) fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
     std::fs::read_to_string(path)
         .map(Arc::from)
         .map_err(|e| Error::file(path.display().to_string(), format!("cannot read file: {e}")))

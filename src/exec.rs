@@ -10,7 +10,7 @@ use crate::rel::{Rel, Set};
 use crate::vocab::{EventSet, Level, Name, Reading, Relation, Tag};
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
-pub enum EventKind {
+pub(crate) enum EventKind {
     Read,
     Write,
     Fence,
@@ -19,42 +19,36 @@ pub enum EventKind {
 
 /// One event of a candidate execution.
 #[derive(Clone, PartialEq, Eq, Debug, serde::Serialize)]
-pub struct Event {
+pub(crate) struct Event {
     /// Thread index, `None` for initial writes.
-    pub thread: Option<usize>,
-    pub kind: EventKind,
+    pub(crate) thread: Option<usize>,
+    pub(crate) kind: EventKind,
     /// Location index into `Execution::locations` (memory events only).
-    pub loc: Option<usize>,
+    pub(crate) loc: Option<usize>,
     /// Value read or written (0 for fences and barriers).
-    pub value: i64,
+    pub(crate) value: i64,
     /// Vocabulary tags.
-    pub tags: Vec<Tag>,
+    pub(crate) tags: Vec<Tag>,
     /// Barrier instance (`id`) of a barrier event.
-    pub barrier: Option<i64>,
-}
-
-impl Event {
-    pub fn is_memory(&self) -> bool {
-        matches!(self.kind, EventKind::Read | EventKind::Write)
-    }
+    pub(crate) barrier: Option<i64>,
 }
 
 /// A candidate execution: events with `po`, `rf`, `co` and the structural relations.
 #[derive(Clone, Debug)]
 pub struct Execution {
-    pub events: Vec<Event>,
-    pub locations: Vec<String>,
+    pub(crate) events: Vec<Event>,
+    pub(crate) locations: Vec<String>,
     /// Placement of each thread in the scope tree.
-    pub placements: Vec<Placement>,
-    pub po: Rel,
+    pub(crate) placements: Vec<Placement>,
+    pub(crate) po: Rel,
     pub rf: Rel,
     pub co: Rel,
-    pub rmw: Rel,
-    pub addr: Rel,
-    pub data: Rel,
-    pub ctrl: Rel,
+    pub(crate) rmw: Rel,
+    pub(crate) addr: Rel,
+    pub(crate) data: Rel,
+    pub(crate) ctrl: Rel,
     /// Barrier events that synchronise with each other (same barrier generation).
-    pub syncbar: Rel,
+    pub(crate) syncbar: Rel,
 }
 
 impl Execution {
@@ -124,7 +118,7 @@ impl Execution {
     }
 
     /// `rf^-1; co` — from-reads.
-    pub fn fr(&self) -> Rel {
+    pub(crate) fn fr(&self) -> Rel {
         self.rf.inverse().seq(&self.co)
     }
 

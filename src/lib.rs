@@ -12,6 +12,8 @@
 //!   summaries and counterexample files), `bench` (the check's timings beside Alloy's);
 //! - hardware: `gpu` (a litmus test as a harness run many times under stress on a device).
 
+#![warn(unreachable_pub)]
+
 // Foundations.
 pub mod diag;
 pub mod output;
@@ -19,11 +21,11 @@ pub mod rel;
 pub mod vocab;
 
 // Front ends.
-pub mod cat;
+mod cat;
 pub mod ir;
 pub mod litmus;
 pub mod mapping;
-pub mod syntax;
+mod syntax;
 
 // Consumers.
 pub mod encode;

@@ -13,7 +13,7 @@ use crate::runner::{self, Options};
 
 /// What a suite's verdicts mean.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
-pub enum Meaning {
+pub(crate) enum Meaning {
     /// 1 = the final clause is validated.
     Clause,
     /// 1 = no consistent execution raises a data-race flag.
@@ -25,7 +25,7 @@ pub enum Meaning {
 pub struct Suite {
     pub name: String,
     pub model: PathBuf,
-    pub meaning: Meaning,
+    pub(crate) meaning: Meaning,
 }
 
 /// The verdict of one oracle test.
@@ -45,19 +45,19 @@ pub struct TestResult {
     pub path: String,
     pub result: Agreement,
     /// Candidate executions the runner enumerated for this test.
-    pub candidates: usize,
+    pub(crate) candidates: usize,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct SuiteReport {
-    pub suite: String,
-    pub model: String,
-    pub agree: usize,
-    pub disagree: usize,
-    pub unsupported: usize,
+    pub(crate) suite: String,
+    pub(crate) model: String,
+    pub(crate) agree: usize,
+    pub(crate) disagree: usize,
+    pub(crate) unsupported: usize,
     pub tests: Vec<TestResult>,
     /// Wall-clock time of the whole suite (all cores).
-    pub seconds: f64,
+    pub(crate) seconds: f64,
 }
 
 /// The tab-separated rows of a data file (blank and `#` lines skipped), each with its line number.

@@ -16,7 +16,7 @@ use crate::diag::{Error, Result};
 
 /// The exit status when standard output is a closed pipe (128 + SIGPIPE, as a shell reports a
 /// program SIGPIPE ended).
-pub const PIPE_CLOSED: i32 = 141;
+pub(crate) const PIPE_CLOSED: i32 = 141;
 
 /// Write `text` to standard output and flush it. A closed pipe (`| head -1`) ends the program
 /// quietly with `PIPE_CLOSED`; any other failure (a full disk) with a diagnostic and status 2.
@@ -39,7 +39,7 @@ pub fn eprint(text: &str) {
 }
 
 /// The list of files a run wrote into its output directory.
-pub const MANIFEST: &str = ".mapcheck-files";
+pub(crate) const MANIFEST: &str = ".mapcheck-files";
 
 fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
     Error::file(path.display().to_string(), format!("cannot {what}: {e}"))
@@ -84,7 +84,7 @@ pub fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> Result<()> {
 
 /// Refuse, before any work, a path that exists and is not a directory (where a run will put
 /// directories of its own).
-pub fn check_directory(dir: &Path) -> Result<()> {
+pub(crate) fn check_directory(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::file(
             dir.display().to_string(),
@@ -130,7 +130,7 @@ impl OutputDir {
     }
 
     /// Take `dir` for this run: create it, or remove what an earlier run listed in it.
-    pub fn claim(dir: &Path) -> Result<OutputDir> {
+    pub(crate) fn claim(dir: &Path) -> Result<OutputDir> {
         OutputDir::check(dir)?;
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create directory", e))?;
         let manifest = dir.join(MANIFEST);
@@ -150,12 +150,8 @@ impl OutputDir {
         Ok(out)
     }
 
-    pub fn path(&self) -> &Path {
-        &self.dir
-    }
-
     /// Write `name` (a file name, not a path) into the directory; returns its path.
-    pub fn write(&mut self, name: &str, bytes: impl AsRef<[u8]>) -> Result<PathBuf> {
+    pub(crate) fn write(&mut self, name: &str, bytes: impl AsRef<[u8]>) -> Result<PathBuf> {
         self.record(name)?;
         let path = self.dir.join(name);
         write_file(&path, bytes)?;
@@ -164,7 +160,7 @@ impl OutputDir {
 
     /// List `name` as written (before it is), for files another program writes into the
     /// directory (Graphviz's SVG).
-    pub fn record(&mut self, name: &str) -> Result<()> {
+    pub(crate) fn record(&mut self, name: &str) -> Result<()> {
         assert!(is_plain_name(name), "output file names are plain names");
         if !self.written.iter().any(|w| w == name) {
             self.written.push(name.to_string());

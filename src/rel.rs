@@ -5,7 +5,7 @@
 //! refuses larger tests with a clear error rather than truncating.
 
 /// The most events one concrete execution may have (one bit per event in a `u128`).
-pub const MAX_EVENTS: usize = 128;
+pub(crate) const MAX_EVENTS: usize = 128;
 
 /// A set of events, one bit per event index.
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
@@ -44,10 +44,10 @@ impl Set {
     pub fn diff(self, o: Set) -> Set {
         Set(self.0 & !o.0)
     }
-    pub fn is_empty(self) -> bool {
+    pub(crate) fn is_empty(self) -> bool {
         self.0 == 0
     }
-    pub fn len(self) -> usize {
+    pub(crate) fn len(self) -> usize {
         self.0.count_ones() as usize
     }
     pub fn iter(self) -> impl Iterator<Item = usize> {
@@ -76,7 +76,7 @@ impl Rel {
         }
     }
     /// `id` restricted to `s`, written `[s]` in cat.
-    pub fn id_on(n: usize, s: Set) -> Rel {
+    pub(crate) fn id_on(n: usize, s: Set) -> Rel {
         let mut r = Rel::empty(n);
         for e in s.iter() {
             r.rows[e].insert(e);
@@ -98,7 +98,7 @@ impl Rel {
         }
         r
     }
-    pub fn size(&self) -> usize {
+    pub(crate) fn size(&self) -> usize {
         self.rows.len()
     }
     pub fn insert(&mut self, a: usize, b: usize) {
@@ -107,7 +107,7 @@ impl Rel {
     pub fn contains(&self, a: usize, b: usize) -> bool {
         self.rows[a].contains(b)
     }
-    pub fn row(&self, a: usize) -> Set {
+    pub(crate) fn row(&self, a: usize) -> Set {
         self.rows[a]
     }
     pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
@@ -116,7 +116,7 @@ impl Rel {
             .enumerate()
             .flat_map(|(a, row)| row.iter().map(move |b| (a, b)))
     }
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         self.rows.iter().all(|r| r.is_empty())
     }
     fn zip(&self, o: &Rel, f: impl Fn(Set, Set) -> Set) -> Rel {
@@ -129,17 +129,17 @@ impl Rel {
                 .collect(),
         }
     }
-    pub fn union(&self, o: &Rel) -> Rel {
+    pub(crate) fn union(&self, o: &Rel) -> Rel {
         self.zip(o, Set::union)
     }
-    pub fn inter(&self, o: &Rel) -> Rel {
+    pub(crate) fn inter(&self, o: &Rel) -> Rel {
         self.zip(o, Set::inter)
     }
     pub fn diff(&self, o: &Rel) -> Rel {
         self.zip(o, Set::diff)
     }
     /// Complement with respect to all pairs of the `n` events.
-    pub fn complement(&self) -> Rel {
+    pub(crate) fn complement(&self) -> Rel {
         let full = Set::full(self.size());
         Rel {
             rows: self.rows.iter().map(|&r| full.diff(r)).collect(),
@@ -171,14 +171,14 @@ impl Rel {
         Rel { rows }
     }
     /// Reflexive closure `self?` over all `n` events.
-    pub fn opt(&self) -> Rel {
+    pub(crate) fn opt(&self) -> Rel {
         self.union(&Rel::id_on(self.size(), Set::full(self.size())))
     }
     /// Reflexive-transitive closure `self^*` over all `n` events.
-    pub fn star(&self) -> Rel {
+    pub(crate) fn star(&self) -> Rel {
         self.plus().opt()
     }
-    pub fn domain(&self) -> Set {
+    pub(crate) fn domain(&self) -> Set {
         Set::from_iter(
             self.rows
                 .iter()
@@ -187,30 +187,14 @@ impl Rel {
                 .map(|(a, _)| a),
         )
     }
-    pub fn range(&self) -> Set {
+    pub(crate) fn range(&self) -> Set {
         self.rows.iter().fold(Set::EMPTY, |acc, &r| acc.union(r))
     }
-    pub fn is_irreflexive(&self) -> bool {
+    pub(crate) fn is_irreflexive(&self) -> bool {
         self.rows.iter().enumerate().all(|(a, r)| !r.contains(a))
     }
-    pub fn is_acyclic(&self) -> bool {
+    pub(crate) fn is_acyclic(&self) -> bool {
         self.plus().is_irreflexive()
-    }
-    /// Restrict both ends to `s`: `[s]; self; [s]`.
-    pub fn restrict(&self, s: Set) -> Rel {
-        let rows = self
-            .rows
-            .iter()
-            .enumerate()
-            .map(|(a, &r)| {
-                if s.contains(a) {
-                    r.inter(s)
-                } else {
-                    Set::EMPTY
-                }
-            })
-            .collect();
-        Rel { rows }
     }
 }
 

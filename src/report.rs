@@ -30,16 +30,16 @@ use crate::vocab;
 /// The files written for one counterexample.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Files {
-    pub source: Option<PathBuf>,
-    pub target: Option<PathBuf>,
-    pub dot: Option<PathBuf>,
-    pub svg: Option<PathBuf>,
+    pub(crate) source: Option<PathBuf>,
+    pub(crate) target: Option<PathBuf>,
+    pub(crate) dot: Option<PathBuf>,
+    pub(crate) svg: Option<PathBuf>,
     /// The Coq refutation's directory (`check --coq`).
-    pub coq: Option<PathBuf>,
+    pub(crate) coq: Option<PathBuf>,
 }
 
 /// How the bound was counted, in words.
-pub fn counting(c: Counting, bound: usize) -> String {
+pub(crate) fn counting(c: Counting, bound: usize) -> String {
     match c {
         Counting::Natural => format!(
             "at most {bound} source events (an RMW counts two), any number of target events"
@@ -54,7 +54,7 @@ pub fn counting(c: Counting, bound: usize) -> String {
 
 /// What a check searches, printed before it starts: the mapping, the bound, the classes a
 /// source event may be, and what is left out.
-pub fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> String {
+pub(crate) fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "mapping {mapping}");
     let _ = writeln!(
@@ -87,7 +87,7 @@ pub fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> String {
 
 /// A counterexample as it is settled: the violated axiom, the source program (with its guards),
 /// the cycle, `rf` and `co`, and the files written for it.
-pub fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> String {
+pub(crate) fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> String {
     let mut s = String::new();
     let labels = event_labels(&cx.found.source);
     let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_else(|| format!("{k:?}"));
@@ -202,7 +202,7 @@ pub fn render_summary(
 }
 
 /// A short label for every event of a straight-line test: `P1.0 W.REL.GPU y=1`.
-pub fn event_labels(test: &Litmus) -> BTreeMap<EventKey, String> {
+pub(crate) fn event_labels(test: &Litmus) -> BTreeMap<EventKey, String> {
     let mut out = BTreeMap::new();
     for (loc, v) in &test.init_mem {
         out.insert(EventKey::Init(loc.clone()), format!("init {loc}={v}"));
@@ -302,13 +302,13 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
 }
 
 /// The directory a counterexample to `axiom` of the check of `mapping` is written into.
-pub fn counterexample_dir(out: &Path, mapping: &Mapping, axiom: &str) -> PathBuf {
+pub(crate) fn counterexample_dir(out: &Path, mapping: &Mapping, axiom: &str) -> PathBuf {
     out.join(crate::search::test_name(mapping, axiom))
 }
 
 /// Write a counterexample into `dir` (which the run owns, see `output::OutputDir`):
 /// `source.litmus`, `target.litmus`, `graph.dot`, and `graph.svg` when Graphviz's `dot` runs.
-pub fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
+pub(crate) fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
     let mut out = OutputDir::claim(dir)?;
     let mut files = Files {
         source: Some(out.write("source.litmus", litmus::print_c(&cx.found.source)?)?),
@@ -333,7 +333,7 @@ pub fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
 
 /// The source execution as a DOT graph: threads as clusters, `po`, `rf`, `co` (immediate
 /// edges), and the violating edges of the axiom in red.
-pub fn dot(cx: &Counterexample) -> String {
+pub(crate) fn dot(cx: &Counterexample) -> String {
     let labels = event_labels(&cx.found.source);
     let id = |k: &EventKey| match k {
         EventKey::Init(l) => format!("init_{l}"),
@@ -395,7 +395,7 @@ pub fn dot(cx: &Counterexample) -> String {
 /// Progress of a long check on stderr: a bar on a terminal; otherwise (redirected, in CI) a line
 /// every `LINE_EVERY` from a ticker thread, saying the bound, the thread shapes done and what is
 /// settled.
-pub struct Progress {
+pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     state: Arc<Mutex<LineState>>,
     /// Dropping it ends the ticker.
@@ -414,10 +414,10 @@ struct LineState {
 }
 
 /// How often a progress line is written when stderr is not a terminal.
-pub const LINE_EVERY: Duration = Duration::from_secs(5);
+pub(crate) const LINE_EVERY: Duration = Duration::from_secs(5);
 
 impl Progress {
-    pub fn new(bound: usize) -> Progress {
+    pub(crate) fn new(bound: usize) -> Progress {
         let state = Arc::new(Mutex::new(LineState {
             start: Instant::now(),
             last_bound: bound,
@@ -456,7 +456,7 @@ impl Progress {
     }
 
     /// Follow one event of the check.
-    pub fn observe(&self, e: &Event) {
+    pub(crate) fn observe(&self, e: &Event) {
         let mut st = lock(&self.state);
         match *e {
             Event::Shape { bound, done, total } => {
@@ -480,14 +480,14 @@ impl Progress {
     }
 
     /// Print `text` on stdout without tearing the bar.
-    pub fn print(&self, text: &str) {
+    pub(crate) fn print(&self, text: &str) {
         match &self.bar {
             Some(bar) => bar.suspend(|| output::print(text)),
             None => output::print(text),
         }
     }
 
-    pub fn finish(mut self) {
+    pub(crate) fn finish(mut self) {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
@@ -549,7 +549,7 @@ pub fn check_with_progress(mapping: &Mapping, opts: &Options) -> Result<Report> 
 /// A check reported as it runs: each settled counterexample written out (its files, and its Coq
 /// refutation when asked) and, in text mode, printed at once; progress on stderr. The first
 /// failure to write stops the check and is its result.
-pub struct LiveReport<'a> {
+pub(crate) struct LiveReport<'a> {
     mapping: &'a Mapping,
     out: &'a Path,
     coq: Option<&'a Path>,
@@ -564,7 +564,7 @@ impl<'a> LiveReport<'a> {
     /// Refuses, before any work, an output directory the check could not write: `out` and the
     /// Coq directory must be directories (or absent), and each counterexample's directory in
     /// them new, empty or written by an earlier run (`output::OutputDir`).
-    pub fn new(
+    pub(crate) fn new(
         mapping: &'a Mapping,
         opts: &Options,
         out: &'a Path,
@@ -594,7 +594,7 @@ impl<'a> LiveReport<'a> {
     }
 
     /// Follow one event of the check (`search::check` calls it one event at a time).
-    pub fn observe(&self, e: Event) {
+    pub(crate) fn observe(&self, e: Event) {
         self.progress.observe(&e);
         let Event::Counterexample(cx) = e else {
             return;
@@ -625,7 +625,10 @@ impl<'a> LiveReport<'a> {
     }
 
     /// The check's report and the files written for it; a failure to write comes first.
-    pub fn finish(self, result: Result<Report>) -> Result<(Report, BTreeMap<String, Files>)> {
+    pub(crate) fn finish(
+        self,
+        result: Result<Report>,
+    ) -> Result<(Report, BTreeMap<String, Files>)> {
         self.progress.finish();
         if let Some(e) = into_inner(self.failure) {
             return Err(e);

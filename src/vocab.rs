@@ -11,7 +11,7 @@
 
 mod reading;
 
-pub use reading::{Defaulted, Partial, Reading};
+pub(crate) use reading::{Defaulted, Partial, Reading};
 
 /// Whether a name denotes a set of events or a relation between events.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize)]
@@ -22,38 +22,60 @@ pub enum Kind {
 
 /// An annotation tag attached by the litmus front ends; each is also the set of events carrying it.
 ///
-/// Every property of a tag is one exhaustive `match` below (`name`, `doc`, `role`, `level`), so a
+/// Every property of a tag is one exhaustive `match` below (`name`, `role`, `level`), so a
 /// new variant does not compile until each is given. Tags compare by name (`Ord`) and print as
 /// their name (`Display`; `Debug` quotes it), as the strings they replace did: sorted lists,
 /// `BTreeMap`s of classes and messages quoting instructions are unchanged.
 #[derive(Clone, Copy, PartialEq, Eq, Hash)]
 pub enum Tag {
+    /// Non-atomic access (C, OpenCL).
     Na,
+    /// PTX .weak access (no scope).
     Weak,
+    /// Relaxed (C memory_order_relaxed, PTX .relaxed).
     Rlx,
+    /// Acquire.
     Acq,
+    /// Release.
     Rel,
+    /// Acquire-release.
     AcqRel,
+    /// Sequentially consistent (C seq_cst, PTX fence.sc).
     Sc,
+    /// C memory_order_consume.
     Con,
+    /// PTX .volatile access (treated as .relaxed.sys).
     V,
+    /// PTX red: an RMW with no destination register (forms no acquire pattern).
     Red,
+    /// PTX .cta scope.
     Cta,
+    /// PTX .gpu scope.
     Gpu,
+    /// PTX .sys scope.
     Sys,
+    /// OpenCL memory_scope_work_item.
     Wi,
+    /// OpenCL memory_scope_sub_group.
     Sg,
+    /// OpenCL memory_scope_work_group.
     Wg,
+    /// OpenCL memory_scope_device.
     Dev,
+    /// OpenCL memory_scope_all_svm_devices.
     All,
+    /// Access to (or fence on) global memory.
     Global,
+    /// Access to (or fence on) local memory.
     Local,
+    /// Barrier that waits (bar.cta.sync, OpenCL barrier).
     Sync,
+    /// Barrier that only arrives (bar.cta.arrive).
     Arrive,
 }
 
 /// Every tag, in the vocabulary's order (the order of `all_names`).
-pub const TAGS: [Tag; 22] = [
+pub(crate) const TAGS: [Tag; 22] = [
     Tag::Na,
     Tag::Weak,
     Tag::Rlx,
@@ -80,7 +102,7 @@ pub const TAGS: [Tag; 22] = [
 
 /// What a tag says about its event.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Role {
+pub(crate) enum Role {
     /// A memory order (C, OpenCL) or PTX semantics: the order position of a mapping class.
     Order,
     /// A synchronisation scope: the scope position of a mapping class.
@@ -93,7 +115,7 @@ pub enum Role {
 
 /// The scope level a scope tag denotes (a thread, a CTA / work-group, a GPU / device, the system).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub enum Level {
+pub(crate) enum Level {
     Thread,
     Cta,
     Gpu,
@@ -102,7 +124,7 @@ pub enum Level {
 
 impl Level {
     /// Every level, innermost first (a test checks that every scope tag's level is here).
-    pub const ALL: [Level; 4] = [Level::Thread, Level::Cta, Level::Gpu, Level::System];
+    pub(crate) const ALL: [Level; 4] = [Level::Thread, Level::Cta, Level::Gpu, Level::System];
 }
 
 impl Tag {
@@ -139,36 +161,8 @@ impl Tag {
         TAGS.into_iter().find(|t| t.name() == name)
     }
 
-    /// What the tag means.
-    pub fn doc(self) -> &'static str {
-        match self {
-            Tag::Na => "non-atomic access (C, OpenCL)",
-            Tag::Weak => "PTX .weak access (no scope)",
-            Tag::Rlx => "relaxed (C memory_order_relaxed, PTX .relaxed)",
-            Tag::Acq => "acquire",
-            Tag::Rel => "release",
-            Tag::AcqRel => "acquire-release",
-            Tag::Sc => "sequentially consistent (C seq_cst, PTX fence.sc)",
-            Tag::Con => "C memory_order_consume",
-            Tag::V => "PTX .volatile access (treated as .relaxed.sys)",
-            Tag::Red => "PTX red: an RMW with no destination register (forms no acquire pattern)",
-            Tag::Cta => "PTX .cta scope",
-            Tag::Gpu => "PTX .gpu scope",
-            Tag::Sys => "PTX .sys scope",
-            Tag::Wi => "OpenCL memory_scope_work_item",
-            Tag::Sg => "OpenCL memory_scope_sub_group",
-            Tag::Wg => "OpenCL memory_scope_work_group",
-            Tag::Dev => "OpenCL memory_scope_device",
-            Tag::All => "OpenCL memory_scope_all_svm_devices",
-            Tag::Global => "access to (or fence on) global memory",
-            Tag::Local => "access to (or fence on) local memory",
-            Tag::Sync => "barrier that waits (bar.cta.sync, OpenCL barrier)",
-            Tag::Arrive => "barrier that only arrives (bar.cta.arrive)",
-        }
-    }
-
     /// What the tag says about its event.
-    pub fn role(self) -> Role {
+    pub(crate) fn role(self) -> Role {
         match self {
             Tag::Na
             | Tag::Weak
@@ -188,7 +182,7 @@ impl Tag {
     }
 
     /// The scope level of a scope tag; `None` for every other tag.
-    pub fn level(self) -> Option<Level> {
+    pub(crate) fn level(self) -> Option<Level> {
         match self {
             Tag::Wi => Some(Level::Thread),
             Tag::Cta | Tag::Wg | Tag::Sg => Some(Level::Cta),
@@ -212,13 +206,13 @@ impl Tag {
     }
 
     /// Every tag of `role`, in the vocabulary's order.
-    pub fn with_role(role: Role) -> impl Iterator<Item = Tag> {
+    pub(crate) fn with_role(role: Role) -> impl Iterator<Item = Tag> {
         TAGS.into_iter().filter(move |t| t.role() == role)
     }
 }
 
 /// The tags' names joined by `sep` (`ACQ, GPU`), as messages write a tag list.
-pub fn join(tags: &[Tag], sep: &str) -> String {
+pub(crate) fn join(tags: &[Tag], sep: &str) -> String {
     let names: Vec<&str> = tags.iter().map(|t| t.name()).collect();
     names.join(sep)
 }
@@ -255,23 +249,32 @@ impl serde::Serialize for Tag {
 
 /// A built-in set of events, computed from the execution's shape.
 ///
-/// Like `Tag`, every property is one exhaustive `match` (`name`, `doc`), and every reading
+/// Like `Tag`, its name is one exhaustive `match` (`name`, documented on each variant), and every reading
 /// (`Reading`) gives each variant its value in its own arm.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum EventSet {
+    /// All events (herd's wildcard).
     Wildcard,
+    /// All events.
     E,
+    /// Reads (including the read of an RMW).
     R,
+    /// Writes (including initial writes and the write of an RMW).
     W,
+    /// Memory events, R | W.
     M,
+    /// Fences.
     F,
+    /// Execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier).
     Bar,
+    /// Initial writes.
     Iw,
+    /// The read and the write of every read-modify-write.
     Rmw,
 }
 
 /// Every built-in event set, in the vocabulary's order.
-pub const EVENT_SETS: [EventSet; 9] = [
+pub(crate) const EVENT_SETS: [EventSet; 9] = [
     EventSet::Wildcard,
     EventSet::E,
     EventSet::R,
@@ -285,7 +288,7 @@ pub const EVENT_SETS: [EventSet; 9] = [
 
 impl EventSet {
     /// The name models use (`R`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             EventSet::Wildcard => "_",
             EventSet::E => "E",
@@ -298,59 +301,56 @@ impl EventSet {
             EventSet::Rmw => "RMW",
         }
     }
-
-    /// The event set a model names `name`, if any.
-    pub fn from_name(name: &str) -> Option<EventSet> {
-        EVENT_SETS.into_iter().find(|s| s.name() == name)
-    }
-
-    /// What the set holds.
-    pub fn doc(self) -> &'static str {
-        match self {
-            EventSet::Wildcard => "all events (herd's wildcard)",
-            EventSet::E => "all events",
-            EventSet::R => "reads (including the read of an RMW)",
-            EventSet::W => "writes (including initial writes and the write of an RMW)",
-            EventSet::M => "memory events, R | W",
-            EventSet::F => "fences",
-            EventSet::Bar => {
-                "execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier)"
-            }
-            EventSet::Iw => "initial writes",
-            EventSet::Rmw => "the read and the write of every read-modify-write",
-        }
-    }
 }
 
 /// A built-in relation between events.
 ///
-/// Like `Tag`, every property is one exhaustive `match` (`name`, `doc`), and every reading
+/// Like `Tag`, its name is one exhaustive `match` (`name`, documented on each variant), and every reading
 /// (`Reading`) gives each variant its value in its own arm.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Relation {
+    /// Identity on all events.
     Id,
+    /// Program order (strict, per thread; initial writes are not in po).
     Po,
+    /// Reads-from: write to read of the same location and value.
     Rf,
+    /// Coherence order (transitive; total per location or partial, as the model declares).
     Co,
+    /// From-reads, rf^-1; co.
     Fr,
+    /// Same location (memory events).
     Loc,
+    /// Same thread.
     Int,
+    /// Different threads (initial writes are in no thread).
     Ext,
+    /// Read of an RMW to its write.
     Rmw,
+    /// Address dependency.
     Addr,
+    /// Data dependency.
     Data,
+    /// Control dependency.
     Ctrl,
+    /// Barrier events of the same barrier instance (same id, same CTA / work-group).
     Syncbar,
+    /// Same CTA (threads placed in the same cta of the same gpu).
     Scta,
+    /// Same GPU.
     Sgpu,
+    /// Same work-group (OpenCL name for scta).
     Swg,
+    /// Same device (OpenCL name for sgpu).
     Sdv,
+    /// Same scope tag and same scope instance.
     Sr,
+    /// Both events scoped, and each one's scope instance contains the other's thread.
     Incl,
 }
 
 /// Every built-in relation, in the vocabulary's order.
-pub const RELATIONS: [Relation; 19] = [
+pub(crate) const RELATIONS: [Relation; 19] = [
     Relation::Id,
     Relation::Po,
     Relation::Rf,
@@ -374,7 +374,7 @@ pub const RELATIONS: [Relation; 19] = [
 
 impl Relation {
     /// The name models use (`po`).
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             Relation::Id => "id",
             Relation::Po => "po",
@@ -399,39 +399,8 @@ impl Relation {
     }
 
     /// The relation a model names `name`, if any.
-    pub fn from_name(name: &str) -> Option<Relation> {
+    pub(crate) fn from_name(name: &str) -> Option<Relation> {
         RELATIONS.into_iter().find(|r| r.name() == name)
-    }
-
-    /// What the relation relates.
-    pub fn doc(self) -> &'static str {
-        match self {
-            Relation::Id => "identity on all events",
-            Relation::Po => "program order (strict, per thread; initial writes are not in po)",
-            Relation::Rf => "reads-from: write to read of the same location and value",
-            Relation::Co => {
-                "coherence order (transitive; total per location or partial, as the model declares)"
-            }
-            Relation::Fr => "from-reads, rf^-1; co",
-            Relation::Loc => "same location (memory events)",
-            Relation::Int => "same thread",
-            Relation::Ext => "different threads (initial writes are in no thread)",
-            Relation::Rmw => "read of an RMW to its write",
-            Relation::Addr => "address dependency",
-            Relation::Data => "data dependency",
-            Relation::Ctrl => "control dependency",
-            Relation::Syncbar => {
-                "barrier events of the same barrier instance (same id, same CTA / work-group)"
-            }
-            Relation::Scta => "same CTA (threads placed in the same cta of the same gpu)",
-            Relation::Sgpu => "same GPU",
-            Relation::Swg => "same work-group (OpenCL name for scta)",
-            Relation::Sdv => "same device (OpenCL name for sgpu)",
-            Relation::Sr => "same scope tag and same scope instance",
-            Relation::Incl => {
-                "both events scoped, and each one's scope instance contains the other's thread"
-            }
-        }
     }
 }
 
@@ -445,7 +414,7 @@ pub enum Name {
 
 impl Name {
     /// Every built-in name: the event sets, the tags, the relations, each in its order.
-    pub fn all() -> impl Iterator<Item = Name> {
+    pub(crate) fn all() -> impl Iterator<Item = Name> {
         let sets = EVENT_SETS.into_iter().map(Name::Set);
         let tags = TAGS.into_iter().map(Name::Tag);
         sets.chain(tags).chain(RELATIONS.into_iter().map(Name::Rel))
@@ -461,21 +430,12 @@ impl Name {
     }
 
     /// The built-in a model names `name`, if any.
-    pub fn from_name(name: &str) -> Option<Name> {
+    pub(crate) fn from_name(name: &str) -> Option<Name> {
         Name::all().find(|n| n.name() == name)
     }
 
-    /// What the name means.
-    pub fn doc(self) -> &'static str {
-        match self {
-            Name::Set(s) => s.doc(),
-            Name::Tag(t) => t.doc(),
-            Name::Rel(r) => r.doc(),
-        }
-    }
-
     /// Whether the name denotes a set of events or a relation.
-    pub fn kind(self) -> Kind {
+    pub(crate) fn kind(self) -> Kind {
         match self {
             Name::Set(_) | Name::Tag(_) => Kind::Set,
             Name::Rel(_) => Kind::Rel,

@@ -5,39 +5,39 @@
 //! Uses: `diag::Span` only.
 
 /// Deepest expression nesting accepted (real models stay far below; see `MAX_DEPTH` uses).
-pub const MAX_DEPTH: u32 = 500;
+pub(crate) const MAX_DEPTH: u32 = 500;
 
-pub use crate::diag::Span;
+pub(crate) use crate::diag::Span;
 
 /// One parsed model file.
 #[derive(Clone, Debug)]
-pub struct File {
+pub(crate) struct File {
     /// The optional title line: `"name"`, `Name`, `Arch "name"` or `Arch Name`.
-    pub title: Option<Title>,
-    pub stmts: Vec<Stmt>,
+    pub(crate) title: Option<Title>,
+    pub(crate) stmts: Vec<Stmt>,
 }
 
 #[derive(Clone, Debug)]
-pub struct Title {
-    pub text: String,
-    pub span: Span,
+pub(crate) struct Title {
+    pub(crate) text: String,
+    pub(crate) span: Span,
 }
 
 /// A name as written, with where it was written.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Name {
-    pub text: String,
-    pub span: Span,
+pub(crate) struct Name {
+    pub(crate) text: String,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug)]
-pub struct Stmt {
-    pub span: Span,
-    pub kind: StmtKind,
+pub(crate) struct Stmt {
+    pub(crate) span: Span,
+    pub(crate) kind: StmtKind,
 }
 
 #[derive(Clone, Debug)]
-pub enum StmtKind {
+pub(crate) enum StmtKind {
     /// `let b1 and b2 …` or `let rec b1 and b2 …`.
     Let { rec: bool, bindings: Vec<Binding> },
     /// `[flag] [~](acyclic|irreflexive|empty) e [as name]`.
@@ -54,11 +54,11 @@ pub enum StmtKind {
 
 /// `name = body` or `name(p1, …) = body`; the span starts at its `let` or `and`.
 #[derive(Clone, Debug)]
-pub struct Binding {
-    pub span: Span,
-    pub name: Name,
-    pub params: Option<Vec<Name>>,
-    pub body: Expr,
+pub(crate) struct Binding {
+    pub(crate) span: Span,
+    pub(crate) name: Name,
+    pub(crate) params: Option<Vec<Name>>,
+    pub(crate) body: Expr,
 }
 
 /// What a check tests of its expression.
@@ -70,7 +70,7 @@ pub enum CheckKind {
 }
 
 impl CheckKind {
-    pub fn keyword(self) -> &'static str {
+    pub(crate) fn keyword(self) -> &'static str {
         match self {
             CheckKind::Acyclic => "acyclic",
             CheckKind::Irreflexive => "irreflexive",
@@ -80,24 +80,24 @@ impl CheckKind {
 }
 
 #[derive(Clone, Debug)]
-pub struct Check {
+pub(crate) struct Check {
     pub flag: bool,
     pub negated: bool,
     pub kind: CheckKind,
-    pub expr: Expr,
+    pub(crate) expr: Expr,
     pub name: Option<Name>,
 }
 
 #[derive(Clone, Debug)]
-pub struct Expr {
-    pub span: Span,
+pub(crate) struct Expr {
+    pub(crate) span: Span,
     /// Nesting depth of this node (a leaf has depth 1).
-    pub depth: u32,
-    pub kind: ExprKind,
+    pub(crate) depth: u32,
+    pub(crate) kind: ExprKind,
 }
 
 #[derive(Clone, Debug)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     Var(String),
     /// `0`: the empty set or relation.
     Zero,
@@ -119,7 +119,7 @@ pub enum BinOp {
 }
 
 impl BinOp {
-    pub fn symbol(self) -> &'static str {
+    pub(crate) fn symbol(self) -> &'static str {
         match self {
             BinOp::Union => "|",
             BinOp::Inter => "&",
@@ -131,24 +131,12 @@ impl BinOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum UnOp {
+pub(crate) enum UnOp {
     Complement,
     Inverse,
     Plus,
     Star,
     Opt,
-}
-
-impl UnOp {
-    pub fn symbol(self) -> &'static str {
-        match self {
-            UnOp::Complement => "~",
-            UnOp::Inverse => "^-1",
-            UnOp::Plus => "+",
-            UnOp::Star => "*",
-            UnOp::Opt => "?",
-        }
-    }
 }
 
 // Node constructors for the grammar. Each checks the nesting limit.
@@ -167,7 +155,7 @@ fn node(span: Span, child_depths: impl IntoIterator<Item = u32>, kind: ExprKind)
     Ok(Expr { span, depth, kind })
 }
 
-pub fn leaf(l: usize, r: usize, kind: ExprKind) -> Expr {
+pub(crate) fn leaf(l: usize, r: usize, kind: ExprKind) -> Expr {
     Expr {
         span: Span::new(l, r),
         depth: 1,
@@ -175,7 +163,7 @@ pub fn leaf(l: usize, r: usize, kind: ExprKind) -> Expr {
     }
 }
 
-pub fn binary(l: usize, r: usize, op: BinOp, a: Expr, b: Expr) -> Built {
+pub(crate) fn binary(l: usize, r: usize, op: BinOp, a: Expr, b: Expr) -> Built {
     node(
         Span::new(l, r),
         [a.depth, b.depth],
@@ -183,21 +171,21 @@ pub fn binary(l: usize, r: usize, op: BinOp, a: Expr, b: Expr) -> Built {
     )
 }
 
-pub fn unary(l: usize, r: usize, op: UnOp, a: Expr) -> Built {
+pub(crate) fn unary(l: usize, r: usize, op: UnOp, a: Expr) -> Built {
     node(Span::new(l, r), [a.depth], ExprKind::Unary(op, Box::new(a)))
 }
 
-pub fn bracket(l: usize, r: usize, a: Expr) -> Built {
+pub(crate) fn bracket(l: usize, r: usize, a: Expr) -> Built {
     node(Span::new(l, r), [a.depth], ExprKind::Bracket(Box::new(a)))
 }
 
-pub fn app(l: usize, r: usize, f: Name, args: Vec<Expr>) -> Built {
+pub(crate) fn app(l: usize, r: usize, f: Name, args: Vec<Expr>) -> Built {
     let depths: Vec<u32> = args.iter().map(|a| a.depth).collect();
     node(Span::new(l, r), depths, ExprKind::App(f, args))
 }
 
 /// A parenthesised expression keeps its node but widens its span to the parentheses.
-pub fn paren(l: usize, r: usize, e: Expr) -> Expr {
+pub(crate) fn paren(l: usize, r: usize, e: Expr) -> Expr {
     Expr {
         span: Span::new(l, r),
         ..e
@@ -205,7 +193,13 @@ pub fn paren(l: usize, r: usize, e: Expr) -> Expr {
 }
 
 /// The statement `let [rec] b1 and b2 …`: the first binding's span starts at `let`.
-pub fn let_stmt(l: usize, r: usize, rec: bool, mut first: Binding, rest: Vec<Binding>) -> Stmt {
+pub(crate) fn let_stmt(
+    l: usize,
+    r: usize,
+    rec: bool,
+    mut first: Binding,
+    rest: Vec<Binding>,
+) -> Stmt {
     first.span.lo = l;
     let mut bindings = vec![first];
     bindings.extend(rest);
@@ -216,7 +210,7 @@ pub fn let_stmt(l: usize, r: usize, rec: bool, mut first: Binding, rest: Vec<Bin
 }
 
 /// A title line: a string wins over a bare name (`PTX "Lustig et al."` is titled by the string).
-pub fn title(
+pub(crate) fn title(
     l: usize,
     r: usize,
     word: Option<&str>,

@@ -14,7 +14,7 @@ use super::ast::Span;
 
 /// A token. Names and strings borrow from the source.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Tok<'src> {
+pub(crate) enum Tok<'src> {
     Ident(&'src str),
     Str(&'src str),
     Let,
@@ -55,31 +55,33 @@ pub enum Tok<'src> {
 
 /// A lexical or syntactic error, before it is attached to a file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct SyntaxError {
-    pub span: Span,
-    pub message: String,
-    pub notes: Vec<String>,
+pub(crate) struct SyntaxError {
+    pub(crate) span: Span,
+    pub(crate) message: String,
+    pub(crate) notes: Vec<String>,
 }
 
 impl SyntaxError {
-    pub fn new(span: Span, message: impl Into<String>) -> SyntaxError {
+    pub(crate) fn new(span: Span, message: impl Into<String>) -> SyntaxError {
         SyntaxError {
             span,
             message: message.into(),
             notes: vec![],
         }
     }
-    pub fn with_note(mut self, note: impl Into<String>) -> SyntaxError {
+    pub(crate) fn with_note(mut self, note: impl Into<String>) -> SyntaxError {
         self.notes.push(note.into());
         self
     }
 }
 
 /// What the parser consumes: `(start, token, end)` or the error that stopped the lexer.
-pub type Spanned<'src> = Result<(usize, Tok<'src>, usize), SyntaxError>;
+pub(crate) type Spanned<'src> = Result<(usize, Tok<'src>, usize), SyntaxError>;
 
 /// A grammar action's error, in the parser's error type.
-pub fn user<'src>(error: SyntaxError) -> lalrpop_util::ParseError<usize, Tok<'src>, SyntaxError> {
+pub(crate) fn user<'src>(
+    error: SyntaxError,
+) -> lalrpop_util::ParseError<usize, Tok<'src>, SyntaxError> {
     lalrpop_util::ParseError::User { error }
 }
 
@@ -125,7 +127,7 @@ const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
 ];
 
 /// Tokenize all of `src`. Lexing stops at the first error, which ends the list.
-pub fn tokenize(src: &str) -> Vec<Spanned<'_>> {
+pub(crate) fn tokenize(src: &str) -> Vec<Spanned<'_>> {
     let mut lexer = Lexer { src, pos: 0 };
     let mut out = Vec::new();
     loop {

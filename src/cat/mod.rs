@@ -3,8 +3,8 @@
 //! Owns: the lexer, the lalrpop grammar (`grammar/cat_grammar.lalrpop`, whose header lists what is
 //! accepted and what is rejected on purpose) and the translation of parse errors into `diag::Error`.
 //! Entry point: `parse`. Uses: `diag`. Knows nothing of names, kinds or includes (that is `ir`).
-pub mod ast;
-pub mod lexer;
+pub(crate) mod ast;
+pub(crate) mod lexer;
 
 use std::sync::Arc;
 
@@ -14,13 +14,13 @@ use crate::diag;
 use lexer::{SyntaxError, Tok};
 
 lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, unused_parens)]
+    #[allow(clippy::all, unused_parens, unreachable_pub, missing_docs)]
     grammar,
     "/cat_grammar.rs"
 );
 
 /// Parse one model file. `path` is only used to label errors.
-pub fn parse(path: &str, src: &Arc<str>) -> diag::Result<ast::File> {
+pub(crate) fn parse(path: &str, src: &Arc<str>) -> diag::Result<ast::File> {
     grammar::FileParser::new()
         .parse(lexer::tokenize(src))
         .map_err(|e| to_diag(path, src, syntax_error(src, e)))

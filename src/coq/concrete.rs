@@ -14,7 +14,7 @@ use crate::ir::{DefBody, DefId, Kind, Step};
 const CLOSED: Side = Side::Bool(Refs::Closed);
 
 /// `{| b_po := brel_of_list [...]; … |}` for the execution whose vocabulary values are `base`.
-pub fn bexec_literal(base: &Base) -> String {
+pub(crate) fn bexec_literal(base: &Base) -> String {
     let mut items = Vec::new();
     for (field, kind) in fields() {
         let value = match kind {
@@ -219,7 +219,7 @@ pub fn check_lemma(names: &Names, lemma: &str, m: &str, c: usize, holds: bool) -
 }
 
 /// `Lemma <lemma> : [~] <stmt>.` proved from the decision `dec` by computation.
-pub fn decided(lemma: &str, stmt: &str, dec: &str, holds: bool) -> String {
+pub(crate) fn decided(lemma: &str, stmt: &str, dec: &str, holds: bool) -> String {
     let (neg, how) = if holds {
         ("", "dec_true")
     } else {
@@ -229,22 +229,4 @@ pub fn decided(lemma: &str, stmt: &str, dec: &str, holds: bool) -> String {
         "Lemma {lemma} : {neg}{stmt}.\n\
          Proof. apply ({how} _ _ {dec}). vm_compute. reflexivity. Qed.\n"
     )
-}
-
-/// A lemma that the model holds of module `m`'s execution, proved by computation.
-pub fn consistent_lemma(names: &Names, lemma: &str, m: &str) -> String {
-    let name = names.consistent();
-    format!(
-        "Lemma {lemma} : {name} {m}.X.\n\
-         Proof. apply {m}.{name}_ok; [vm_compute; reflexivity | apply of_bexec_reflects]. Qed.\n"
-    )
-}
-
-/// A lemma that no flag of the model is raised on module `m`'s execution.
-pub fn race_free_lemma(names: &Names, lemma: &str, m: &str) -> String {
-    let dec = format!(
-        "({m}.{}_cd {m}.X (of_bexec_reflects {m}.n {m}.XB))",
-        names.race_free()
-    );
-    decided(lemma, &format!("{} {m}.X", names.race_free()), &dec, true)
 }

@@ -18,7 +18,6 @@ use super::model::Names;
 use crate::diag;
 use crate::mapping::Mapping;
 use lowering::print_lowering;
-pub use lowering::{added_fences, lowering_conditions, AddedFence, Condition};
 use searched::{compiled_guard_conditions, print_statement, searched_conditions, Statement};
 
 /// What the search found for one source axiom, for the theorem's comment.
@@ -31,14 +30,14 @@ pub enum Evidence {
 }
 
 /// The three models of an export.
-pub struct Models<'a> {
-    pub wf: &'a Names<'a>,
-    pub source: &'a Names<'a>,
-    pub target: &'a Names<'a>,
+pub(crate) struct Models<'a> {
+    pub(crate) wf: &'a Names<'a>,
+    pub(crate) source: &'a Names<'a>,
+    pub(crate) target: &'a Names<'a>,
 }
 
 /// The mapping file: lowering, race freedom, the Section and the satisfiability proof.
-pub fn print(
+pub(crate) fn print(
     mapping: &Mapping,
     models: &Models,
     evidence: &[(String, Evidence)],
@@ -55,7 +54,7 @@ pub fn print(
     Ok(out)
 }
 
-pub fn co_total_needed(model: &crate::ir::Model) -> bool {
+pub(crate) fn co_total_needed(model: &crate::ir::Model) -> bool {
     model.coherence == crate::ir::CoKind::Total
 }
 
@@ -133,7 +132,10 @@ fn print_programs(
     print_claims(models, evidence, out);
 }
 /// The fields of the Record `compilation`, in order: name and statement over `Ps Pt Xs Xt`.
-pub fn compilation_fields(mapping: &Mapping, models: &Models) -> Vec<(&'static str, String)> {
+pub(crate) fn compilation_fields(
+    mapping: &Mapping,
+    models: &Models,
+) -> Vec<(&'static str, String)> {
     let (wf, s, t) = (models.wf.consistent(), models.source, models.target);
     let co_and = if co_total_needed(&mapping.source) {
         "co_total X /\\ "
@@ -216,11 +218,11 @@ fn print_claims(models: &Models, evidence: &[(String, Evidence)], out: &mut Stri
 }
 
 /// `claim_<source axiom>`.
-pub fn claim_name(source: &Names, c: usize) -> String {
+pub(crate) fn claim_name(source: &Names, c: usize) -> String {
     format!("claim_{}", source.check(c))
 }
 
 /// The file that refutes the claim for `axiom` (written beside the obligations).
-pub fn refutation_file(axiom: &str) -> String {
+pub(crate) fn refutation_file(axiom: &str) -> String {
     format!("Refutation_{}.v", super::ident(axiom))
 }

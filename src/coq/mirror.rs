@@ -30,7 +30,7 @@ pub fn has_mirror(names: &Names) -> bool {
 }
 
 /// The text of `Mirror_<prefix>.v`, importing `imports` (the model file among them).
-pub fn print(names: &Names, imports: &str) -> String {
+pub(crate) fn print(names: &Names, imports: &str) -> String {
     let m = names.model;
     let mut out = super::header(
         &format!(
@@ -334,7 +334,7 @@ fn print_chain(names: &Names, prop: &str, checks: &[usize], flags: bool, out: &m
 
 /// The proof of `a && (b && …) = true <-> A /\ (B /\ …)` (`Side::and`'s nesting) from the
 /// proofs of each conjunct.
-pub fn and_proof(proofs: &[String]) -> String {
+pub(crate) fn and_proof(proofs: &[String]) -> String {
     match proofs {
         [] => "true_dec".to_string(),
         [one] => one.clone(),

@@ -9,8 +9,8 @@
 //! Uses: `ir`, `mapping`, `exec`/`eval` (concrete values), `search` (refutations). The Coq
 //! library the files build on is `proofs-export/lib`, copied into every export directory.
 pub mod concrete;
-pub mod exec;
-pub mod mapping;
+pub(crate) mod exec;
+pub(crate) mod mapping;
 pub mod mirror;
 pub mod model;
 pub mod program;
@@ -23,20 +23,20 @@ use crate::output::OutputDir;
 use model::Names;
 
 /// The project's Coq library, copied into every export (compile order).
-pub const LIBRARY: &[(&str, &str)] = &[
+pub(crate) const LIBRARY: &[(&str, &str)] = &[
     ("Rel.v", include_str!("../../proofs-export/lib/Rel.v")),
     ("Dec.v", include_str!("../../proofs-export/lib/Dec.v")),
     ("Checks.v", include_str!("../../proofs-export/lib/Checks.v")),
 ];
 
 /// Library files that need the generated `Exec.v` and `Model_wf.v` (compiled after them).
-pub const LIBRARY_AFTER_WF: &[(&str, &str)] = &[(
+pub(crate) const LIBRARY_AFTER_WF: &[(&str, &str)] = &[(
     "Program.v",
     include_str!("../../proofs-export/lib/Program.v"),
 )];
 
 /// The well-formedness model (`models/wf.cat`), the hypotheses every export states.
-pub const WF_MODEL: &str = include_str!("../../models/wf.cat");
+pub(crate) const WF_MODEL: &str = include_str!("../../models/wf.cat");
 
 /// A Coq identifier from a cat name (`data-race` → `data_race`, `acyclic#2` → `acyclic_2`).
 pub fn ident(name: &str) -> String {
@@ -52,14 +52,14 @@ pub fn ident(name: &str) -> String {
 }
 
 /// Text safe inside a Coq comment: no comment delimiters, no string quotes.
-pub fn comment_text(text: &str) -> String {
+pub(crate) fn comment_text(text: &str) -> String {
     text.replace("(*", "( *")
         .replace("*)", "* )")
         .replace('"', "''")
 }
 
 /// A Coq comment holding cat text.
-pub fn coq_comment(text: &str) -> String {
+pub(crate) fn coq_comment(text: &str) -> String {
     format!("(* {} *)", comment_text(text.trim()))
 }
 
@@ -224,13 +224,13 @@ pub fn export_checked_mapping(
 }
 
 /// `Obligations_<mapping stem>`.
-pub fn obligations_name(m: &Mapping) -> String {
+pub(crate) fn obligations_name(m: &Mapping) -> String {
     format!("Obligations_{}", model_prefix(&m.path))
 }
 
 /// `mapcheck check … --coq DIR`: one counterexample as a Coq export of its own (under
 /// `refutation_dir`): the obligations, and the refutation of the claim it breaks.
-pub fn export_refutation(
+pub(crate) fn export_refutation(
     m: &Mapping,
     cx: &crate::search::Counterexample,
     dir: &Path,
@@ -244,7 +244,7 @@ pub fn export_refutation(
 }
 
 /// The directory under `dir` of the refutation for a counterexample to `axiom`.
-pub fn refutation_dir(dir: &Path, m: &Mapping, axiom: &str) -> PathBuf {
+pub(crate) fn refutation_dir(dir: &Path, m: &Mapping, axiom: &str) -> PathBuf {
     dir.join(format!("{}-{}", model_prefix(&m.path), ident(axiom)))
 }
 

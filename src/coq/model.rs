@@ -14,7 +14,7 @@ use crate::ir::{BinOp, Check, DefBody, DefId, Expr, Kind, Model, Op1, Step};
 /// The Coq names of one model's definitions, qualified by the model's prefix, and the witnesses
 /// each definition and check is a function of.
 pub struct Names<'m> {
-    pub model: &'m Model,
+    pub(crate) model: &'m Model,
     pub prefix: String,
     defs: Vec<String>,
     checks: Vec<String>,
@@ -59,27 +59,27 @@ impl<'m> Names<'m> {
     }
 
     /// The witnesses chosen before definition `id` (its parameters).
-    pub fn def_scope(&self, id: DefId) -> &[DefId] {
+    pub(crate) fn def_scope(&self, id: DefId) -> &[DefId] {
         &self.def_scope[id]
     }
 
     /// The witnesses chosen before check `c`.
-    pub fn check_scope(&self, c: usize) -> &[DefId] {
+    pub(crate) fn check_scope(&self, c: usize) -> &[DefId] {
         &self.check_scope[c]
     }
 
     /// Every witness of the model, in the order they are chosen.
-    pub fn witnesses(&self) -> Vec<DefId> {
+    pub(crate) fn witnesses(&self) -> Vec<DefId> {
         self.model.witnesses.iter().map(|w| w.def).collect()
     }
 
     /// ` w1 w2`: the witness arguments of something in `scope`.
-    pub fn args(&self, scope: &[DefId]) -> String {
+    pub(crate) fn args(&self, scope: &[DefId]) -> String {
         scope.iter().map(|w| format!(" {}", self.def(*w))).collect()
     }
 
     /// ` (w1 : rel) (w2 : rel)`: the witness parameters of something in `scope`.
-    pub fn params(&self, scope: &[DefId]) -> String {
+    pub(crate) fn params(&self, scope: &[DefId]) -> String {
         scope
             .iter()
             .map(|w| format!(" ({} : rel)", self.def(*w)))
@@ -87,19 +87,19 @@ impl<'m> Names<'m> {
     }
 
     /// `<check> X w…`: a check applied to an execution.
-    pub fn check_call(&self, c: usize, x: &str) -> String {
+    pub(crate) fn check_call(&self, c: usize, x: &str) -> String {
         format!("{} {x}{}", self.check(c), self.args(self.check_scope(c)))
     }
 
     /// `<w>_lin X w…`: the witness `w` ranges over linearisations, as a Prop of `x`.
-    pub fn lin_call(&self, w: DefId, x: &str) -> String {
+    pub(crate) fn lin_call(&self, w: DefId, x: &str) -> String {
         let mut scope = self.def_scope(w).to_vec();
         scope.push(w);
         format!("{}_lin {x}{}", self.def(w), self.args(&scope))
     }
 
     /// The conjunction `consistent` stands for: each witness a linearisation, each axiom.
-    pub fn consistent_body(&self, x: &str) -> String {
+    pub(crate) fn consistent_body(&self, x: &str) -> String {
         let mut items: Vec<String> = self
             .witnesses()
             .iter()
@@ -109,7 +109,7 @@ impl<'m> Names<'m> {
         Side::Prop.and(&items)
     }
 
-    pub fn def(&self, id: DefId) -> &str {
+    pub(crate) fn def(&self, id: DefId) -> &str {
         &self.defs[id]
     }
 
@@ -140,14 +140,14 @@ impl<'m> Names<'m> {
 /// Which reading of an expression to print: the predicate over `X : exec`, or its boolean
 /// mirror, whose references to named things (definitions, checks) take the form `Refs` says.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Side {
+pub(crate) enum Side {
     Prop,
     Bool(Refs),
 }
 
 /// How the boolean mirror names a definition or check `<x>`.
 #[derive(Clone, Copy, PartialEq, Eq)]
-pub enum Refs {
+pub(crate) enum Refs {
     /// `<x>_c`: a closed constant inside a concrete execution's Module (`concrete`), where `n`
     /// and `XB` are constants too; `vm_compute` evaluates it once.
     Closed,
@@ -160,11 +160,11 @@ pub enum Refs {
 }
 
 /// The boolean mirror as a function of `n` and `XB` (`Refs::Applied`).
-pub const APPLIED: Side = Side::Bool(Refs::Applied);
+pub(crate) const APPLIED: Side = Side::Bool(Refs::Applied);
 
 impl Side {
     /// The library name of an operator on this side (`union` / `bunion`).
-    pub fn op(self, prop: &str) -> String {
+    pub(crate) fn op(self, prop: &str) -> String {
         match self {
             Side::Prop => prop.to_string(),
             Side::Bool(_) => format!("b{prop}"),
@@ -172,7 +172,7 @@ impl Side {
     }
 
     /// An operator that quantifies over the events: the Bool side takes `n`.
-    pub fn op_n(self, prop: &str) -> String {
+    pub(crate) fn op_n(self, prop: &str) -> String {
         match self {
             Side::Prop => prop.to_string(),
             Side::Bool(_) => format!("b{prop} n"),
@@ -180,13 +180,13 @@ impl Side {
     }
 
     /// The execution's value of a vocabulary name (`_` is `E`).
-    pub fn base(self, name: &str) -> String {
+    pub(crate) fn base(self, name: &str) -> String {
         self.field(name, "X")
     }
 
     /// The value of a vocabulary name in execution `x` (`Xs` on the Prop side, `XBs` on the
     /// Bool side).
-    pub fn field(self, name: &str, x: &str) -> String {
+    pub(crate) fn field(self, name: &str, x: &str) -> String {
         let field = if name == "_" { "E" } else { name };
         match self {
             Side::Prop => format!("({field} {x})"),
@@ -196,7 +196,7 @@ impl Side {
 
     /// The value of the named definition or check `name` in execution `x` (witness arguments
     /// aside): `(<name> X)` on the Prop side, the mirror's form (`Refs`) on the Bool side.
-    pub fn named(self, name: &str, x: &str) -> String {
+    pub(crate) fn named(self, name: &str, x: &str) -> String {
         match self {
             Side::Prop => format!("({name} {x})"),
             Side::Bool(Refs::Closed) => format!("{name}_c"),
@@ -206,7 +206,7 @@ impl Side {
     }
 
     /// `~ (a)` or `negb (a)`.
-    pub fn not(self, a: &str) -> String {
+    pub(crate) fn not(self, a: &str) -> String {
         match self {
             Side::Prop => format!("~ ({a})"),
             Side::Bool(_) => format!("negb ({a})"),
@@ -214,7 +214,7 @@ impl Side {
     }
 
     /// `a /\ b /\ …` or `a && (b && …)`, right-nested like Coq's `/\`.
-    pub fn and(self, items: &[String]) -> String {
+    pub(crate) fn and(self, items: &[String]) -> String {
         let (op, unit) = match self {
             Side::Prop => ("/\\", "True"),
             Side::Bool(_) => ("&&", "true"),
@@ -253,7 +253,7 @@ fn witness_scopes(model: &Model) -> (Vec<Vec<DefId>>, Vec<Vec<DefId>>) {
 
 /// The Coq text of an expression; `self_ref` names the relation variable standing for the
 /// `let rec` being defined, if any.
-pub fn expr(names: &Names, side: Side, e: &Expr, self_ref: Option<(DefId, &str)>) -> String {
+pub(crate) fn expr(names: &Names, side: Side, e: &Expr, self_ref: Option<(DefId, &str)>) -> String {
     let sub = |e: &Expr| expr(names, side, e, self_ref);
     let kind = |e: &Expr| names.model.kind_of(e);
     match e {
@@ -302,7 +302,7 @@ pub fn expr(names: &Names, side: Side, e: &Expr, self_ref: Option<(DefId, &str)>
 }
 
 /// The Coq statement of a check (Prop) or its decision (bool).
-pub fn check_text(names: &Names, side: Side, c: &Check) -> String {
+pub(crate) fn check_text(names: &Names, side: Side, c: &Check) -> String {
     let set = names.model.kind_of(&c.expr) == Kind::Set;
     let word = match (c.kind, set) {
         (CheckKind::Acyclic, _) => side.op_n("acyclic"),
@@ -319,7 +319,7 @@ pub fn check_text(names: &Names, side: Side, c: &Check) -> String {
 }
 
 /// The whole model file.
-pub fn print(names: &Names, imports: &str) -> diag::Result<String> {
+pub(crate) fn print(names: &Names, imports: &str) -> diag::Result<String> {
     let m = names.model;
     let mut out = super::header(&format!("the model {}", m.path), imports);
     for step in &m.steps {
@@ -334,7 +334,7 @@ pub fn print(names: &Names, imports: &str) -> diag::Result<String> {
     Ok(out)
 }
 
-pub fn kind_type(kind: Kind) -> &'static str {
+pub(crate) fn kind_type(kind: Kind) -> &'static str {
     match kind {
         Kind::Set => "set",
         Kind::Rel => "rel",
@@ -549,7 +549,7 @@ fn print_summary(names: &Names, out: &mut String) -> diag::Result<()> {
 
 /// The conjunction of the flags' negations, as a Prop of `X` or a mirror (flags come before any
 /// witness, `print_summary`, so they take no witness arguments).
-pub fn race_free_body(names: &Names, side: Side) -> String {
+pub(crate) fn race_free_body(names: &Names, side: Side) -> String {
     let items: Vec<String> = names
         .model
         .checks

@@ -42,7 +42,7 @@ pub struct Numbering {
 }
 
 impl Numbering {
-    pub fn number(&self, side: Test, key: &EventKey) -> Option<usize> {
+    pub(crate) fn number(&self, side: Test, key: &EventKey) -> Option<usize> {
         self.index.get(&(side, key.clone())).copied()
     }
 }
@@ -99,7 +99,7 @@ fn skeleton(model: &Model, test: &Litmus) -> diag::Result<Execution> {
 }
 
 /// Pairs of event numbers: a relation as the Coq literal lists it.
-pub type Pairs = Vec<(usize, usize)>;
+pub(crate) type Pairs = Vec<(usize, usize)>;
 
 /// A program as Coq sees it: its skeleton and its guards in the joint numbering.
 pub struct Program {
@@ -184,7 +184,7 @@ pub struct Programs {
     pub source: Program,
     pub target: Program,
     /// The compiled test.
-    pub compiled: Litmus,
+    pub(crate) compiled: Litmus,
 }
 
 impl Programs {
@@ -477,7 +477,7 @@ impl Instance {
 /// `Refutation_<axiom>.v`: `~ claim_<axiom>`, proved from the counterexample's own programs and
 /// executions: each field of `compilation` and `unexplained` decided by computation (over every
 /// execution of the source program for `drf` and `unexplained`), and the axiom failing.
-pub fn refutation(
+pub(crate) fn refutation(
     mapping: &Mapping,
     models: &Models,
     cx: &crate::search::Counterexample,
@@ -538,7 +538,7 @@ pub fn refutation(
 /// `compilation_satisfiable`, in a Module `Witness`: the hypotheses describe at least one real
 /// pair with memory events (a store and a load of one location in two threads of one CTA, of
 /// the mapping's first atomic classes of one scope), so the claims are not true for nothing.
-pub fn satisfiable(mapping: &Mapping, models: &Models) -> diag::Result<String> {
+pub(crate) fn satisfiable(mapping: &Mapping, models: &Models) -> diag::Result<String> {
     let source = witness_test(mapping)?;
     let programs = Programs::of(mapping, &source)?;
     let (xt, xs) = witness_pair(mapping, &source, &programs)?;

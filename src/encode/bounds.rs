@@ -57,7 +57,7 @@ impl Bounds {
         }
     }
 
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.n
     }
 
@@ -98,12 +98,12 @@ impl Bounds {
     }
 
     /// The bounds of a set name, if set.
-    pub fn set_bounds(&self, name: &str) -> Option<(Set, Set)> {
+    pub(crate) fn set_bounds(&self, name: &str) -> Option<(Set, Set)> {
         self.sets.get(name).copied()
     }
 
     /// The bounds of a relation name, if set.
-    pub fn rel_bounds(&self, name: &str) -> Option<&(Rel, Rel)> {
+    pub(crate) fn rel_bounds(&self, name: &str) -> Option<&(Rel, Rel)> {
         self.rels.get(name)
     }
 

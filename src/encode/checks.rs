@@ -11,23 +11,23 @@ use super::matrix::{Matrix, Value, Vector};
 use crate::rel::Rel;
 
 /// `empty v`.
-pub fn empty(c: &mut Circuit, v: &Value) -> Node {
+pub(crate) fn empty(c: &mut Circuit, v: &Value) -> Node {
     let cells = cells(v);
     c.and(cells.iter().map(|&x| !x))
 }
 
 /// `~empty v`.
-pub fn nonempty(c: &mut Circuit, v: &Value) -> Node {
+pub(crate) fn nonempty(c: &mut Circuit, v: &Value) -> Node {
     c.or(cells(v).iter().copied())
 }
 
 /// `irreflexive r`.
-pub fn irreflexive(c: &mut Circuit, r: &Matrix) -> Node {
+pub(crate) fn irreflexive(c: &mut Circuit, r: &Matrix) -> Node {
     !reflexive_somewhere(c, r)
 }
 
 /// `~irreflexive r`.
-pub fn reflexive_somewhere(c: &mut Circuit, r: &Matrix) -> Node {
+pub(crate) fn reflexive_somewhere(c: &mut Circuit, r: &Matrix) -> Node {
     c.or(r.diagonal().0)
 }
 
@@ -97,7 +97,7 @@ fn components(reach: &Rel) -> Vec<Vec<usize>> {
 /// Only the slots of one strongly connected component of the possible pairs can share a cycle,
 /// so each such component gets its own order (a tournament without 3-cycles, see `tournament`);
 /// self-loops must be absent. Fresh inputs: existential, exact when asserted.
-pub fn acyclic(c: &mut Circuit, r: &Matrix) -> Node {
+pub(crate) fn acyclic(c: &mut Circuit, r: &Matrix) -> Node {
     let (components, loops) = match cycles(r) {
         Cycles::None => return Node::TRUE,
         Cycles::Certain => return Node::FALSE,
@@ -122,7 +122,7 @@ pub fn acyclic(c: &mut Circuit, r: &Matrix) -> Node {
 /// non-empty set C of slots gives each slot of C an r-successor in C (follow successors until
 /// one repeats; conversely a cycle's slots are such a C). C is chosen inside one component of
 /// the possible pairs. Fresh inputs: existential, exact when asserted. No closure is computed.
-pub fn cyclic(c: &mut Circuit, r: &Matrix) -> Node {
+pub(crate) fn cyclic(c: &mut Circuit, r: &Matrix) -> Node {
     let (components, loops) = match cycles(r) {
         Cycles::None => return Node::FALSE,
         Cycles::Certain => return Node::TRUE,
@@ -179,7 +179,7 @@ fn tournament(c: &mut Circuit, n: usize, slots: &[usize]) -> (Matrix, Node) {
 /// `set`, or a cycle, makes it false for every choice). Any acyclic tournament on the slots that
 /// may be in `set` restricts to a total order on `set`, and every total order on `set` extends
 /// to one, so the choices are exactly herd's. Fresh inputs: existential, exact when asserted.
-pub fn linearisation(c: &mut Circuit, set: &Vector, r: &Matrix) -> (Matrix, Node) {
+pub(crate) fn linearisation(c: &mut Circuit, set: &Vector, r: &Matrix) -> (Matrix, Node) {
     let n = set.len();
     let slots: Vec<usize> = (0..n).filter(|&i| set.get(i) != Node::FALSE).collect();
     let (tour, transitive) = tournament(c, n, &slots);

@@ -11,28 +11,28 @@ use std::ops::Not;
 pub struct Node(u32);
 
 impl Node {
-    pub const TRUE: Node = Node(0);
-    pub const FALSE: Node = Node(1);
+    pub(crate) const TRUE: Node = Node(0);
+    pub(crate) const FALSE: Node = Node(1);
 
     fn new(gate: usize, negated: bool) -> Node {
         let g = u32::try_from(gate).expect("more than 2^31 circuit gates");
         Node(g << 1 | u32::from(negated))
     }
     /// The gate this node reads.
-    pub fn gate(self) -> usize {
+    pub(crate) fn gate(self) -> usize {
         (self.0 >> 1) as usize
     }
-    pub fn is_negated(self) -> bool {
+    pub(crate) fn is_negated(self) -> bool {
         self.0 & 1 == 1
     }
-    pub fn is_const(self) -> bool {
+    pub(crate) fn is_const(self) -> bool {
         self.gate() == 0
     }
     /// `Some(b)` for the constants.
-    pub fn as_const(self) -> Option<bool> {
+    pub(crate) fn as_const(self) -> Option<bool> {
         self.is_const().then_some(self == Node::TRUE)
     }
-    pub fn constant(b: bool) -> Node {
+    pub(crate) fn constant(b: bool) -> Node {
         if b {
             Node::TRUE
         } else {
@@ -50,7 +50,7 @@ impl Not for Node {
 
 /// What a gate computes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Gate {
+pub(crate) enum Gate {
     /// Gate 0, the constant true.
     True,
     /// A free variable; the number counts inputs in creation order.
@@ -79,33 +79,30 @@ impl Default for Circuit {
 }
 
 impl Circuit {
-    pub fn new() -> Circuit {
+    pub(crate) fn new() -> Circuit {
         Circuit::default()
     }
 
-    pub fn gate(&self, g: usize) -> &Gate {
+    pub(crate) fn gate(&self, g: usize) -> &Gate {
         &self.gates[g]
     }
 
     /// Gates, counting the constant and the inputs.
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.gates.len()
     }
-    pub fn is_empty(&self) -> bool {
-        self.gates.len() == 1
-    }
-    pub fn inputs(&self) -> usize {
+    pub(crate) fn inputs(&self) -> usize {
         self.inputs
     }
 
     /// A fresh free variable.
-    pub fn input(&mut self) -> Node {
+    pub(crate) fn input(&mut self) -> Node {
         self.gates.push(Gate::Input(self.inputs));
         self.inputs += 1;
         Node::new(self.gates.len() - 1, false)
     }
 
-    pub fn and2(&mut self, a: Node, b: Node) -> Node {
+    pub(crate) fn and2(&mut self, a: Node, b: Node) -> Node {
         match (a.as_const(), b.as_const()) {
             (Some(false), _) | (_, Some(false)) => Node::FALSE,
             (Some(true), _) => b,
@@ -116,24 +113,24 @@ impl Circuit {
         }
     }
 
-    pub fn or2(&mut self, a: Node, b: Node) -> Node {
+    pub(crate) fn or2(&mut self, a: Node, b: Node) -> Node {
         !self.and2(!a, !b)
     }
 
     /// `a -> b`.
-    pub fn implies(&mut self, a: Node, b: Node) -> Node {
+    pub(crate) fn implies(&mut self, a: Node, b: Node) -> Node {
         self.or2(!a, b)
     }
 
     /// `a <-> b`.
-    pub fn iff(&mut self, a: Node, b: Node) -> Node {
+    pub(crate) fn iff(&mut self, a: Node, b: Node) -> Node {
         let ab = self.implies(a, b);
         let ba = self.implies(b, a);
         self.and2(ab, ba)
     }
 
     /// The conjunction of any number of nodes (true when there are none).
-    pub fn and(&mut self, nodes: impl IntoIterator<Item = Node>) -> Node {
+    pub(crate) fn and(&mut self, nodes: impl IntoIterator<Item = Node>) -> Node {
         let mut kept = Vec::new();
         for x in nodes {
             match x.as_const() {
@@ -173,7 +170,7 @@ impl Circuit {
     }
 
     /// The value of `nodes` when the input of gate `g` has value `input(g)`.
-    pub fn eval_many(&self, nodes: &[Node], input: &dyn Fn(usize) -> bool) -> Vec<bool> {
+    pub(crate) fn eval_many(&self, nodes: &[Node], input: &dyn Fn(usize) -> bool) -> Vec<bool> {
         let mut memo: Vec<Option<bool>> = vec![None; self.gates.len()];
         nodes
             .iter()

@@ -10,7 +10,7 @@ use crate::solver::{Lit, SatSolver};
 
 /// Which way a literal must agree with its node.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Polarity {
+pub(crate) enum Polarity {
     /// `lit -> node`: enough to assume the literal or use it positively in clauses.
     Pos,
     /// `node -> lit`.
@@ -34,7 +34,7 @@ impl Polarity {
 
 /// The incremental translation of one circuit into one solver.
 #[derive(Default)]
-pub struct Tseitin {
+pub(crate) struct Tseitin {
     /// Solver literal of each gate, once it has one.
     lits: Vec<Option<Lit>>,
     /// Directions already emitted per gate (`Polarity::bit`).
@@ -43,7 +43,13 @@ pub struct Tseitin {
 
 impl Tseitin {
     /// The literal of `node` with the clauses for `pol` (`Pos`: the literal implies the node).
-    pub fn lit(&mut self, c: &Circuit, s: &mut dyn SatSolver, node: Node, pol: Polarity) -> Lit {
+    pub(crate) fn lit(
+        &mut self,
+        c: &Circuit,
+        s: &mut dyn SatSolver,
+        node: Node,
+        pol: Polarity,
+    ) -> Lit {
         let lit = self.gate_lit(c, s, node.gate());
         let gate_pol = if node.is_negated() { pol.flip() } else { pol };
         self.emit(c, s, node.gate(), gate_pol);
@@ -55,13 +61,13 @@ impl Tseitin {
     }
 
     /// The literal of `node`, equivalent to it (both directions).
-    pub fn lit_exact(&mut self, c: &Circuit, s: &mut dyn SatSolver, node: Node) -> Lit {
+    pub(crate) fn lit_exact(&mut self, c: &Circuit, s: &mut dyn SatSolver, node: Node) -> Lit {
         self.lit(c, s, node, Polarity::Neg);
         self.lit(c, s, node, Polarity::Pos)
     }
 
     /// The literal of an input gate if it has been given one (`None`: unconstrained).
-    pub fn existing(&self, gate: usize) -> Option<Lit> {
+    pub(crate) fn existing(&self, gate: usize) -> Option<Lit> {
         self.lits.get(gate).copied().flatten()
     }
 

@@ -6,7 +6,7 @@
 //! may be unused stays exact; with every slot used they are the evaluator's. Uses: `circuit`,
 //! `rel` (constant values in and out).
 use super::circuit::{Circuit, Node};
-use crate::rel::{Rel, Set};
+use crate::rel::Rel;
 
 /// A set of event slots: one node per slot.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
@@ -21,7 +21,7 @@ pub struct Matrix {
 
 /// The value of a cat expression in the circuit.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub enum Value {
+pub(crate) enum Value {
     Set(Vector),
     Rel(Matrix),
 }
@@ -39,14 +39,12 @@ impl From<Matrix> for Value {
 }
 
 impl Vector {
-    pub fn constant(n: usize, s: Set) -> Vector {
+    #[cfg(test)]
+    pub(crate) fn constant(n: usize, s: crate::rel::Set) -> Vector {
         Vector((0..n).map(|i| Node::constant(s.contains(i))).collect())
     }
-    pub fn len(&self) -> usize {
+    pub(crate) fn len(&self) -> usize {
         self.0.len()
-    }
-    pub fn is_empty(&self) -> bool {
-        self.0.is_empty()
     }
     pub fn get(&self, i: usize) -> Node {
         self.0[i]
@@ -59,46 +57,36 @@ impl Vector {
     ) -> Vector {
         Vector(self.0.iter().zip(&o.0).map(|(&a, &b)| f(c, a, b)).collect())
     }
-    pub fn union(&self, c: &mut Circuit, o: &Vector) -> Vector {
+    pub(crate) fn union(&self, c: &mut Circuit, o: &Vector) -> Vector {
         self.zip(c, o, Circuit::or2)
     }
-    pub fn inter(&self, c: &mut Circuit, o: &Vector) -> Vector {
+    pub(crate) fn inter(&self, c: &mut Circuit, o: &Vector) -> Vector {
         self.zip(c, o, Circuit::and2)
     }
-    pub fn diff(&self, c: &mut Circuit, o: &Vector) -> Vector {
+    pub(crate) fn diff(&self, c: &mut Circuit, o: &Vector) -> Vector {
         self.zip(c, o, |c, a, b| c.and2(a, !b))
     }
     /// `all \ self`.
-    pub fn complement(&self, c: &mut Circuit, all: &Vector) -> Vector {
+    pub(crate) fn complement(&self, c: &mut Circuit, all: &Vector) -> Vector {
         all.diff(c, self)
-    }
-    /// The value if every slot is a constant.
-    pub fn as_set(&self) -> Option<Set> {
-        let mut s = Set::EMPTY;
-        for (i, x) in self.0.iter().enumerate() {
-            if x.as_const()? {
-                s.insert(i);
-            }
-        }
-        Some(s)
     }
 }
 
 impl Matrix {
-    pub fn from_fn(n: usize, mut f: impl FnMut(usize, usize) -> Node) -> Matrix {
+    pub(crate) fn from_fn(n: usize, mut f: impl FnMut(usize, usize) -> Node) -> Matrix {
         let cells = (0..n * n).map(|k| f(k / n, k % n)).collect();
         Matrix { n, cells }
     }
-    pub fn empty(n: usize) -> Matrix {
+    pub(crate) fn empty(n: usize) -> Matrix {
         Matrix {
             n,
             cells: vec![Node::FALSE; n * n],
         }
     }
-    pub fn constant(r: &Rel) -> Matrix {
+    pub(crate) fn constant(r: &Rel) -> Matrix {
         Matrix::from_fn(r.size(), |i, j| Node::constant(r.contains(i, j)))
     }
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.n
     }
     pub fn get(&self, i: usize, j: usize) -> Node {
@@ -107,18 +95,8 @@ impl Matrix {
     pub fn cells(&self) -> &[Node] {
         &self.cells
     }
-    /// The value if every pair is a constant.
-    pub fn as_rel(&self) -> Option<Rel> {
-        let mut r = Rel::empty(self.n);
-        for (k, x) in self.cells.iter().enumerate() {
-            if x.as_const()? {
-                r.insert(k / self.n, k % self.n);
-            }
-        }
-        Some(r)
-    }
     /// The pairs that are not constantly false (where the relation may hold).
-    pub fn support(&self) -> Rel {
+    pub(crate) fn support(&self) -> Rel {
         let pairs = (0..self.n * self.n).filter(|&k| self.cells[k] != Node::FALSE);
         Rel::from_pairs(self.n, pairs.map(|k| (k / self.n, k % self.n)))
     }
@@ -137,25 +115,25 @@ impl Matrix {
             .collect();
         Matrix { n: self.n, cells }
     }
-    pub fn union(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
+    pub(crate) fn union(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
         self.zip(c, o, Circuit::or2)
     }
-    pub fn inter(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
+    pub(crate) fn inter(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
         self.zip(c, o, Circuit::and2)
     }
-    pub fn diff(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
+    pub(crate) fn diff(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
         self.zip(c, o, |c, a, b| c.and2(a, !b))
     }
     /// All pairs of `all` not in `self`.
-    pub fn complement(&self, c: &mut Circuit, all: &Vector) -> Matrix {
+    pub(crate) fn complement(&self, c: &mut Circuit, all: &Vector) -> Matrix {
         Matrix::product(c, all, all).diff(c, self)
     }
-    pub fn inverse(&self) -> Matrix {
+    pub(crate) fn inverse(&self) -> Matrix {
         Matrix::from_fn(self.n, |i, j| self.get(j, i))
     }
 
     /// `self ; o`: OR over the middle slot of ANDs, skipping constant-false terms.
-    pub fn seq(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
+    pub(crate) fn seq(&self, c: &mut Circuit, o: &Matrix) -> Matrix {
         let n = self.n;
         let cols: Vec<Vec<usize>> = (0..n)
             .map(|j| (0..n).filter(|&k| o.get(k, j) != Node::FALSE).collect())
@@ -176,21 +154,21 @@ impl Matrix {
     }
 
     /// `[s]`.
-    pub fn id_on(s: &Vector) -> Matrix {
+    pub(crate) fn id_on(s: &Vector) -> Matrix {
         Matrix::from_fn(s.len(), |i, j| if i == j { s.get(i) } else { Node::FALSE })
     }
     /// `a * b`.
-    pub fn product(c: &mut Circuit, a: &Vector, b: &Vector) -> Matrix {
+    pub(crate) fn product(c: &mut Circuit, a: &Vector, b: &Vector) -> Matrix {
         Matrix::from_fn(a.len(), |i, j| c.and2(a.get(i), b.get(j)))
     }
-    pub fn domain(&self, c: &mut Circuit) -> Vector {
+    pub(crate) fn domain(&self, c: &mut Circuit) -> Vector {
         Vector(
             (0..self.n)
                 .map(|i| c.or((0..self.n).map(|j| self.get(i, j))))
                 .collect(),
         )
     }
-    pub fn range(&self, c: &mut Circuit) -> Vector {
+    pub(crate) fn range(&self, c: &mut Circuit) -> Vector {
         Vector(
             (0..self.n)
                 .map(|j| c.or((0..self.n).map(|i| self.get(i, j))))
@@ -198,14 +176,14 @@ impl Matrix {
         )
     }
     /// The diagonal as a set.
-    pub fn diagonal(&self) -> Vector {
+    pub(crate) fn diagonal(&self) -> Vector {
         Vector((0..self.n).map(|i| self.get(i, i)).collect())
     }
 
     /// `self^+` by iterative squaring: after round k the matrix holds every path of at most
     /// 2^k steps, and every pair of the closure on n slots has a path of at most n steps, so
     /// ceil(log2 n) rounds are exact. Stops early when a round changes no node.
-    pub fn plus(&self, c: &mut Circuit) -> Matrix {
+    pub(crate) fn plus(&self, c: &mut Circuit) -> Matrix {
         let mut r = self.clone();
         let mut reach = 1;
         while reach < self.n {
@@ -220,11 +198,11 @@ impl Matrix {
         r
     }
     /// `self?` over `all`.
-    pub fn opt(&self, c: &mut Circuit, all: &Vector) -> Matrix {
+    pub(crate) fn opt(&self, c: &mut Circuit, all: &Vector) -> Matrix {
         self.union(c, &Matrix::id_on(all))
     }
     /// `self*` over `all`.
-    pub fn star(&self, c: &mut Circuit, all: &Vector) -> Matrix {
+    pub(crate) fn star(&self, c: &mut Circuit, all: &Vector) -> Matrix {
         self.plus(c).opt(c, all)
     }
 }

@@ -39,8 +39,8 @@ mod translate;
 
 pub use self::bounds::{Bounds, BoundsError};
 pub use self::circuit::{Circuit, Node};
-pub use self::matrix::{Matrix, Value, Vector};
-pub use self::sat::Sat;
+pub(crate) use self::matrix::{Matrix, Value, Vector};
+pub(crate) use self::sat::Sat;
 pub use crate::solver::{Backend, Lit, Verdict};
 
 use self::translate::Translation;
@@ -53,9 +53,9 @@ use crate::vocab;
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
     /// Event slots of the universe.
-    pub slots: usize,
+    pub(crate) slots: usize,
     /// Gates of the circuit (inputs included).
-    pub gates: usize,
+    pub(crate) gates: usize,
     /// Free inputs: open tuples of the bounds plus the existential choices made so far.
     pub inputs: usize,
     /// CNF emitted into the solver so far, and solver calls.
@@ -65,7 +65,7 @@ pub struct Stats {
 /// A model translated into a circuit over given base values: the nodes of its definitions and
 /// of each check holding or failing. Several can share one `Sat` (the mapping check translates
 /// the source and the target model over one universe).
-pub struct Encoded {
+pub(crate) struct Encoded {
     model: Model,
     tr: Translation,
     holds: Vec<Option<Node>>,
@@ -75,7 +75,7 @@ pub struct Encoded {
 impl Encoded {
     /// Translate `model` with universe `all` and `base(c, name)` the value of each vocabulary
     /// name it uses (a `vocab::Reading`, whose `E` is `all`).
-    pub fn new(
+    pub(crate) fn new(
         c: &mut Circuit,
         model: &Model,
         all: Vector,
@@ -86,7 +86,7 @@ impl Encoded {
     }
 
     /// Translate `model` over the values `bounds` give its names.
-    pub fn from_bounds(c: &mut Circuit, model: &Model, bounds: &Bounds) -> Encoded {
+    pub(crate) fn from_bounds(c: &mut Circuit, model: &Model, bounds: &Bounds) -> Encoded {
         let (all, bases) = translate::instantiate(c, model, bounds);
         Encoded::from_parts(c, model, all, bases)
     }
@@ -102,17 +102,13 @@ impl Encoded {
         }
     }
 
-    pub fn model(&self) -> &Model {
-        &self.model
-    }
-
     /// The number of event slots.
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.tr.n
     }
 
     /// "Every non-flag check holds and every witness has a value": the model's consistency.
-    pub fn consistent_node(&mut self, c: &mut Circuit) -> Node {
+    pub(crate) fn consistent_node(&mut self, c: &mut Circuit) -> Node {
         let mut parts = self.tr.legal.clone();
         for i in 0..self.model.checks.len() {
             if !self.model.checks[i].flag {
@@ -123,7 +119,7 @@ impl Encoded {
     }
 
     /// Check `i` (index into `model.checks`) holds, for some choice of the witnesses it reads.
-    pub fn holds_node(&mut self, c: &mut Circuit, i: usize) -> Node {
+    pub(crate) fn holds_node(&mut self, c: &mut Circuit, i: usize) -> Node {
         if let Some(n) = self.holds[i] {
             return n;
         }
@@ -134,7 +130,7 @@ impl Encoded {
 
     /// Check `i` fails: exact for a check that reads no witness; for one that does, "fails for
     /// some legal choice of the witnesses".
-    pub fn fails_node(&mut self, c: &mut Circuit, i: usize) -> Node {
+    pub(crate) fn fails_node(&mut self, c: &mut Circuit, i: usize) -> Node {
         if let Some(n) = self.fails[i] {
             return n;
         }
@@ -143,13 +139,8 @@ impl Encoded {
         n
     }
 
-    /// The value of check `i`'s expression (to read back, e.g., the cycle of a failed check).
-    pub fn check_value(&self, i: usize) -> &Value {
-        &self.tr.checks[i]
-    }
-
     /// Does check `i` read a witness (`with … from linearisations`)?
-    pub fn check_reads_witness(&self, i: usize) -> bool {
+    pub(crate) fn check_reads_witness(&self, i: usize) -> bool {
         !self.tr.check_witnesses[i].is_empty()
     }
 
@@ -172,7 +163,7 @@ impl Encoded {
 
     /// The value of a name: a definition of the model (the last one so named) or a vocabulary
     /// name the model uses.
-    pub fn value(&self, name: &str) -> Option<&Value> {
+    pub(crate) fn value(&self, name: &str) -> Option<&Value> {
         if let Some(id) = self.model.def_named(name) {
             return self.tr.defs[id].as_ref();
         }
@@ -181,7 +172,7 @@ impl Encoded {
     }
 
     /// The matrix of a relation name (see `value`).
-    pub fn rel(&self, name: &str) -> Option<&Matrix> {
+    pub(crate) fn rel(&self, name: &str) -> Option<&Matrix> {
         match self.value(name)? {
             Value::Rel(m) => Some(m),
             Value::Set(_) => None,
@@ -189,7 +180,7 @@ impl Encoded {
     }
 
     /// The vector of a set name (see `value`).
-    pub fn set(&self, name: &str) -> Option<&Vector> {
+    pub(crate) fn set(&self, name: &str) -> Option<&Vector> {
         match self.value(name)? {
             Value::Set(v) => Some(v),
             Value::Rel(_) => None,
@@ -197,7 +188,7 @@ impl Encoded {
     }
 
     /// Rounds each `let rec` group of the model took.
-    pub fn fixpoint_rounds(&self) -> &[usize] {
+    pub(crate) fn fixpoint_rounds(&self) -> &[usize] {
         &self.tr.fixpoint_rounds
     }
 }
@@ -220,19 +211,14 @@ impl Encoding {
     }
 
     /// Encode into a given (fresh) solver.
-    pub fn with_solver(model: &Model, bounds: &Bounds, solver: Box<dyn SatSolver>) -> Encoding {
+    pub(crate) fn with_solver(
+        model: &Model,
+        bounds: &Bounds,
+        solver: Box<dyn SatSolver>,
+    ) -> Encoding {
         let mut sat = Sat::with_solver(solver);
         let enc = Encoded::from_bounds(&mut sat.circuit, model, bounds);
         Encoding { sat, enc }
-    }
-
-    pub fn model(&self) -> &Model {
-        self.enc.model()
-    }
-
-    /// The number of event slots.
-    pub fn n(&self) -> usize {
-        self.enc.n()
     }
 
     /// "Every non-flag check holds and every witness has a value": the model's consistency.
@@ -254,23 +240,18 @@ impl Encoding {
     }
 
     /// The node of `consistent`.
-    pub fn consistent_node(&mut self) -> Node {
+    pub(crate) fn consistent_node(&mut self) -> Node {
         self.enc.consistent_node(&mut self.sat.circuit)
     }
 
     /// The node of `check_holds`.
-    pub fn holds_node(&mut self, i: usize) -> Node {
+    pub(crate) fn holds_node(&mut self, i: usize) -> Node {
         self.enc.holds_node(&mut self.sat.circuit, i)
     }
 
     /// The node of `check_fails`.
-    pub fn fails_node(&mut self, i: usize) -> Node {
+    pub(crate) fn fails_node(&mut self, i: usize) -> Node {
         self.enc.fails_node(&mut self.sat.circuit, i)
-    }
-
-    /// The value of check `i`'s expression.
-    pub fn check_value(&self, i: usize) -> &Value {
-        self.enc.check_value(i)
     }
 
     /// Does check `i` read a witness (`with … from linearisations`)?
@@ -279,7 +260,7 @@ impl Encoding {
     }
 
     /// A literal that implies `node`: assume it, or use it positively in clauses.
-    pub fn lit(&mut self, node: Node) -> Lit {
+    pub(crate) fn lit(&mut self, node: Node) -> Lit {
         self.sat.lit(node)
     }
 
@@ -303,11 +284,6 @@ impl Encoding {
         &mut self.sat.circuit
     }
 
-    /// The value of a name (see `Encoded::value`).
-    pub fn value(&self, name: &str) -> Option<&Value> {
-        self.enc.value(name)
-    }
-
     /// The matrix of a relation name.
     pub fn rel(&self, name: &str) -> Option<&Matrix> {
         self.enc.rel(name)
@@ -326,16 +302,6 @@ impl Encoding {
     /// A set's value in the last model (after `solve` answered `Sat`).
     pub fn set_value(&self, name: &str) -> Option<Set> {
         self.set(name).map(|v| self.sat.read_set(v))
-    }
-
-    /// A matrix's value in the last model.
-    pub fn read_rel(&self, m: &Matrix) -> Rel {
-        self.sat.read_rel(m)
-    }
-
-    /// A vector's value in the last model.
-    pub fn read_set(&self, v: &Vector) -> Set {
-        self.sat.read_set(v)
     }
 
     /// Nodes' values in the last model.

@@ -15,27 +15,27 @@ use crate::vocab::{self, Defaulted, Partial, Reading};
 
 /// A model translated over one universe.
 #[derive(Clone, Debug)]
-pub struct Translation {
-    pub n: usize,
+pub(crate) struct Translation {
+    pub(crate) n: usize,
     /// The universe `E`.
-    pub all: Vector,
+    pub(crate) all: Vector,
     /// Values of `model.bases`, by slot.
-    pub bases: Vec<Value>,
+    pub(crate) bases: Vec<Value>,
     /// Values of `model.defs`, by id (`None` for functions).
-    pub defs: Vec<Option<Value>>,
+    pub(crate) defs: Vec<Option<Value>>,
     /// Value of each check's expression.
-    pub checks: Vec<Value>,
+    pub(crate) checks: Vec<Value>,
     /// "This choice of witness `w` is a linearisation", by witness index.
-    pub legal: Vec<Node>,
+    pub(crate) legal: Vec<Node>,
     /// The witnesses each check depends on.
-    pub check_witnesses: Vec<BTreeSet<usize>>,
+    pub(crate) check_witnesses: Vec<BTreeSet<usize>>,
     /// Rounds each `let rec` group took, in model order.
-    pub fixpoint_rounds: Vec<usize>,
+    pub(crate) fixpoint_rounds: Vec<usize>,
 }
 
 /// The values of the vocabulary names `model` uses: constants and fresh inputs from `bounds`.
 /// Returns the universe `E` and the values by base slot.
-pub fn instantiate(c: &mut Circuit, model: &Model, bounds: &Bounds) -> (Vector, Vec<Value>) {
+pub(crate) fn instantiate(c: &mut Circuit, model: &Model, bounds: &Bounds) -> (Vector, Vec<Value>) {
     let n = bounds.n();
     let all = set_from_bounds(c, bounds, "E").unwrap_or_else(|| Vector(vec![Node::TRUE; n]));
     let mut reading = Defaulted(Bounded {
@@ -115,7 +115,12 @@ fn entry(c: &mut Circuit, lower: bool, upper: bool) -> Node {
 
 impl Translation {
     /// Translate `model` with the given base values, step by step.
-    pub fn new(c: &mut Circuit, model: &Model, all: Vector, bases: Vec<Value>) -> Translation {
+    pub(crate) fn new(
+        c: &mut Circuit,
+        model: &Model,
+        all: Vector,
+        bases: Vec<Value>,
+    ) -> Translation {
         let n = all.len();
         let mut t = Translation {
             n,
@@ -201,7 +206,7 @@ impl Translation {
     }
 
     /// The value of an expression.
-    pub fn expr(&self, c: &mut Circuit, e: &Expr) -> Value {
+    pub(crate) fn expr(&self, c: &mut Circuit, e: &Expr) -> Value {
         match e {
             Expr::Empty(k) => empty(*k, self.n),
             Expr::Base { slot, .. } => self.bases[*slot].clone(),

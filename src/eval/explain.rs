@@ -13,10 +13,10 @@ use crate::rel::Rel;
 /// The pair `(from, to)` of events lies in `via`: a name of the model or of the vocabulary, an
 /// expression in cat syntax (`W * M`), `l^-1` for a pair of `l` read backwards, or `l1 & l2`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Edge {
-    pub from: usize,
-    pub via: String,
-    pub to: usize,
+pub(crate) struct Edge {
+    pub(crate) from: usize,
+    pub(crate) via: String,
+    pub(crate) to: usize,
 }
 
 impl Edge {
@@ -57,7 +57,7 @@ impl Edge {
 ///
 /// The path of a cycle or of a pair (a, a) ends where it starts. `None` when the check holds, is
 /// negated or is about a set, or when some witness has no possible value.
-pub fn explain(model: &Model, base: &Base, check: usize) -> Option<Vec<Edge>> {
+pub(crate) fn explain(model: &Model, base: &Base, check: usize) -> Option<Vec<Edge>> {
     let check = model.checks.get(check)?;
     if check.negated {
         return None;

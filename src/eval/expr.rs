@@ -22,7 +22,7 @@ impl Evaluator<'_> {
 }
 
 /// A binary operator on values. Lowering guarantees the kinds; a mismatch (a bug) gives empty.
-pub fn binary(n: usize, op: BinOp, a: &Value, b: &Value) -> Value {
+pub(crate) fn binary(n: usize, op: BinOp, a: &Value, b: &Value) -> Value {
     use Value::{Rel as R, Set as S};
     match (op, a, b) {
         (BinOp::Union, S(x), S(y)) => S(x.union(*y)),
@@ -38,7 +38,7 @@ pub fn binary(n: usize, op: BinOp, a: &Value, b: &Value) -> Value {
 }
 
 /// A unary operator on a value. Lowering guarantees the kinds; a mismatch (a bug) gives empty.
-pub fn unary(n: usize, op: Op1, a: &Value) -> Value {
+pub(crate) fn unary(n: usize, op: Op1, a: &Value) -> Value {
     use Value::{Rel as R, Set as S};
     match (op, a) {
         (Op1::Complement, S(x)) => S(Set::full(n).diff(*x)),

@@ -17,8 +17,8 @@ use crate::ir::{CheckKind, DefBody, DefId, Kind, Model, Step};
 use crate::rel::{Rel, Set};
 use crate::vocab::{self, Defaulted, Partial, Reading};
 
-pub use explain::{explain, Edge};
-pub use witness::for_each_linearisation;
+pub(crate) use explain::explain;
+pub(crate) use witness::for_each_linearisation;
 
 /// The values of the vocabulary's names on one execution of `n` events.
 ///
@@ -95,13 +95,13 @@ impl From<Rel> for Value {
 }
 
 impl Value {
-    pub fn is_empty(&self) -> bool {
+    pub(crate) fn is_empty(&self) -> bool {
         match self {
             Value::Set(s) => s.is_empty(),
             Value::Rel(r) => r.is_empty(),
         }
     }
-    pub fn as_set(&self) -> Option<Set> {
+    pub(crate) fn as_set(&self) -> Option<Set> {
         match self {
             Value::Set(s) => Some(*s),
             Value::Rel(_) => None,

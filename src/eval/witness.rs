@@ -7,7 +7,7 @@ use crate::rel::{Rel, Set};
 
 /// Call `f` with every strict total order on `s` that contains `r` restricted to `s` (as herd's
 /// `linearisations` does), until `f` breaks. None exist when `r` is cyclic on `s`.
-pub fn for_each_linearisation(
+pub(crate) fn for_each_linearisation(
     n: usize,
     s: Set,
     r: &Rel,

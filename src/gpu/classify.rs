@@ -11,12 +11,12 @@ use super::outcome::{counted, Space};
 use crate::litmus::{Condition, Prop, Target};
 
 /// The C variable holding the value of target number `i`.
-pub fn value_var(i: usize) -> String {
+pub(crate) fn value_var(i: usize) -> String {
     format!("v{i}")
 }
 
 /// C statements that set `uint bin` and `int counted` from the `v` variables.
-pub fn classify_statements(space: &Space, condition: &Condition) -> String {
+pub(crate) fn classify_statements(space: &Space, condition: &Condition) -> String {
     let mut s = String::new();
     let mut weight = 1usize;
     let mut terms = vec![];

@@ -44,10 +44,10 @@ pub struct EmitOptions {
 /// What `gpu emit` did.
 #[derive(Clone, Debug)]
 pub struct Emitted {
-    pub selection: Selection,
-    pub files: Vec<PathBuf>,
+    pub(crate) selection: Selection,
+    pub(crate) files: Vec<PathBuf>,
     /// For a CUDA harness: optcheck's report on the sm_90 SASS, or why it could not run.
-    pub optcheck: Option<std::result::Result<optcheck::Report, String>>,
+    pub(crate) optcheck: Option<std::result::Result<optcheck::Report, String>>,
 }
 
 /// Select the test's outcome and write its harness.

@@ -20,10 +20,10 @@ use opencl3::platform::get_platforms;
 use opencl3::types::cl_device_id;
 
 /// The CUDA driver library a host would load.
-pub const CUDA_DRIVER: &CStr = c"libcuda.so.1";
+pub(crate) const CUDA_DRIVER: &CStr = c"libcuda.so.1";
 
 /// Can the CUDA driver library be loaded?
-pub fn cuda_driver() -> bool {
+pub(crate) fn cuda_driver() -> bool {
     // SAFETY: dlopen with a valid C string; the handle is closed at once and no symbol is used.
     unsafe {
         let handle = libc::dlopen(CUDA_DRIVER.as_ptr(), libc::RTLD_LAZY | libc::RTLD_LOCAL);
@@ -38,16 +38,16 @@ pub fn cuda_driver() -> bool {
 /// An OpenCL device and what the harness needs of it.
 #[derive(Clone, Debug)]
 pub struct Device {
-    pub platform: String,
-    pub platform_version: String,
+    pub(crate) platform: String,
+    pub(crate) platform_version: String,
     pub name: String,
     /// GPU, CPU, accelerator or other.
-    pub kind: &'static str,
-    pub compute_units: u32,
-    pub max_workgroup_size: u32,
+    pub(crate) kind: &'static str,
+    pub(crate) compute_units: u32,
+    pub(crate) max_workgroup_size: u32,
     /// `CL3.0` or `CL2.0` (atomics with memory order and scope), or `None` for OpenCL C 1.x.
-    pub cl_std: Option<&'static str>,
-    pub id: cl_device_id,
+    pub(crate) cl_std: Option<&'static str>,
+    pub(crate) id: cl_device_id,
 }
 
 /// What OpenCL offers here.
@@ -184,7 +184,7 @@ pub fn choose(devices: &[Device], index: Option<usize>) -> Option<&Device> {
 }
 
 /// The detection lines `gpu run` prints.
-pub fn render(cuda: bool, opencl: &OpenCl) -> String {
+pub(crate) fn render(cuda: bool, opencl: &OpenCl) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

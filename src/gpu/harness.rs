@@ -25,20 +25,20 @@ use crate::litmus::{self, Arch, Litmus};
 use crate::output::OutputDir;
 use crate::runner;
 
-pub const TEST_FILE: &str = "test.litmus";
-pub const PARAMS_FILE: &str = "params.toml";
-pub const KERNEL_FILE: &str = "kernel.cl";
-pub const TUNED_FILE: &str = "params-tuned.toml";
+pub(crate) const TEST_FILE: &str = "test.litmus";
+pub(crate) const PARAMS_FILE: &str = "params.toml";
+pub(crate) const KERNEL_FILE: &str = "kernel.cl";
+pub(crate) const TUNED_FILE: &str = "params-tuned.toml";
 
 /// A test ready to run: its layout, its outcome space and its OpenCL C kernels.
 #[derive(Clone, Debug)]
 pub struct Harness {
     /// The harness directory (or test name), for messages.
-    pub name: String,
-    pub test: Litmus,
+    pub(crate) name: String,
+    pub(crate) test: Litmus,
     pub layout: Layout,
     pub space: Space,
-    pub kernel: String,
+    pub(crate) kernel: String,
 }
 
 impl Harness {
@@ -56,14 +56,14 @@ impl Harness {
     }
 
     /// The harness in `dir`, its `kernel.cl` checked against the one `test.litmus` gives.
-    pub fn load(dir: &Path) -> Result<Harness> {
+    pub(crate) fn load(dir: &Path) -> Result<Harness> {
         load_checked(dir, KERNEL_FILE, "opencl", Harness::new, |h| &h.kernel)
     }
 }
 
 /// A harness directory read back: its test rebuilt with `build`, and the kernel file on disk
 /// required to be the one the test gives (`kernel_of`), so a stale or edited kernel never runs.
-pub fn load_checked<H>(
+pub(crate) fn load_checked<H>(
     dir: &Path,
     kernel_file: &str,
     target: &str,
@@ -90,7 +90,7 @@ pub fn load_checked<H>(
 }
 
 /// Write the OpenCL harness of `test` (its condition already selected) into `dir`.
-pub fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
+pub(crate) fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
     let harness = Harness::new(&dir.display().to_string(), test.clone())?;
     write_dir(dir, test, params, KERNEL_FILE, &harness.kernel, &[])
 }
@@ -98,7 +98,7 @@ pub fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<Pa
 /// A harness directory: `test.litmus`, `params.toml` and the kernel file. `later` names the
 /// files other steps write into it (`gpu run --tune`, optcheck), listed as this run's so that the
 /// next `gpu emit` into the directory removes them with the rest.
-pub fn write_dir(
+pub(crate) fn write_dir(
     dir: &Path,
     test: &Litmus,
     params: &Params,
@@ -122,7 +122,7 @@ pub fn write_dir(
 }
 
 /// A test in the syntax it was written in.
-pub fn print_test(test: &Litmus) -> Result<String> {
+pub(crate) fn print_test(test: &Litmus) -> Result<String> {
     match test.arch {
         Arch::Ptx => litmus::print_ptx(test),
         Arch::C11 | Arch::OpenCl => litmus::print_c(test),
@@ -160,15 +160,15 @@ pub fn report(
 
 /// One parameter set tried by `tune`.
 #[derive(Clone, Debug)]
-pub struct Trial {
-    pub params: Params,
-    pub tally: Tally,
+pub(crate) struct Trial {
+    pub(crate) params: Params,
+    pub(crate) tally: Tally,
 }
 
 /// `k` parameter sets drawn at random around `base` (`Params::random`, generator seeded with
 /// `base.seed`), each run for `base.iterations` launches; the trials, and the index of the one
 /// with the most counted outcomes per second (`None` if none saw the outcome).
-pub fn tune(
+pub(crate) fn tune(
     h: &Harness,
     device: &Device,
     base: &Params,
@@ -196,7 +196,7 @@ pub fn tune(
 }
 
 /// One line per trial: its Table 3 parameters and its counted outcomes per second.
-pub fn render_trials(trials: &[Trial], best: Option<usize>) -> String {
+pub(crate) fn render_trials(trials: &[Trial], best: Option<usize>) -> String {
     let mut s = format!(
         "  {:<5} {:<7} {:<7} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10}\n",
         "trial",

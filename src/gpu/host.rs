@@ -27,7 +27,7 @@ use super::stats::Tally;
 use crate::diag::{Error, Result};
 
 /// Run `params.iterations` launches of the harness on `device`.
-pub fn run(harness: &Harness, device: &Device, params: &Params) -> Result<Tally> {
+pub(crate) fn run(harness: &Harness, device: &Device, params: &Params) -> Result<Tally> {
     let fail = |what: &str, e: opencl3::error_codes::ClError| {
         Error::file(&harness.name, format!("OpenCL: {what} failed: {e}"))
     };

@@ -22,11 +22,11 @@ use crate::diag::{Error, Result};
 use crate::litmus::{Instr, Litmus, Target};
 
 /// Words of stressing memory (16 lines of the largest Table 3 stress line).
-pub const SCRATCH_WORDS: u32 = 16 * 1024;
+pub(crate) const SCRATCH_WORDS: u32 = 16 * 1024;
 
 /// The launch parameters the kernels read, in the order of `Launch::knobs`; a kernel defines
 /// `K_<NAME>` as each one's index.
-pub const KNOBS: &[&str] = &[
+pub(crate) const KNOBS: &[&str] = &[
     "INSTANCES",
     "SLOTS",
     "TESTING_WGS",
@@ -52,11 +52,11 @@ pub struct Layout {
     /// Distinct CTAs (work-groups) one instance spans.
     pub ctas: usize,
     /// Threads of one instance in one work-group: the most any of its CTAs has.
-    pub roles_per_workgroup: usize,
+    pub(crate) roles_per_workgroup: usize,
     /// Per (CTA, role), CTA-major: the test thread that role runs, if any.
-    pub role_thread: Vec<Option<usize>>,
+    pub(crate) role_thread: Vec<Option<usize>>,
     /// The test's locations in order of first mention, with their initial values.
-    pub locations: Vec<(String, i64)>,
+    pub(crate) locations: Vec<(String, i64)>,
 }
 
 impl Layout {
@@ -89,19 +89,20 @@ impl Layout {
         })
     }
 
-    pub fn location_index(&self, name: &str) -> Option<usize> {
+    pub(crate) fn location_index(&self, name: &str) -> Option<usize> {
         self.locations.iter().position(|(l, _)| l == name)
     }
 
     /// The CTA (in layout order) of test thread `t`.
-    pub fn cta_of(&self, t: usize) -> usize {
+    #[cfg(test)]
+    pub(crate) fn cta_of(&self, t: usize) -> usize {
         let slot = self.role_thread.iter().position(|r| *r == Some(t));
         slot.expect("every thread has a role") / self.roles_per_workgroup
     }
 
     /// Testing work-groups a launch uses: `params.testing_workgroups` rounded down to whole
     /// blocks of `ctas`; an error if not even one block fits.
-    pub fn testing_workgroups(&self, params: &Params) -> Result<u32> {
+    pub(crate) fn testing_workgroups(&self, params: &Params) -> Result<u32> {
         let ctas = self.ctas as u32;
         let used = params.testing_workgroups / ctas * ctas;
         if used == 0 {
@@ -117,7 +118,7 @@ impl Layout {
     }
 
     /// The largest work-group size a launch may draw on a device allowing `device_max`.
-    pub fn max_workgroup_size(&self, params: &Params, device_max: u32) -> Result<u32> {
+    pub(crate) fn max_workgroup_size(&self, params: &Params, device_max: u32) -> Result<u32> {
         let size = params.max_workgroup_size.min(device_max);
         if (size as usize) < self.roles_per_workgroup {
             return Err(Error::file(
@@ -133,18 +134,18 @@ impl Layout {
     }
 
     /// Blocks of testing work-groups (one work-group per CTA each) in a launch.
-    pub fn blocks(&self, params: &Params) -> Result<u32> {
+    pub(crate) fn blocks(&self, params: &Params) -> Result<u32> {
         Ok(self.testing_workgroups(params)? / self.ctas as u32)
     }
 
     /// The most instances one launch can have.
-    pub fn max_instances(&self, params: &Params, max_size: u32) -> Result<u32> {
+    pub(crate) fn max_instances(&self, params: &Params, max_size: u32) -> Result<u32> {
         Ok(self.blocks(params)? * (max_size / self.roles_per_workgroup as u32))
     }
 }
 
 /// Locations in order of first mention (initial state, code, condition), with initial values.
-pub fn locations(test: &Litmus) -> Vec<(String, i64)> {
+pub(crate) fn locations(test: &Litmus) -> Vec<(String, i64)> {
     let mut out: Vec<(String, i64)> = test.init_mem.clone();
     let accessed = test
         .threads
@@ -175,35 +176,35 @@ pub fn locations(test: &Litmus) -> Vec<(String, i64)> {
 
 /// One launch's iteration parameters.
 #[derive(Clone, Debug)]
-pub struct Launch {
-    pub workgroup_size: u32,
+pub(crate) struct Launch {
+    pub(crate) workgroup_size: u32,
     /// All work-groups: testing, then stressing (random occupancy).
-    pub workgroups: u32,
-    pub testing_workgroups: u32,
+    pub(crate) workgroups: u32,
+    pub(crate) testing_workgroups: u32,
     /// Instances per block of testing work-groups (work-items per group / roles per group).
-    pub slots: u32,
-    pub instances: u32,
+    pub(crate) slots: u32,
+    pub(crate) instances: u32,
     /// A work-group's place in the order of arrival → the logical work-group it plays: the first
     /// `testing_workgroups` arrivals test, each as the block and CTA this shuffled prefix gives;
     /// later arrivals keep their place (they stress).
-    pub workgroup_table: Vec<u32>,
+    pub(crate) workgroup_table: Vec<u32>,
     /// Local work-item id → the one it plays.
-    pub local_table: Vec<u32>,
+    pub(crate) local_table: Vec<u32>,
     /// Per CTA, slot position → instance (see the module doc).
-    pub instance_table: Vec<u32>,
+    pub(crate) instance_table: Vec<u32>,
     /// Instance × location → its region (of `mem_stride` words) in test memory.
-    pub regions: Vec<u32>,
+    pub(crate) regions: Vec<u32>,
     /// Per location: its word offset inside its region.
-    pub offsets: Vec<u32>,
+    pub(crate) offsets: Vec<u32>,
     /// Word addresses in stressing memory, one per stress target line.
-    pub stress_targets: Vec<u32>,
+    pub(crate) stress_targets: Vec<u32>,
     /// Seed of the kernels' own per-instance randomness (the barrier jitter).
-    pub seed: u32,
+    pub(crate) seed: u32,
 }
 
 impl Launch {
     /// Draw a launch for `layout` under `params`; work-groups of at most `max_size` work-items.
-    pub fn draw<R: Rng + ?Sized>(
+    pub(crate) fn draw<R: Rng + ?Sized>(
         layout: &Layout,
         params: &Params,
         max_size: u32,
@@ -239,7 +240,7 @@ impl Launch {
     }
 
     /// The `KNOBS` array.
-    pub fn knobs(&self, params: &Params) -> Vec<u32> {
+    pub(crate) fn knobs(&self, params: &Params) -> Vec<u32> {
         vec![
             self.instances,
             self.slots,

@@ -13,11 +13,11 @@
 //!
 //! Uses: `litmus`, `runner`, `ir`, `diag`. Nothing outside `gpu` and the CLI uses it; it never
 //! feeds back into the mapping check. Decisions: `docs/decisions/003-gpu-harness.md`.
-pub mod classify;
+pub(crate) mod classify;
 pub mod commands;
 pub mod detect;
 pub mod harness;
-pub mod host;
+pub(crate) mod host;
 pub mod layout;
 pub mod opencl;
 pub mod optcheck;

@@ -25,9 +25,9 @@ use crate::diag::{Error, Result};
 use crate::litmus::{Litmus, Target};
 use crate::vocab::Tag;
 
-pub const INIT_KERNEL: &str = "litmus_init";
-pub const TEST_KERNEL: &str = "litmus_test";
-pub const CLASSIFY_KERNEL: &str = "litmus_classify";
+pub(crate) const INIT_KERNEL: &str = "litmus_init";
+pub(crate) const TEST_KERNEL: &str = "litmus_test";
+pub(crate) const CLASSIFY_KERNEL: &str = "litmus_classify";
 
 /// Backward jumps one thread may take before it gives up (its registers then read as
 /// `NOT_WRITTEN`, which no domain holds: the instance lands in the outside bin).

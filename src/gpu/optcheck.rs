@@ -38,9 +38,9 @@ macro_rules! arch {
         "sm_90"
     };
 }
-pub const ARCH: &str = arch!();
+pub(crate) const ARCH: &str = arch!();
 /// The environment variable naming the directory with `ptxas` and `nvdisasm`.
-pub const BIN_ENV: &str = "MAPCHECK_CUDA_BIN";
+pub(crate) const BIN_ENV: &str = "MAPCHECK_CUDA_BIN";
 
 mod expected;
 mod sass;
@@ -48,7 +48,7 @@ mod thread;
 mod tools;
 
 use expected::{expected_text, ptx_text};
-pub use sass::{functions, Sass};
+pub(crate) use sass::{functions, Sass};
 use thread::ThreadCheck;
 pub use tools::{check_dir, find_tools, Tools, FILES};
 
@@ -73,7 +73,7 @@ pub enum Verdict {
 }
 
 impl Verdict {
-    pub fn passes(self) -> bool {
+    pub(crate) fn passes(self) -> bool {
         matches!(self, Verdict::Ok | Verdict::Stronger)
     }
     fn word(self) -> &'static str {
@@ -95,16 +95,16 @@ impl Verdict {
 pub struct Row {
     pub thread: String,
     pub ptx: String,
-    pub expected: String,
-    pub found: String,
+    pub(crate) expected: String,
+    pub(crate) found: String,
     pub verdict: Verdict,
-    pub why: String,
+    pub(crate) why: String,
 }
 
 /// optcheck's table, per thread and instruction in program order.
 #[derive(Clone, Debug)]
 pub struct Report {
-    pub test: String,
+    pub(crate) test: String,
     pub rows: Vec<Row>,
 }
 

@@ -24,10 +24,10 @@ use crate::litmus::{Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Tar
 use crate::runner::{self, for_each_candidate};
 
 /// Most histogram bins a harness keeps on the device.
-pub const MAX_BINS: usize = 1 << 16;
+pub(crate) const MAX_BINS: usize = 1 << 16;
 
 /// One value per target of a `Space`: an instance's observable state.
-pub type Values = Vec<i64>;
+pub(crate) type Values = Vec<i64>;
 
 /// What the harness records of each instance, and the values each record can take.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -37,7 +37,7 @@ pub struct Space {
     /// Each target as herd7 names it (`0:r0`, `x`).
     pub names: Vec<String>,
     /// Per target, sorted: every value it has in some candidate execution (no model judges).
-    pub domains: Vec<Vec<i64>>,
+    pub(crate) domains: Vec<Vec<i64>>,
 }
 
 impl Space {
@@ -73,7 +73,8 @@ impl Space {
     }
 
     /// The bin of a state (mixed radix over the domains, the first target least significant).
-    pub fn bin_of(&self, values: &[i64]) -> usize {
+    #[cfg(test)]
+    pub(crate) fn bin_of(&self, values: &[i64]) -> usize {
         let mut bin = 0;
         for (d, v) in self.domains.iter().zip(values).rev() {
             match d.binary_search(v) {
@@ -85,7 +86,7 @@ impl Space {
     }
 
     /// The state of a bin (`None` for the bin outside the domains).
-    pub fn values_of(&self, mut bin: usize) -> Option<Values> {
+    pub(crate) fn values_of(&self, mut bin: usize) -> Option<Values> {
         if bin >= self.bins() {
             return None;
         }
@@ -98,7 +99,7 @@ impl Space {
     }
 
     /// A state as herd7 prints it (`0:r0=0; x=1;`).
-    pub fn render(&self, values: &[i64]) -> String {
+    pub(crate) fn render(&self, values: &[i64]) -> String {
         let state: runner::State = self
             .names
             .iter()
@@ -118,7 +119,7 @@ impl Space {
     }
 
     /// Observed registers: the first targets.
-    pub fn registers(&self) -> usize {
+    pub(crate) fn registers(&self) -> usize {
         self.targets
             .iter()
             .take_while(|t| matches!(t, Target::Reg { .. }))
@@ -126,7 +127,7 @@ impl Space {
     }
 
     /// The index of a target (every target of the test's condition is one).
-    pub fn index_of(&self, t: &Target) -> Option<usize> {
+    pub(crate) fn index_of(&self, t: &Target) -> Option<usize> {
         self.targets.iter().position(|x| x == t)
     }
 
@@ -168,7 +169,7 @@ impl Space {
 
 /// The outcome a harness counts for a final clause: the proposition of `exists` and `~exists`
 /// (seen, or seen although forbidden), the negation of a `forall`'s (a violation).
-pub fn counted(c: &Condition) -> Prop {
+pub(crate) fn counted(c: &Condition) -> Prop {
     match c.quantifier {
         Quantifier::Forall => Prop::Not(Box::new(c.prop.clone())),
         Quantifier::Exists | Quantifier::NotExists => c.prop.clone(),
@@ -177,7 +178,7 @@ pub fn counted(c: &Condition) -> Prop {
 
 /// Registers each thread reads into (loads, RMWs) in code order, then the condition's other
 /// registers; then every written location, then the condition's other locations.
-pub fn observed_targets(test: &Litmus) -> Vec<Target> {
+pub(crate) fn observed_targets(test: &Litmus) -> Vec<Target> {
     let mut regs: Vec<Target> = vec![];
     let mut locs: Vec<Target> = vec![];
     for (thread, t) in test.threads.iter().enumerate() {

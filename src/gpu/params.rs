@@ -29,7 +29,7 @@ pub enum AccessPattern {
 }
 
 impl AccessPattern {
-    pub const ALL: [AccessPattern; 4] = [
+    pub(crate) const ALL: [AccessPattern; 4] = [
         AccessPattern::StSt,
         AccessPattern::StLd,
         AccessPattern::LdSt,
@@ -37,7 +37,7 @@ impl AccessPattern {
     ];
     /// The pattern's number in the kernels' `stress` routine: bit 1 set = first access a load,
     /// bit 0 set = second access a load.
-    pub fn code(self) -> u32 {
+    pub(crate) fn code(self) -> u32 {
         match self {
             AccessPattern::StSt => 0,
             AccessPattern::StLd => 1,
@@ -127,13 +127,13 @@ impl Params {
     }
 
     /// Read and validate a parameter file.
-    pub fn load(path: &Path) -> diag::Result<Params> {
+    pub(crate) fn load(path: &Path) -> diag::Result<Params> {
         let text = diag::read_source(path)?;
         Params::parse(&path.display().to_string(), &text)
     }
 
     /// Parse and validate parameter text; `path` names it in errors.
-    pub fn parse(path: &str, text: &str) -> diag::Result<Params> {
+    pub(crate) fn parse(path: &str, text: &str) -> diag::Result<Params> {
         let source: Arc<str> = Arc::from(text);
         let params: Params = toml::from_str(text).map_err(|e| {
             let err = match e.span() {
@@ -158,7 +158,7 @@ impl Params {
     /// Table 3's parameters drawn at random within their ranges; the launch sizes, iteration
     /// counts and timeouts taken from `base` (they depend on the device and the time budget, not
     /// on what provokes weak behaviour); a fresh seed.
-    pub fn random<R: Rng + ?Sized>(rng: &mut R, base: &Params) -> Params {
+    pub(crate) fn random<R: Rng + ?Sized>(rng: &mut R, base: &Params) -> Params {
         Params {
             thread_shuffle: rng.random_bool(0.5),
             barrier: rng.random_bool(0.5),

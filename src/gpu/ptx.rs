@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 pub use events::{events, tag_of, Access, AtomOp, Event, Fence, Op, Scope, Sem, Strength};
 pub use host::{run, Run};
 pub use kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
-pub use thread::name as thread_function;
+pub(crate) use thread::name as thread_function;
 
 use super::harness::{load_checked, write_dir};
 use super::layout::Layout;
@@ -36,16 +36,16 @@ use crate::litmus::Litmus;
 pub const KERNEL_FILE: &str = "kernel.ptx";
 
 /// The most threads a CUDA block has on every device since sm_20.
-pub const MAX_BLOCK: u32 = 1024;
+pub(crate) const MAX_BLOCK: u32 = 1024;
 
 /// A test ready to run on CUDA: its layout, outcome space, events and PTX.
 #[derive(Clone, Debug)]
 pub struct PtxHarness {
     /// The harness directory (or test name), for messages.
-    pub name: String,
-    pub test: Litmus,
-    pub layout: Layout,
-    pub space: Space,
+    pub(crate) name: String,
+    pub(crate) test: Litmus,
+    pub(crate) layout: Layout,
+    pub(crate) space: Space,
     /// Per thread, its memory events as emitted (what optcheck expects in the SASS).
     pub events: Vec<Vec<Event>>,
     pub kernel: String,
@@ -71,7 +71,7 @@ impl PtxHarness {
     }
 
     /// The harness in `dir`, its `kernel.ptx` checked against the one `test.litmus` gives.
-    pub fn load(dir: &Path) -> Result<PtxHarness> {
+    pub(crate) fn load(dir: &Path) -> Result<PtxHarness> {
         load_checked(dir, KERNEL_FILE, "cuda", PtxHarness::new, |h| &h.kernel)
     }
 }

@@ -28,13 +28,13 @@ pub struct Tally {
     pub instances: u64,
     pub launches: u64,
     /// Launches in which at least one instance showed the counted outcome.
-    pub launches_with_counted: u64,
+    pub(crate) launches_with_counted: u64,
     /// Wall-clock seconds of the launches (tables, kernels and read-back).
-    pub seconds: f64,
+    pub(crate) seconds: f64,
 }
 
 impl Tally {
-    pub fn new(space: &Space) -> Tally {
+    pub(crate) fn new(space: &Space) -> Tally {
         Tally {
             bins: vec![0; space.bins() + 1],
             ..Tally::default()
@@ -42,7 +42,7 @@ impl Tally {
     }
 
     /// Add one launch: its device histogram (bins, outside bin, counted) and its size.
-    pub fn add_launch(&mut self, histogram: &[u32], instances: u32, seconds: f64) {
+    pub(crate) fn add_launch(&mut self, histogram: &[u32], instances: u32, seconds: f64) {
         let (bins, counted) = histogram.split_at(self.bins.len());
         for (total, n) in self.bins.iter_mut().zip(bins) {
             *total += u64::from(*n);
@@ -56,7 +56,7 @@ impl Tally {
     }
 
     /// Counted outcomes per second of launches.
-    pub fn per_second(&self) -> f64 {
+    pub(crate) fn per_second(&self) -> f64 {
         if self.seconds > 0.0 {
             self.counted as f64 / self.seconds
         } else {
@@ -66,7 +66,7 @@ impl Tally {
 }
 
 /// n / N.
-pub fn rate(n: u64, total: u64) -> f64 {
+pub(crate) fn rate(n: u64, total: u64) -> f64 {
     if total == 0 {
         0.0
     } else {
@@ -75,12 +75,12 @@ pub fn rate(n: u64, total: u64) -> f64 {
 }
 
 /// P_rep = 1 − e^−n.
-pub fn reproducibility(n: u64) -> f64 {
+pub(crate) fn reproducibility(n: u64) -> f64 {
     1.0 - (-(n as f64)).exp()
 }
 
 /// The 95 % upper bound on the rate of an outcome not seen in `total` instances: 1 − 0.05^(1/N).
-pub fn upper_bound_95(total: u64) -> f64 {
+pub(crate) fn upper_bound_95(total: u64) -> f64 {
     if total == 0 {
         1.0
     } else {
@@ -89,12 +89,17 @@ pub fn upper_bound_95(total: u64) -> f64 {
 }
 
 /// Instances that reach P_rep = `p_rep` at `rate` (paper §1.1: N = log(1 − P_rep) / log(1 − p)).
-pub fn instances_for_reproducibility(p_rep: f64, rate: f64) -> Option<f64> {
+pub(crate) fn instances_for_reproducibility(p_rep: f64, rate: f64) -> Option<f64> {
     (rate > 0.0 && rate < 1.0).then(|| (1.0 - p_rep).ln() / (1.0 - rate).ln())
 }
 
 /// The report of a run: the histogram (counted outcomes marked `*`), then the statistics.
-pub fn render(space: &Space, condition: &Condition, condition_text: &str, t: &Tally) -> String {
+pub(crate) fn render(
+    space: &Space,
+    condition: &Condition,
+    condition_text: &str,
+    t: &Tally,
+) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,

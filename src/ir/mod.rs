@@ -17,7 +17,7 @@ pub use crate::vocab::Kind;
 use crate::{diag, vocab};
 
 /// Index of a definition in `Model::defs`.
-pub type DefId = usize;
+pub(crate) type DefId = usize;
 
 /// Unary operators of the IR (cat's prefix/postfix operators, `[S]`, `domain`, `range`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -95,7 +95,7 @@ pub enum DefBody {
 #[derive(Clone, Debug)]
 pub struct Check {
     pub kind: CheckKind,
-    pub expr: Expr,
+    pub(crate) expr: Expr,
     /// The `as` name, or `<kind>#<k>` for the k-th check of the model (1-based), e.g. `acyclic#2`.
     pub name: String,
     /// `flag …`: reported, never makes an execution inconsistent.
@@ -111,9 +111,9 @@ pub struct Check {
 #[derive(Clone, Debug)]
 pub struct Witness {
     pub name: String,
-    pub def: DefId,
-    pub set: Expr,
-    pub order: Expr,
+    pub(crate) def: DefId,
+    pub(crate) set: Expr,
+    pub(crate) order: Expr,
     pub source_text: String,
 }
 
@@ -132,7 +132,7 @@ pub enum Step {
 #[derive(Clone, Debug, Default)]
 pub struct Model {
     /// The file the model was loaded from (as given).
-    pub path: String,
+    pub(crate) path: String,
     pub title: Option<String>,
     pub coherence: CoKind,
     pub defs: Vec<Def>,
@@ -150,12 +150,12 @@ impl Model {
     }
 
     /// Does the model use vocabulary name `name`?
-    pub fn uses(&self, name: vocab::Name) -> bool {
+    pub(crate) fn uses(&self, name: vocab::Name) -> bool {
         self.bases.contains(&name)
     }
 
     /// The kind of an expression of this model.
-    pub fn kind_of(&self, e: &Expr) -> Kind {
+    pub(crate) fn kind_of(&self, e: &Expr) -> Kind {
         match e {
             Expr::Empty(k) => *k,
             Expr::Base { name, .. } => vocab::kind_of(name).unwrap_or(Kind::Rel),

@@ -18,14 +18,17 @@ const HERD_DERIVED: &[(&str, &str)] = &[
 ];
 
 /// The note for a herd built-in that mapcheck leaves to the model, if `name` is one.
-pub fn herd_derived_note(name: &str) -> Option<String> {
+pub(crate) fn herd_derived_note(name: &str) -> Option<String> {
     HERD_DERIVED.iter().find(|(n, _)| *n == name).map(|(n, def)| {
         format!("herd builds `{n}` in; mapcheck's vocabulary does not, so define it before use: `{def}`")
     })
 }
 
 /// The closest candidates to `name` (at most three), if any is close enough to be a likely typo.
-pub fn suggestions<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>) -> Vec<&'a str> {
+pub(crate) fn suggestions<'a>(
+    name: &str,
+    candidates: impl IntoIterator<Item = &'a str>,
+) -> Vec<&'a str> {
     let limit = (name.chars().count() / 3).max(1);
     let mut scored: Vec<(usize, &str)> = candidates
         .into_iter()
@@ -39,7 +42,7 @@ pub fn suggestions<'a>(name: &str, candidates: impl IntoIterator<Item = &'a str>
 }
 
 /// "did you mean `a`?" / "did you mean one of `a`, `b`?"
-pub fn did_you_mean(found: &[&str]) -> Option<String> {
+pub(crate) fn did_you_mean(found: &[&str]) -> Option<String> {
     match found {
         [] => None,
         [one] => Some(format!("did you mean `{one}`?")),
@@ -54,7 +57,7 @@ pub fn did_you_mean(found: &[&str]) -> Option<String> {
 }
 
 /// Levenshtein distance over characters, case-sensitive.
-pub fn edit_distance(a: &str, b: &str) -> usize {
+pub(crate) fn edit_distance(a: &str, b: &str) -> usize {
     let b: Vec<char> = b.chars().collect();
     let mut row: Vec<usize> = (0..=b.len()).collect();
     for (i, ca) in a.chars().enumerate() {

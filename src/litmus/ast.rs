@@ -8,19 +8,19 @@ use lalrpop_util::ParseError;
 
 /// Deepest nesting of expressions, propositions or statements a file may use. Bounding it keeps
 /// every recursive walk (and drop) of a tree far from the stack limit, whatever the input.
-pub const MAX_DEPTH: u32 = 200;
+pub(crate) const MAX_DEPTH: u32 = 200;
 
-pub use crate::diag::Span;
+pub(crate) use crate::diag::Span;
 
 /// A value with the span it was read from.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Spanned<T> {
-    pub node: T,
-    pub span: Span,
+pub(crate) struct Spanned<T> {
+    pub(crate) node: T,
+    pub(crate) span: Span,
 }
 
 impl<T> Spanned<T> {
-    pub fn new(node: T, lo: usize, hi: usize) -> Spanned<T> {
+    pub(crate) fn new(node: T, lo: usize, hi: usize) -> Spanned<T> {
         Spanned {
             node,
             span: Span::new(lo, hi),
@@ -30,16 +30,16 @@ impl<T> Spanned<T> {
 
 /// An error found by a grammar action (bad integer, nesting too deep, …).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct UserError {
-    pub span: Span,
-    pub message: String,
+pub(crate) struct UserError {
+    pub(crate) span: Span,
+    pub(crate) message: String,
 }
 
 /// The error type of every generated parser.
-pub type GrammarError<'a> = ParseError<usize, lalrpop_util::lexer::Token<'a>, UserError>;
+pub(crate) type GrammarError<'a> = ParseError<usize, lalrpop_util::lexer::Token<'a>, UserError>;
 
 /// Build a grammar-action error.
-pub fn user_error<'a>(span: Span, message: impl Into<String>) -> GrammarError<'a> {
+pub(crate) fn user_error<'a>(span: Span, message: impl Into<String>) -> GrammarError<'a> {
     ParseError::User {
         error: UserError {
             span,
@@ -49,7 +49,7 @@ pub fn user_error<'a>(span: Span, message: impl Into<String>) -> GrammarError<'a
 }
 
 /// Parse a decimal or `0x` hexadecimal literal, optionally negative.
-pub fn parse_int<'a>(text: &str, span: Span) -> Result<i64, GrammarError<'a>> {
+pub(crate) fn parse_int<'a>(text: &str, span: Span) -> Result<i64, GrammarError<'a>> {
     let (neg, digits) = match text.strip_prefix('-') {
         Some(rest) => (true, rest),
         None => (false, text),
@@ -68,17 +68,21 @@ pub fn parse_int<'a>(text: &str, span: Span) -> Result<i64, GrammarError<'a>> {
 
 /// A tree node together with its nesting depth.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Deep<T> {
-    pub node: T,
-    pub depth: u32,
+pub(crate) struct Deep<T> {
+    pub(crate) node: T,
+    pub(crate) depth: u32,
 }
 
 impl<T> Deep<T> {
-    pub fn leaf(node: T) -> Deep<T> {
+    pub(crate) fn leaf(node: T) -> Deep<T> {
         Deep { node, depth: 1 }
     }
     /// A node one level above children of the given depth; an error past `MAX_DEPTH`.
-    pub fn above<'a>(node: T, child_depth: u32, span: Span) -> Result<Deep<T>, GrammarError<'a>> {
+    pub(crate) fn above<'a>(
+        node: T,
+        child_depth: u32,
+        span: Span,
+    ) -> Result<Deep<T>, GrammarError<'a>> {
         let depth = child_depth + 1;
         if depth > MAX_DEPTH {
             return Err(user_error(
@@ -92,14 +96,14 @@ impl<T> Deep<T> {
 
 /// `P1` or `1` before the `:` of `P1:r0`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ThreadRef {
+pub(crate) enum ThreadRef {
     Name(String),
     Index(i64),
 }
 
 /// One entry of the initial state.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum InitItem {
+pub(crate) enum InitItem {
     /// `x = 1`, `[x] = 1`, `int x = 1`, `atomic_int x;` (value 0).
     Loc {
         name: Spanned<String>,
@@ -124,11 +128,11 @@ pub enum InitItem {
 }
 
 /// The explanation given when a test uses PTX 7.5 mixed-proxy features.
-pub const MIXED_PROXY: &str = "belongs to the PTX 7.5 mixed-proxy model (surfaces, textures, aliases), which mapcheck does not support";
+pub(crate) const MIXED_PROXY: &str = "belongs to the PTX 7.5 mixed-proxy model (surfaces, textures, aliases), which mapcheck does not support";
 
 /// One side of a comparison in the final condition.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Operand {
+pub(crate) enum Operand {
     Reg {
         thread: Spanned<ThreadRef>,
         reg: String,
@@ -144,7 +148,7 @@ pub enum Operand {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PropAst {
+pub(crate) enum PropAst {
     True,
     False,
     /// `a = b` / `a == b` (`equal`), or `a != b`.
@@ -161,7 +165,7 @@ pub enum PropAst {
 }
 
 /// Combine two propositions under a binary connective, checking the nesting depth.
-pub fn prop2<'a>(
+pub(crate) fn prop2<'a>(
     make: fn(Box<PropAst>, Box<PropAst>) -> PropAst,
     a: Deep<PropAst>,
     b: Deep<PropAst>,
@@ -173,14 +177,14 @@ pub fn prop2<'a>(
 
 /// `exists`, `~exists` or `forall`, with the span of the keyword(s).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CondAst {
-    pub quantifier: crate::litmus::program::Quantifier,
-    pub prop: PropAst,
+pub(crate) struct CondAst {
+    pub(crate) quantifier: crate::litmus::program::Quantifier,
+    pub(crate) prop: PropAst,
 }
 
 /// Words that may make up a C type in declarations and parameters: integer types, their atomic
 /// versions, qualifiers, and the OpenCL address spaces (whose meaning `c` handles).
-pub const C_TYPE_WORDS: &[&str] = &[
+pub(crate) const C_TYPE_WORDS: &[&str] = &[
     "int",
     "unsigned",
     "signed",

@@ -34,7 +34,7 @@ const NAMES: TokenNames = &[
 ];
 
 /// Parse a C11 (`arch` = C11) or OpenCL test whose title is `name`.
-pub fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<Litmus> {
+pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<Litmus> {
     let init_items = cond::parse_init(src, layout.init)?;
     let asts = grammars::c_threads()
         .parse(layout.body.lo, src.slice(layout.body))

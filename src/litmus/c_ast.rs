@@ -7,23 +7,23 @@
 use crate::litmus::ast::{Deep, GrammarError, Span, Spanned};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CThread {
-    pub name: Spanned<String>,
+pub(crate) struct CThread {
+    pub(crate) name: Spanned<String>,
     /// `(key, value)` pairs after `@` (`wg 0`, `dev 0`, `cta 1`); empty when absent.
-    pub placement: Vec<(Spanned<String>, Spanned<i64>)>,
-    pub params: Vec<Param>,
-    pub body: Vec<Stmt>,
+    pub(crate) placement: Vec<(Spanned<String>, Spanned<i64>)>,
+    pub(crate) params: Vec<Param>,
+    pub(crate) body: Vec<Stmt>,
 }
 
 /// `global atomic_int* x`: the words before `*` and the parameter name.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Param {
-    pub words: Vec<Spanned<String>>,
-    pub name: Spanned<String>,
+pub(crate) struct Param {
+    pub(crate) words: Vec<Spanned<String>>,
+    pub(crate) name: Spanned<String>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum StmtKind {
+pub(crate) enum StmtKind {
     /// `int r0 = e;` / `int r0;` (the words before the name are the type).
     Decl {
         types: Vec<Spanned<String>>,
@@ -61,15 +61,15 @@ pub enum StmtKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Stmt {
-    pub kind: StmtKind,
-    pub span: Span,
-    pub depth: u32,
+pub(crate) struct Stmt {
+    pub(crate) kind: StmtKind,
+    pub(crate) span: Span,
+    pub(crate) depth: u32,
 }
 
 impl Stmt {
     /// A statement without sub-statements (its expressions are bounded separately).
-    pub fn simple(kind: StmtKind, span: Span) -> Stmt {
+    pub(crate) fn simple(kind: StmtKind, span: Span) -> Stmt {
         Stmt {
             kind,
             span,
@@ -77,7 +77,7 @@ impl Stmt {
         }
     }
     /// A statement containing the given sub-statements; an error past `ast::MAX_DEPTH`.
-    pub fn nested<'a>(
+    pub(crate) fn nested<'a>(
         kind: StmtKind,
         children: &[&Stmt],
         span: Span,
@@ -90,7 +90,7 @@ impl Stmt {
             depth: deep.depth,
         })
     }
-    pub fn block<'a>(stmts: Vec<Stmt>, span: Span) -> Result<Stmt, GrammarError<'a>> {
+    pub(crate) fn block<'a>(stmts: Vec<Stmt>, span: Span) -> Result<Stmt, GrammarError<'a>> {
         let refs: Vec<&Stmt> = stmts.iter().collect();
         let deep = Stmt::nested(StmtKind::Empty, &refs, span)?;
         Ok(Stmt {
@@ -98,7 +98,7 @@ impl Stmt {
             ..deep
         })
     }
-    pub fn if_else<'a>(
+    pub(crate) fn if_else<'a>(
         cond: CExpr,
         then: Stmt,
         otherwise: Option<Stmt>,
@@ -114,7 +114,11 @@ impl Stmt {
         };
         Ok(Stmt { kind, ..deep })
     }
-    pub fn while_loop<'a>(cond: CExpr, body: Stmt, span: Span) -> Result<Stmt, GrammarError<'a>> {
+    pub(crate) fn while_loop<'a>(
+        cond: CExpr,
+        body: Stmt,
+        span: Span,
+    ) -> Result<Stmt, GrammarError<'a>> {
         let deep = Stmt::nested(StmtKind::Empty, &[&body], span)?;
         Ok(Stmt {
             kind: StmtKind::While {
@@ -124,7 +128,7 @@ impl Stmt {
             ..deep
         })
     }
-    pub fn labeled<'a>(
+    pub(crate) fn labeled<'a>(
         label: Spanned<String>,
         stmt: Stmt,
         span: Span,
@@ -141,7 +145,7 @@ impl Stmt {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum UnOp {
+pub(crate) enum UnOp {
     /// `-e`
     Neg,
     /// `!e`
@@ -155,7 +159,7 @@ pub enum UnOp {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BinOpC {
+pub(crate) enum BinOpC {
     Add,
     Sub,
     Mul,
@@ -173,7 +177,7 @@ pub enum BinOpC {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ExprKind {
+pub(crate) enum ExprKind {
     Int(i64),
     Name(String),
     Unary(UnOp, Box<CExpr>),
@@ -188,21 +192,21 @@ pub enum ExprKind {
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct CExpr {
-    pub kind: ExprKind,
-    pub span: Span,
-    pub depth: u32,
+pub(crate) struct CExpr {
+    pub(crate) kind: ExprKind,
+    pub(crate) span: Span,
+    pub(crate) depth: u32,
 }
 
 impl CExpr {
-    pub fn leaf(kind: ExprKind, span: Span) -> CExpr {
+    pub(crate) fn leaf(kind: ExprKind, span: Span) -> CExpr {
         CExpr {
             kind,
             span,
             depth: 1,
         }
     }
-    pub fn unary<'a>(op: UnOp, e: CExpr, span: Span) -> Result<CExpr, GrammarError<'a>> {
+    pub(crate) fn unary<'a>(op: UnOp, e: CExpr, span: Span) -> Result<CExpr, GrammarError<'a>> {
         let deep = Deep::above((), e.depth, span)?;
         Ok(CExpr {
             kind: ExprKind::Unary(op, Box::new(e)),
@@ -210,7 +214,7 @@ impl CExpr {
             depth: deep.depth,
         })
     }
-    pub fn binary<'a>(
+    pub(crate) fn binary<'a>(
         op: BinOpC,
         a: CExpr,
         b: CExpr,
@@ -223,7 +227,7 @@ impl CExpr {
             depth: deep.depth,
         })
     }
-    pub fn index<'a>(a: CExpr, i: CExpr, span: Span) -> Result<CExpr, GrammarError<'a>> {
+    pub(crate) fn index<'a>(a: CExpr, i: CExpr, span: Span) -> Result<CExpr, GrammarError<'a>> {
         let deep = Deep::above((), a.depth.max(i.depth), span)?;
         Ok(CExpr {
             kind: ExprKind::Index(Box::new(a), Box::new(i)),
@@ -231,7 +235,7 @@ impl CExpr {
             depth: deep.depth,
         })
     }
-    pub fn call<'a>(
+    pub(crate) fn call<'a>(
         name: Spanned<String>,
         args: Vec<CExpr>,
         span: Span,
@@ -247,7 +251,11 @@ impl CExpr {
 }
 
 /// `lhs = value;`: a register assignment (`r = e`), or a store through `*a` or `a[i]`.
-pub fn assignment<'a>(lhs: CExpr, value: CExpr, span: Span) -> Result<Stmt, GrammarError<'a>> {
+pub(crate) fn assignment<'a>(
+    lhs: CExpr,
+    value: CExpr,
+    span: Span,
+) -> Result<Stmt, GrammarError<'a>> {
     let kind = match lhs.kind {
         ExprKind::Name(name) => StmtKind::Assign {
             dst: Spanned {

@@ -95,7 +95,7 @@ fn lookup(name: &str) -> Option<(Builtin, bool)> {
 }
 
 /// Is `name` an OpenCL execution barrier?
-pub fn is_barrier(name: &str) -> bool {
+pub(crate) fn is_barrier(name: &str) -> bool {
     matches!(lookup(name), Some((Builtin::Barrier, _)))
 }
 
@@ -122,7 +122,7 @@ struct Atomic<'e> {
 
 impl Lowerer<'_> {
     /// Lower the call `name(args)`; its value goes where `want` says.
-    pub fn call(
+    pub(crate) fn call(
         &mut self,
         name: &Spanned<String>,
         args: &[CExpr],

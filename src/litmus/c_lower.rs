@@ -28,7 +28,7 @@ use crate::litmus::source::Source;
 use crate::vocab::Tag;
 
 /// Where the value of an expression is wanted.
-pub enum Want {
+pub(crate) enum Want {
     /// Evaluated for its effects only (`f(x);`).
     Discard,
     /// Into this register (`r = e;`).
@@ -39,33 +39,33 @@ pub enum Want {
 
 /// A memory address: element `index` of `base` (`index` is 0 for a plain location).
 #[derive(Clone, Debug)]
-pub struct Addr {
-    pub base: String,
-    pub index: Expr,
-    pub span: Span,
+pub(crate) struct Addr {
+    pub(crate) base: String,
+    pub(crate) index: Expr,
+    pub(crate) span: Span,
 }
 
 /// Per-thread lowering state.
-pub struct Lowerer<'a> {
-    pub src: &'a Source,
-    pub arch: Arch,
-    pub init: &'a Init,
+pub(crate) struct Lowerer<'a> {
+    pub(crate) src: &'a Source,
+    pub(crate) arch: Arch,
+    pub(crate) init: &'a Init,
     /// Barrier labels of the whole file; a label's id is its position + 1 (unlabelled: 0).
-    pub barrier_ids: &'a mut Vec<String>,
+    pub(crate) barrier_ids: &'a mut Vec<String>,
     /// The thread's pointer parameters.
-    pub params: HashSet<String>,
+    pub(crate) params: HashSet<String>,
     /// Locations of the initial state.
-    pub globals: HashSet<String>,
-    pub locals: HashSet<String>,
-    pub code: Vec<Instr>,
-    pub labels: Labels,
+    pub(crate) globals: HashSet<String>,
+    pub(crate) locals: HashSet<String>,
+    pub(crate) code: Vec<Instr>,
+    pub(crate) labels: Labels,
     fresh: usize,
     /// The label written before the barrier call being lowered (`B1: barrier(…)`).
-    pub barrier_label: Option<String>,
+    pub(crate) barrier_label: Option<String>,
 }
 
 impl<'a> Lowerer<'a> {
-    pub fn new(
+    pub(crate) fn new(
         src: &'a Source,
         arch: Arch,
         init: &'a Init,
@@ -89,7 +89,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Lower a whole thread body.
-    pub fn thread(mut self, name: &str, body: &[Stmt]) -> Result<Vec<Instr>> {
+    pub(crate) fn thread(mut self, name: &str, body: &[Stmt]) -> Result<Vec<Instr>> {
         for s in body {
             self.stmt(s)?;
         }
@@ -97,16 +97,16 @@ impl<'a> Lowerer<'a> {
         Ok(self.code)
     }
 
-    pub fn emit(&mut self, i: Instr) {
+    pub(crate) fn emit(&mut self, i: Instr) {
         self.code.push(i);
     }
 
-    pub fn fresh_reg(&mut self) -> String {
+    pub(crate) fn fresh_reg(&mut self) -> String {
         self.fresh += 1;
         format!("%t{}", self.fresh - 1)
     }
 
-    pub fn fresh_label(&mut self) -> String {
+    pub(crate) fn fresh_label(&mut self) -> String {
         self.fresh += 1;
         format!("%L{}", self.fresh - 1)
     }
@@ -233,7 +233,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Evaluate `e`, putting its value where `want` says. `None` only for `Want::Discard`.
-    pub fn eval(&mut self, e: &CExpr, want: Want) -> Result<Option<Expr>> {
+    pub(crate) fn eval(&mut self, e: &CExpr, want: Want) -> Result<Option<Expr>> {
         match &e.kind {
             ExprKind::Call { name, args } => self.call(name, args, want, e.span),
             ExprKind::Unary(UnOp::Deref, a) => {
@@ -262,7 +262,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The register a result goes to (a fresh one when the caller only wants a value).
-    pub fn result_reg(&mut self, want: &Want) -> String {
+    pub(crate) fn result_reg(&mut self, want: &Want) -> String {
         match want {
             Want::Into(r) => r.clone(),
             Want::Discard | Want::Value => self.fresh_reg(),
@@ -280,7 +280,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// The value of `e` as an expression, emitting whatever it reads first.
-    pub fn value(&mut self, e: &CExpr) -> Result<Expr> {
+    pub(crate) fn value(&mut self, e: &CExpr) -> Result<Expr> {
         match self.eval(e, Want::Value)? {
             Some(v) => Ok(v),
             None => Err(self.src.error(e.span, "this expression has no value")),
@@ -343,7 +343,7 @@ impl<'a> Lowerer<'a> {
     }
 
     /// Jump to `label` if `e` evaluates to `truth`; fall through otherwise.
-    pub fn jump_if(&mut self, e: &CExpr, truth: bool, label: &str) -> Result<()> {
+    pub(crate) fn jump_if(&mut self, e: &CExpr, truth: bool, label: &str) -> Result<()> {
         match &e.kind {
             ExprKind::Unary(UnOp::Not, a) => self.jump_if(a, !truth, label),
             ExprKind::Binary(BinOpC::LogAnd, a, b) => self.short_circuit(a, b, false, truth, label),
@@ -417,7 +417,7 @@ impl<'a> Lowerer<'a> {
     // ------------------------------------------------------------ addresses
 
     /// The address `e` denotes.
-    pub fn address(&mut self, e: &CExpr) -> Result<Addr> {
+    pub(crate) fn address(&mut self, e: &CExpr) -> Result<Addr> {
         match &e.kind {
             ExprKind::Name(n) if !self.locals.contains(n) => Ok(Addr {
                 base: n.clone(),
@@ -473,7 +473,7 @@ impl<'a> Lowerer<'a> {
 
     /// Emit the access `make(location)` at `addr`: directly for a constant index, through a branch
     /// per array element otherwise.
-    pub fn access(&mut self, addr: &Addr, make: &dyn Fn(String) -> Instr) -> Result<()> {
+    pub(crate) fn access(&mut self, addr: &Addr, make: &dyn Fn(String) -> Instr) -> Result<()> {
         let size = self.init.array_size(&addr.base);
         match (&addr.index, size) {
             (Expr::Const(0), _) => self.emit(make(addr.base.clone())),
@@ -569,7 +569,7 @@ fn holds(op: CmpOp, a: i64, b: i64) -> bool {
 }
 
 /// `a op b`, computed when both are constants (wrapping, like the machine would).
-pub fn fold(op: BinOp, a: Expr, b: Expr) -> Expr {
+pub(crate) fn fold(op: BinOp, a: Expr, b: Expr) -> Expr {
     match (op, &a, &b) {
         (_, Expr::Const(x), Expr::Const(y)) => Expr::Const(match op {
             BinOp::Add => x.wrapping_add(*y),

@@ -20,25 +20,25 @@ const MAX_ARRAY: i64 = 64;
 
 /// The resolved initial state.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Init {
-    pub mem: Vec<(String, i64)>,
-    pub regs: Vec<(usize, String, i64)>,
+pub(crate) struct Init {
+    pub(crate) mem: Vec<(String, i64)>,
+    pub(crate) regs: Vec<(usize, String, i64)>,
     /// Arrays declared in the initial state, with their sizes.
-    pub arrays: Vec<(String, usize)>,
+    pub(crate) arrays: Vec<(String, usize)>,
 }
 
 impl Init {
-    pub fn array_size(&self, name: &str) -> Option<usize> {
+    pub(crate) fn array_size(&self, name: &str) -> Option<usize> {
         self.arrays.iter().find(|(n, _)| n == name).map(|(_, s)| *s)
     }
     /// Every location named by the initial state (array elements included).
-    pub fn locations(&self) -> impl Iterator<Item = &str> {
+    pub(crate) fn locations(&self) -> impl Iterator<Item = &str> {
         self.mem.iter().map(|(n, _)| n.as_str())
     }
 }
 
 /// The location of element `index` of array `base`: `base` itself for element 0, else `base[i]`.
-pub fn element_name(base: &str, index: i64) -> String {
+pub(crate) fn element_name(base: &str, index: i64) -> String {
     if index == 0 {
         base.to_string()
     } else {
@@ -47,7 +47,7 @@ pub fn element_name(base: &str, index: i64) -> String {
 }
 
 /// Parse the `{ … }` block at `span`.
-pub fn parse_init(src: &Source, span: Span) -> Result<Vec<InitItem>> {
+pub(crate) fn parse_init(src: &Source, span: Span) -> Result<Vec<InitItem>> {
     let items = grammars::init()
         .parse(span.lo, src.slice(span))
         .map_err(|e| parse_error(src, span.lo, "initial state", NAMES, e))?;
@@ -67,7 +67,7 @@ pub fn parse_init(src: &Source, span: Span) -> Result<Vec<InitItem>> {
 }
 
 /// Resolve parsed init items against the thread names (`P0`, `P1`, …).
-pub fn resolve_init(src: &Source, items: Vec<InitItem>, threads: &[String]) -> Result<Init> {
+pub(crate) fn resolve_init(src: &Source, items: Vec<InitItem>, threads: &[String]) -> Result<Init> {
     let mut init = Init::default();
     let mut seen_locs: HashSet<String> = HashSet::new();
     let mut seen_regs: HashSet<(usize, String)> = HashSet::new();
@@ -155,7 +155,7 @@ fn add_array(
 }
 
 /// Check the words of a C type (`volatile`, `atomic_int`, …).
-pub fn check_types(src: &Source, words: &[Spanned<String>]) -> Result<()> {
+pub(crate) fn check_types(src: &Source, words: &[Spanned<String>]) -> Result<()> {
     for w in words {
         if !crate::litmus::ast::C_TYPE_WORDS.contains(&w.node.as_str()) {
             return Err(src.error(w.span, format!("unknown type word `{}`; expected an integer type such as `int` or `atomic_int`", w.node)));
@@ -165,7 +165,7 @@ pub fn check_types(src: &Source, words: &[Spanned<String>]) -> Result<()> {
 }
 
 /// Thread names are `P` followed by a number, as in herd.
-pub fn check_thread_name(src: &Source, name: &Spanned<String>) -> Result<()> {
+pub(crate) fn check_thread_name(src: &Source, name: &Spanned<String>) -> Result<()> {
     let digits = name.node.strip_prefix('P').unwrap_or("");
     if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
         return Err(src.error(
@@ -177,7 +177,11 @@ pub fn check_thread_name(src: &Source, name: &Spanned<String>) -> Result<()> {
 }
 
 /// The index (into the thread list) of `P1` or `1`.
-pub fn thread_index(src: &Source, t: &Spanned<ThreadRef>, threads: &[String]) -> Result<usize> {
+pub(crate) fn thread_index(
+    src: &Source,
+    t: &Spanned<ThreadRef>,
+    threads: &[String],
+) -> Result<usize> {
     let name = match &t.node {
         ThreadRef::Name(n) => n.clone(),
         ThreadRef::Index(i) => format!("P{i}"),
@@ -192,18 +196,18 @@ pub fn thread_index(src: &Source, t: &Spanned<ThreadRef>, threads: &[String]) ->
 }
 
 /// What names in a final condition refer to.
-pub struct CondScope<'a> {
+pub(crate) struct CondScope<'a> {
     /// Thread names, in order.
-    pub threads: &'a [String],
-    pub init: &'a Init,
+    pub(crate) threads: &'a [String],
+    pub(crate) init: &'a Init,
     /// Per thread, its pointer parameters (C11 / OpenCL; empty for PTX). `0:x` for a pointer
     /// parameter `x` names the pointer itself, as in herd and Dat3M: an address, which equals no
     /// integer (and only a pointer to the same location).
-    pub pointers: &'a [HashSet<String>],
+    pub(crate) pointers: &'a [HashSet<String>],
 }
 
 /// Parse and resolve the final condition at `span`.
-pub fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Result<Condition> {
+pub(crate) fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Result<Condition> {
     let ast: CondAst = grammars::condition()
         .parse(span.lo, src.slice(span))
         .map_err(|e| parse_error(src, span.lo, "final condition", NAMES, e))?;

@@ -3,15 +3,15 @@
 //! Owns the module declarations and one shared instance of each parser; `cond`, `ptx` and `c`
 //! call these.
 lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types)]
+    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types, unreachable_pub, missing_docs)]
     pub litmus_common
 );
 lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types)]
+    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types, unreachable_pub, missing_docs)]
     pub litmus_ptx
 );
 lalrpop_util::lalrpop_mod!(
-    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types)]
+    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types, unreachable_pub, missing_docs)]
     pub litmus_c
 );
 
@@ -19,7 +19,7 @@ lalrpop_util::lalrpop_mod!(
 /// a cell; each parser is therefore built once and shared.
 macro_rules! shared_parser {
     ($fn_name:ident, $ty:path) => {
-        pub fn $fn_name() -> &'static $ty {
+        pub(crate) fn $fn_name() -> &'static $ty {
             static PARSER: std::sync::OnceLock<$ty> = std::sync::OnceLock::new();
             PARSER.get_or_init(<$ty>::new)
         }

@@ -9,14 +9,14 @@ use crate::litmus::ast::Span;
 use crate::litmus::source::Source;
 
 #[derive(Default)]
-pub struct Labels {
+pub(crate) struct Labels {
     defined: HashMap<String, Span>,
     jumps: Vec<(String, Span)>,
 }
 
 impl Labels {
     /// Record the definition of `name` at `span`; an error if the thread already has it.
-    pub fn define(&mut self, src: &Source, name: &str, span: Span) -> Result<()> {
+    pub(crate) fn define(&mut self, src: &Source, name: &str, span: Span) -> Result<()> {
         if let Some(first) = self.defined.get(name) {
             let (line, col) = src.error(*first, "").line_col().unwrap_or((0, 0));
             let msg = format!("label `{name}` is defined twice in this thread (first at line {line}, column {col})");
@@ -26,11 +26,11 @@ impl Labels {
         Ok(())
     }
     /// Record a jump to `name` at `span`.
-    pub fn jump(&mut self, name: &str, span: Span) {
+    pub(crate) fn jump(&mut self, name: &str, span: Span) {
         self.jumps.push((name.to_string(), span));
     }
     /// Check that every jump target was defined.
-    pub fn finish(&self, src: &Source, thread: &str) -> Result<()> {
+    pub(crate) fn finish(&self, src: &Source, thread: &str) -> Result<()> {
         match self
             .jumps
             .iter()

@@ -11,7 +11,7 @@
 //! `c` + `c_lower` + `c_calls` (grammar `litmus_c`); `labels` checks jumps; `ast`, `ptx_ast`,
 //! `c_ast` are the syntax trees the grammars build. `print` (`print_ptx`) and `print_c` write a
 //! `Litmus` back as a PTX or C / OpenCL file that parses into the same `Litmus`.
-pub mod program;
+pub(crate) mod program;
 
 mod ast;
 mod c;
@@ -38,7 +38,7 @@ pub use program::*;
 use crate::diag::{self, Error};
 
 /// The architectures a title line may name, as written there.
-pub const ARCHITECTURES: &[&str] = &["PTX", "C", "OPENCL"];
+pub(crate) const ARCHITECTURES: &[&str] = &["PTX", "C", "OPENCL"];
 
 /// Read and parse the litmus test at `path`.
 pub fn parse_file(path: &Path) -> diag::Result<Litmus> {

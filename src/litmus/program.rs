@@ -13,13 +13,13 @@ pub enum Arch {
     OpenCl,
 }
 
-pub type Reg = String;
+pub(crate) type Reg = String;
 
 /// An instruction's (or a location's) vocabulary tags, in the order its front end wrote them.
 ///
 /// A list, not a set: the order is what error messages, reports (`R.RLX.SYS.V`) and printed
 /// tests show, and a sorted set would change them; `print_c` compares tests up to tag order.
-pub type Tags = Vec<Tag>;
+pub(crate) type Tags = Vec<Tag>;
 
 /// Where a thread sits in the scope tree: its CTA (work-group) and GPU (device).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
@@ -50,7 +50,7 @@ pub enum BinOp {
 
 impl BinOp {
     /// The C operator (`+`, `&`, …): how the C printers and the OpenCL harness write it.
-    pub fn c_symbol(self) -> &'static str {
+    pub(crate) fn c_symbol(self) -> &'static str {
         match self {
             BinOp::Add => "+",
             BinOp::Sub => "-",
@@ -168,7 +168,7 @@ pub enum Prop {
 
 impl Prop {
     /// Call `f` on every atom (`Eq`, `EqTargets`) of the proposition, left to right.
-    pub fn for_each_atom<'a>(&'a self, f: &mut dyn FnMut(&'a Prop)) {
+    pub(crate) fn for_each_atom<'a>(&'a self, f: &mut dyn FnMut(&'a Prop)) {
         match self {
             Prop::True | Prop::False => {}
             Prop::Eq(..) | Prop::EqTargets(..) => f(self),
@@ -199,7 +199,7 @@ impl Prop {
     }
 
     /// The constants the proposition compares with.
-    pub fn constants(&self) -> Vec<i64> {
+    pub(crate) fn constants(&self) -> Vec<i64> {
         let mut out = vec![];
         self.for_each_atom(&mut |atom| {
             if let Prop::Eq(_, v) = atom {
@@ -240,7 +240,7 @@ pub struct Litmus {
 impl Instr {
     /// How many events the instruction gives when it executes (an RMW gives its read and its
     /// write; a register move, label or branch gives none).
-    pub fn event_count(&self) -> usize {
+    pub(crate) fn event_count(&self) -> usize {
         match self {
             Instr::Load { .. }
             | Instr::Store { .. }
@@ -253,7 +253,7 @@ impl Instr {
 }
 
 /// For each instruction of `code`, the index (in its thread) of its first event.
-pub fn first_events(code: &[Instr]) -> Vec<usize> {
+pub(crate) fn first_events(code: &[Instr]) -> Vec<usize> {
     code.iter()
         .scan(0, |next, i| {
             let first = *next;

@@ -25,7 +25,7 @@ const NAMES: TokenNames = &[
 ];
 
 /// Parse a PTX test whose title is `name` and whose regions are `layout`.
-pub fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmus> {
+pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmus> {
     let init_items = cond::parse_init(src, layout.init)?;
     let rows = rows(src, layout.body)?;
     let (header_row, code_rows) = rows.split_first().ok_or_else(|| {

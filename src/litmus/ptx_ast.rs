@@ -4,20 +4,20 @@
 //!
 //! Owns: `Cell`, `PtxInstr`, `Header` and their parts. Uses `ast` for spans.
 use crate::litmus::ast::{Span, Spanned};
-pub use crate::litmus::program::{BinOp, CmpOp};
+pub(crate) use crate::litmus::program::{BinOp, CmpOp};
 
 /// `.word` after a mnemonic, without the dot.
-pub type Qual = Spanned<String>;
+pub(crate) type Qual = Spanned<String>;
 
 /// A register (`r0`, `%r1`) or an integer.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Value {
+pub(crate) enum Value {
     Reg(Spanned<String>),
     Int(Spanned<i64>),
 }
 
 impl Value {
-    pub fn span(&self) -> Span {
+    pub(crate) fn span(&self) -> Span {
         match self {
             Value::Reg(r) => r.span,
             Value::Int(i) => i.span,
@@ -27,13 +27,13 @@ impl Value {
 
 /// The source operand of `ld`: a location, or (Memalloy style `ld r0, 1`) a value to move.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum LdSrc {
+pub(crate) enum LdSrc {
     Addr(Spanned<String>),
     Value(Value),
 }
 
 /// The PTX mnemonic of a register operation (`add r, a, b`); the grammar reads these words.
-pub fn arith_mnemonic(op: BinOp) -> &'static str {
+pub(crate) fn arith_mnemonic(op: BinOp) -> &'static str {
     match op {
         BinOp::Add => "add",
         BinOp::Sub => "sub",
@@ -45,7 +45,7 @@ pub fn arith_mnemonic(op: BinOp) -> &'static str {
 }
 
 /// The PTX mnemonic of a compare-and-branch (`beq a, b, L`); the grammar reads these words.
-pub fn branch_mnemonic(op: CmpOp) -> &'static str {
+pub(crate) fn branch_mnemonic(op: CmpOp) -> &'static str {
     match op {
         CmpOp::Eq => "beq",
         CmpOp::Ne => "bne",
@@ -58,13 +58,13 @@ pub fn branch_mnemonic(op: CmpOp) -> &'static str {
 
 /// The barrier mnemonic as written (`bar` or `barrier`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum BarKind {
+pub(crate) enum BarKind {
     Bar,
     Barrier,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum PtxInstr {
+pub(crate) enum PtxInstr {
     Ld {
         quals: Vec<Qual>,
         dst: Spanned<String>,
@@ -124,15 +124,15 @@ pub enum PtxInstr {
 
 /// One cell of an instruction row: empty, a label, an instruction, or a label then an instruction.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub struct Cell {
-    pub label: Option<Spanned<String>>,
-    pub instr: Option<Spanned<PtxInstr>>,
+pub(crate) struct Cell {
+    pub(crate) label: Option<Spanned<String>>,
+    pub(crate) instr: Option<Spanned<PtxInstr>>,
 }
 
 /// A thread-header cell: `P0@cta 0,gpu 0` (the placement may be absent).
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Header {
-    pub name: Spanned<String>,
+pub(crate) struct Header {
+    pub(crate) name: Spanned<String>,
     /// `(key, value)` pairs after `@`, e.g. `("cta", 0)`, `("gpu", 0)`.
-    pub placement: Vec<(Spanned<String>, Spanned<i64>)>,
+    pub(crate) placement: Vec<(Spanned<String>, Spanned<i64>)>,
 }

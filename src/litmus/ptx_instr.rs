@@ -188,7 +188,7 @@ fn value(v: &Value) -> Expr {
 }
 
 /// Lower one instruction (spanning `span`).
-pub fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr> {
+pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr> {
     match instr {
         PtxInstr::Ld {
             quals,

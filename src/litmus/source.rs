@@ -13,25 +13,25 @@ use crate::diag::{Error, Result};
 use crate::litmus::ast::{GrammarError, Span};
 
 /// A litmus file being parsed.
-pub struct Source {
-    pub path: String,
+pub(crate) struct Source {
+    pub(crate) path: String,
     /// The text as read, for error rendering.
-    pub text: Arc<str>,
+    pub(crate) text: Arc<str>,
     /// The text with every comment replaced by spaces (newlines kept); parsers read this.
-    pub masked: String,
+    pub(crate) masked: String,
 }
 
 impl Source {
     /// An error at `span`.
-    pub fn error(&self, span: Span, message: impl Into<String>) -> Error {
+    pub(crate) fn error(&self, span: Span, message: impl Into<String>) -> Error {
         Error::at(&self.path, &self.text, span.range(), message)
     }
     /// The masked text of `span`.
-    pub fn slice(&self, span: Span) -> &str {
+    pub(crate) fn slice(&self, span: Span) -> &str {
         &self.masked[span.range()]
     }
     /// `span` without leading and trailing whitespace (an empty span at its start if all blank).
-    pub fn trim(&self, span: Span) -> Span {
+    pub(crate) fn trim(&self, span: Span) -> Span {
         let s = self.slice(span);
         let lo = span.lo + (s.len() - s.trim_start().len());
         let hi = span.hi - (s.len() - s.trim_end().len());
@@ -44,15 +44,15 @@ impl Source {
 }
 
 /// The architecture word of the title line, the test name, and where the rest begins.
-pub struct Title {
-    pub arch: String,
-    pub arch_span: Span,
-    pub name: String,
-    pub body_start: usize,
+pub(crate) struct Title {
+    pub(crate) arch: String,
+    pub(crate) arch_span: Span,
+    pub(crate) name: String,
+    pub(crate) body_start: usize,
 }
 
 /// Read the title line `ARCH name`.
-pub fn title(path: &str, text: &Arc<str>) -> Result<Title> {
+pub(crate) fn title(path: &str, text: &Arc<str>) -> Result<Title> {
     let start = text.len()
         - text
             .trim_start_matches(['\u{feff}', ' ', '\t', '\r', '\n'])
@@ -88,7 +88,7 @@ pub fn title(path: &str, text: &Arc<str>) -> Result<Title> {
 /// Build a `Source`, blanking comments from `from` on: `(* … *)` (nested) outside braces,
 /// `// …` and `/* … */` anywhere. Double-quoted strings outside braces are kept and skipped.
 /// Inside braces `(*` is C (`if (*b)`), not a comment.
-pub fn mask(path: &str, text: &Arc<str>, from: usize) -> Result<Source> {
+pub(crate) fn mask(path: &str, text: &Arc<str>, from: usize) -> Result<Source> {
     let bytes = text.as_bytes();
     let mut masked = bytes.to_vec();
     let mut depth = 0usize;
@@ -189,18 +189,18 @@ fn c_comment_end(path: &str, text: &Arc<str>, lo: usize) -> Result<usize> {
 }
 
 /// The regions of a litmus file after its title.
-pub struct Layout {
+pub(crate) struct Layout {
     /// The initial-state block, braces included.
-    pub init: Span,
+    pub(crate) init: Span,
     /// Between the initial state and the final condition: the PTX table or the C threads.
-    pub body: Span,
+    pub(crate) body: Span,
     /// From the quantifier (or herd's `locations`) to the end of the file.
-    pub condition: Span,
+    pub(crate) condition: Span,
 }
 
 /// Find the initial-state block (after blanks and quoted descriptions) and the final condition
 /// (the first `exists`, `forall` or `locations` word outside braces after it).
-pub fn layout(src: &Source, from: usize) -> Result<Layout> {
+pub(crate) fn layout(src: &Source, from: usize) -> Result<Layout> {
     let init = init_block(src, from)?;
     let condition_start = condition_start(src, init.hi)?;
     Ok(Layout {
@@ -295,16 +295,16 @@ fn tilde_before(src: &Source, from: usize, word: usize) -> usize {
 }
 
 /// End of the character starting at byte `i`.
-pub fn next_char_end(s: &str, i: usize) -> usize {
+pub(crate) fn next_char_end(s: &str, i: usize) -> usize {
     s[i..].chars().next().map_or(i, |c| i + c.len_utf8())
 }
 
 /// How parser tokens are described in "expected …" lists, by terminal name.
-pub type TokenNames = &'static [(&'static str, &'static str)];
+pub(crate) type TokenNames = &'static [(&'static str, &'static str)];
 
 /// Turn a parser error on the slice starting at `base` into a located, readable error.
 /// `what` names the thing being parsed ("instruction", "final condition", …).
-pub fn parse_error(
+pub(crate) fn parse_error(
     src: &Source,
     base: usize,
     what: &str,

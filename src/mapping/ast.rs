@@ -3,17 +3,17 @@
 //!
 //! Owns: `File`, `Item`, `Pattern`, `Seq`, `Op` and their parts. Uses `diag::Span` only.
 
-pub use crate::diag::Span;
+pub(crate) use crate::diag::Span;
 
 /// A name, variable (`$s`, kept with its `$`) or string contents, with its span.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Word {
-    pub text: String,
-    pub span: Span,
+pub(crate) struct Word {
+    pub(crate) text: String,
+    pub(crate) span: Span,
 }
 
 impl Word {
-    pub fn new(text: &str, lo: usize, hi: usize) -> Word {
+    pub(crate) fn new(text: &str, lo: usize, hi: usize) -> Word {
         Word {
             text: text.to_string(),
             span: Span::new(lo, hi),
@@ -23,18 +23,18 @@ impl Word {
 
 /// A whole mapping file.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct File {
+pub(crate) struct File {
     /// Path of the source model, relative to the mapping file.
-    pub source: Word,
+    pub(crate) source: Word,
     /// The target instruction set (`ptx`).
-    pub target_isa: Word,
+    pub(crate) target_isa: Word,
     /// Path of the target model, relative to the mapping file.
-    pub target: Word,
-    pub items: Vec<Item>,
+    pub(crate) target: Word,
+    pub(crate) items: Vec<Item>,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Item {
+pub(crate) enum Item {
     /// `scope WG -> cta`
     Scope { from: Word, to: Word, span: Span },
     /// `drop GLOBAL, LOCAL`
@@ -53,13 +53,13 @@ pub enum Item {
 
 /// One tag or a `{…}` set of tags.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Choice {
+pub(crate) enum Choice {
     One(Word),
     Set(Vec<Word>),
 }
 
 impl Choice {
-    pub fn words(&self) -> &[Word] {
+    pub(crate) fn words(&self) -> &[Word] {
         match self {
             Choice::One(w) => std::slice::from_ref(w),
             Choice::Set(ws) => ws,
@@ -69,7 +69,7 @@ impl Choice {
 
 /// The scope position of a pattern.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum ScopePat {
+pub(crate) enum ScopePat {
     /// `_` or nothing: operations without a scope.
     Unscoped,
     /// Named scope tags.
@@ -80,16 +80,16 @@ pub enum ScopePat {
 
 /// `KIND.orders.scopes`: a set of source operation classes.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Pattern {
-    pub kind: Word,
-    pub orders: Choice,
-    pub scope: ScopePat,
-    pub span: Span,
+pub(crate) struct Pattern {
+    pub(crate) kind: Word,
+    pub(crate) orders: Choice,
+    pub(crate) scope: ScopePat,
+    pub(crate) span: Span,
 }
 
 /// The right-hand side of a rule.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Seq {
+pub(crate) enum Seq {
     /// `skip`: no target instruction.
     Skip(Span),
     Ops(Vec<Op>),
@@ -97,14 +97,14 @@ pub enum Seq {
 
 /// One target instruction template: `fence.sc.$s`.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Op {
-    pub mnemonic: Word,
-    pub quals: Vec<Qual>,
-    pub span: Span,
+pub(crate) struct Op {
+    pub(crate) mnemonic: Word,
+    pub(crate) quals: Vec<Qual>,
+    pub(crate) span: Span,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Qual {
+pub(crate) enum Qual {
     Word(Word),
     Var(Word),
 }

@@ -22,7 +22,7 @@ pub enum ClassKind {
 
 impl ClassKind {
     /// The kind spelled `name` in a mapping file.
-    pub fn parse(name: &str) -> Option<ClassKind> {
+    pub(crate) fn parse(name: &str) -> Option<ClassKind> {
         match name {
             "R" => Some(ClassKind::R),
             "W" => Some(ClassKind::W),
@@ -31,7 +31,7 @@ impl ClassKind {
             _ => None,
         }
     }
-    pub fn name(self) -> &'static str {
+    pub(crate) fn name(self) -> &'static str {
         match self {
             ClassKind::R => "R",
             ClassKind::W => "W",
@@ -40,7 +40,7 @@ impl ClassKind {
         }
     }
     /// The kind in words, for messages.
-    pub fn describe(self) -> &'static str {
+    pub(crate) fn describe(self) -> &'static str {
         match self {
             ClassKind::R => "a load (R)",
             ClassKind::W => "a store (W)",
@@ -49,7 +49,7 @@ impl ClassKind {
         }
     }
     /// The kind in the plural, for messages.
-    pub fn plural(self) -> &'static str {
+    pub(crate) fn plural(self) -> &'static str {
         match self {
             ClassKind::R => "loads (R)",
             ClassKind::W => "stores (W)",
@@ -58,7 +58,7 @@ impl ClassKind {
         }
     }
     /// Is it a memory access (as opposed to a fence)?
-    pub fn is_access(self) -> bool {
+    pub(crate) fn is_access(self) -> bool {
         self != ClassKind::F
     }
 }
@@ -84,15 +84,15 @@ impl fmt::Display for Class {
 
 /// A source instruction's tags, sorted by role.
 #[derive(Debug, Default)]
-pub struct SplitTags {
-    pub orders: Vec<Tag>,
-    pub scopes: Vec<Tag>,
+pub(crate) struct SplitTags {
+    pub(crate) orders: Vec<Tag>,
+    pub(crate) scopes: Vec<Tag>,
     /// Every other tag (regions, barrier flavours, …).
-    pub others: Vec<Tag>,
+    pub(crate) others: Vec<Tag>,
 }
 
 /// Sort tags into orders, scopes and the rest.
-pub fn split_tags(tags: &[Tag]) -> SplitTags {
+pub(crate) fn split_tags(tags: &[Tag]) -> SplitTags {
     let mut split = SplitTags::default();
     for &t in tags {
         match t.role() {
@@ -111,7 +111,7 @@ impl Class {
     /// Reading: `V` (volatile) is the order whenever present — front ends tag a volatile access
     /// `RLX, SYS, V`, as the PTX front end does; otherwise there must be at most one order tag; a
     /// memory access with none is non-atomic (`NA`); a fence must have one. At most one scope tag.
-    pub fn of(kind: ClassKind, tags: &[Tag]) -> Result<Class, String> {
+    pub(crate) fn of(kind: ClassKind, tags: &[Tag]) -> Result<Class, String> {
         let split = split_tags(tags);
         let order = Self::order_of(kind, &split.orders)?;
         let scope = match split.scopes.as_slice() {

@@ -16,38 +16,38 @@ use crate::vocab::{self, Role};
 /// What one source class compiles to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rule {
-    pub ops: Vec<TargetOp>,
+    pub(crate) ops: Vec<TargetOp>,
     /// Index in `ops` of the instruction that stands for the source operation: for a memory access
     /// the target access that carries its `rf` and `co` edges (the only access of the sequence);
     /// for a fence compiled to exactly one fence, that fence; otherwise `None`.
     pub main: Option<usize>,
     /// `file:line` of the rule.
-    pub origin: String,
+    pub(crate) origin: String,
     /// The rule as written.
-    pub text: String,
+    pub(crate) text: String,
 }
 
 /// A checked mapping table, before its models are loaded.
 #[derive(Clone, Debug)]
 pub struct Table {
     /// Source and target model paths as written (relative to the mapping file), with spans.
-    pub source: Word,
-    pub target: Word,
+    pub(crate) source: Word,
+    pub(crate) target: Word,
     /// Scope correspondence, source tag → target tag, in file order.
-    pub scopes: Vec<(Tag, Tag)>,
+    pub(crate) scopes: Vec<(Tag, Tag)>,
     /// Source tags the mapping discards.
     pub dropped: Vec<Tag>,
     /// `locations typed`: in the source language a location is atomic or not, so no location
     /// takes both atomic and non-atomic (`NA`) accesses (OpenCL C's `atomic_*` types). The
     /// default, `locations mixed`, allows both (C++'s `atomic_ref`, CUDA's `cuda::atomic_ref`).
-    pub typed_locations: bool,
+    pub(crate) typed_locations: bool,
     /// Declared classes, in declaration order.
     pub classes: Vec<Class>,
-    pub rules: HashMap<Class, Rule>,
+    pub(crate) rules: HashMap<Class, Rule>,
 }
 
 /// Check a parsed file and expand its rules.
-pub fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result<Table> {
+pub(crate) fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result<Table> {
     let mut lw = Lowerer::new(path, src);
     lw.target_isa(&file.target_isa)?;
     for item in &file.items {

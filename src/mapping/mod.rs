@@ -23,11 +23,11 @@
 //! target instructions of one class) and `Mapping::compile_program` (a whole litmus test, with the
 //! map back to the source). Uses: `diag`, `vocab`, `ir` (to load the two models), `litmus::program`.
 //! Knows nothing of executions, SAT or reports.
-pub mod ast;
-pub mod class;
+pub(crate) mod ast;
+pub(crate) mod class;
 mod lower;
-pub mod program;
-pub mod ptx;
+pub(crate) mod program;
+pub(crate) mod ptx;
 mod syntax;
 
 use std::collections::HashMap;
@@ -37,7 +37,7 @@ use std::sync::Arc;
 use crate::vocab::Name;
 use crate::{diag, ir};
 pub use class::{Class, ClassKind, Tag};
-pub use lower::{Rule, Table};
+pub(crate) use lower::{Rule, Table};
 pub use program::{Compiled, Image, Origin, Role};
 pub use ptx::{OpKind, TargetOp};
 
@@ -45,7 +45,7 @@ pub use ptx::{OpKind, TargetOp};
 #[derive(Clone, Debug)]
 pub struct Mapping {
     /// The mapping file (as given).
-    pub path: String,
+    pub(crate) path: String,
     /// Source and target model files, resolved against the mapping file's directory.
     pub source_path: PathBuf,
     pub target_path: PathBuf,
@@ -143,7 +143,7 @@ fn load_model(mapping: &str, model: &Path, role: &str) -> diag::Result<ir::Model
 impl Mapping {
     /// The memory region every source event of a searched program is in: `GLOBAL` when the
     /// source model names it (OpenCL), none otherwise.
-    pub fn region(&self) -> Option<Tag> {
+    pub(crate) fn region(&self) -> Option<Tag> {
         let global = Tag::Global;
         self.source.uses(Name::Tag(global)).then_some(global)
     }

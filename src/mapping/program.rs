@@ -53,7 +53,7 @@ pub struct Compiled {
     /// `origins[t][i]`: where target instruction `i` of thread `t` came from.
     pub origins: Vec<Vec<Origin>>,
     /// `images[t][i]`: what source instruction `i` of thread `t` became.
-    pub images: Vec<Vec<Image>>,
+    pub(crate) images: Vec<Vec<Image>>,
 }
 
 impl Compiled {

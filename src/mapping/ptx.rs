@@ -27,7 +27,7 @@ pub enum OpKind {
 }
 
 impl OpKind {
-    pub fn mnemonic(self) -> &'static str {
+    pub(crate) fn mnemonic(self) -> &'static str {
         match self {
             OpKind::Load => "ld",
             OpKind::Store => "st",
@@ -35,7 +35,7 @@ impl OpKind {
             OpKind::Fence => "fence",
         }
     }
-    pub fn is_access(self) -> bool {
+    pub(crate) fn is_access(self) -> bool {
         self != OpKind::Fence
     }
     /// The semantics PTX allows on this instruction, and the one it takes when none is written.
@@ -56,7 +56,7 @@ fn sem_word(tag: Tag) -> &'static str {
 
 /// The scope of a template.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum ScopeRef {
+pub(crate) enum ScopeRef {
     /// No scope (`.weak`, `.volatile`).
     None,
     Fixed(Tag),
@@ -66,18 +66,18 @@ pub enum ScopeRef {
 
 /// One target instruction of a rule, before the scope parameter is filled in.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Template {
-    pub kind: OpKind,
-    pub sem: Tag,
-    pub scope: ScopeRef,
-    pub span: Span,
+pub(crate) struct Template {
+    pub(crate) kind: OpKind,
+    pub(crate) sem: Tag,
+    pub(crate) scope: ScopeRef,
+    pub(crate) span: Span,
 }
 
 /// A problem with a template: where, and what.
-pub type Problem = (Span, String);
+pub(crate) type Problem = (Span, String);
 
 /// Read a template. `var` is the scope variable the rule's pattern binds (`$s`), if any.
-pub fn template(op: &Op, var: Option<&str>) -> Result<Template, Problem> {
+pub(crate) fn template(op: &Op, var: Option<&str>) -> Result<Template, Problem> {
     let m = op.mnemonic.text.as_str();
     let (kind, membar) = match m {
         "ld" => (OpKind::Load, false),
@@ -213,7 +213,7 @@ fn op_text(kind: OpKind, sem: Tag) -> String {
 impl Template {
     /// The instruction for a source operation whose scope's image is `scope` (`None`: unscoped).
     /// `None` if the template needs a scope parameter and there is none.
-    pub fn instantiate(&self, scope: Option<Tag>) -> Option<TargetOp> {
+    pub(crate) fn instantiate(&self, scope: Option<Tag>) -> Option<TargetOp> {
         let scope = match self.scope {
             ScopeRef::None => None,
             ScopeRef::Fixed(t) => Some(t),

@@ -17,14 +17,16 @@ lalrpop_util::lalrpop_mod!(
         unused_imports,
         dead_code,
         non_snake_case,
-        non_camel_case_types
+        non_camel_case_types,
+        unreachable_pub,
+        missing_docs
     )]
     grammar,
     "/mapping.rs"
 );
 
 /// Parse the text of a mapping file. `path` only labels errors.
-pub fn parse(path: &str, src: &Arc<str>) -> diag::Result<File> {
+pub(crate) fn parse(path: &str, src: &Arc<str>) -> diag::Result<File> {
     grammar::FileParser::new()
         .parse(src)
         .map_err(|e| syntax_error(path, src, e))

@@ -27,15 +27,15 @@ use crate::ir::CoKind;
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Thread};
 
 /// The bounds read off the code.
-pub struct CodeBound {
+pub(crate) struct CodeBound {
     /// On the candidate executions.
-    pub candidates: u128,
+    pub(crate) candidates: u128,
     /// On the traces of all threads together.
-    pub traces: u128,
+    pub(crate) traces: u128,
 }
 
 /// The bounds for `test` under `domain` (saturating at `u128::MAX`).
-pub fn from_code(
+pub(crate) fn from_code(
     test: &Litmus,
     loc_index: &dyn Fn(&str) -> usize,
     domain: &Domain,
@@ -94,7 +94,7 @@ fn may_block(test: &Litmus) -> bool {
 }
 
 /// A count for messages: the number, or "over 10^38" when it saturated.
-pub fn render(count: u128) -> String {
+pub(crate) fn render(count: u128) -> String {
     if count == u128::MAX {
         "over 10^38".into()
     } else {

@@ -41,7 +41,7 @@ pub struct Candidate<'a> {
     /// The model's verdict on this candidate.
     pub judgement: Judgement,
     /// Final states (several when partial `co` leaves more than one co-maximal write).
-    pub finals: Vec<Finals>,
+    pub(crate) finals: Vec<Finals>,
 }
 
 impl Candidate<'_> {
@@ -52,13 +52,13 @@ impl Candidate<'_> {
 
 /// Final registers (per thread; `None` when the thread blocked before setting it) and memory.
 #[derive(Clone, Debug)]
-pub struct Finals {
+pub(crate) struct Finals {
     regs: Vec<BTreeMap<String, Option<i64>>>,
     mem: BTreeMap<String, i64>,
 }
 
 impl Finals {
-    pub fn value_of(&self, t: &Target) -> Option<i64> {
+    pub(crate) fn value_of(&self, t: &Target) -> Option<i64> {
         match t {
             Target::Reg { thread, reg } => self
                 .regs

@@ -43,16 +43,16 @@ impl Default for Options {
 
 /// A final state: the value of each observed register or location (`None`: the thread blocked at
 /// a barrier before setting it).
-pub type State = Vec<(String, Option<i64>)>;
+pub(crate) type State = Vec<(String, Option<i64>)>;
 
 /// What a model allows for a test.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Outcome {
-    pub test: String,
-    pub model: String,
-    pub quantifier: Quantifier,
+    pub(crate) test: String,
+    pub(crate) model: String,
+    pub(crate) quantifier: Quantifier,
     /// The final clause, in herd7's syntax (`exists (0:r0=1 /\ x=2)`).
-    pub condition: String,
+    pub(crate) condition: String,
     /// Allowed final states, with whether each satisfies the condition's proposition.
     pub states: BTreeMap<String, bool>,
     /// Consistent executions whose final state satisfies / falsifies the proposition.
@@ -113,7 +113,7 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
 }
 
 /// A final-state target as herd7 names it (`0:r0`, `x`).
-pub fn target_name(test: &Litmus, t: &Target) -> String {
+pub(crate) fn target_name(test: &Litmus, t: &Target) -> String {
     match t {
         Target::Reg { thread, reg } => format!("{}:{reg}", thread_number(test, *thread)),
         Target::Mem(l) => l.clone(),
@@ -127,7 +127,7 @@ fn thread_number(test: &Litmus, t: usize) -> String {
 }
 
 /// The final clause in herd7's syntax.
-pub fn render_condition(test: &Litmus) -> String {
+pub(crate) fn render_condition(test: &Litmus) -> String {
     let q = match test.condition.quantifier {
         Quantifier::Exists => "exists",
         Quantifier::NotExists => "~exists",
@@ -162,7 +162,7 @@ fn render_prop(test: &Litmus, p: &Prop) -> String {
 }
 
 /// A state as herd7 prints it (`0:r0=1; x=2;`).
-pub fn render_state(s: &State) -> String {
+pub(crate) fn render_state(s: &State) -> String {
     s.iter()
         .map(|(n, v)| match v {
             Some(v) => format!("{n}={v};"),
@@ -173,7 +173,7 @@ pub fn render_state(s: &State) -> String {
 }
 
 /// Evaluate a proposition; an atom about an unset register (blocked thread) is false.
-pub fn satisfies(p: &Prop, value: &dyn Fn(&Target) -> Option<i64>) -> bool {
+pub(crate) fn satisfies(p: &Prop, value: &dyn Fn(&Target) -> Option<i64>) -> bool {
     match p {
         Prop::True => true,
         Prop::False => false,

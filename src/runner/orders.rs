@@ -4,10 +4,10 @@ use crate::ir::CoKind;
 use crate::rel::Set;
 
 /// A strict order on `0..k` as its pairs `(a, b)`: `a` comes before `b`.
-pub type Pairs = [(usize, usize)];
+pub(crate) type Pairs = [(usize, usize)];
 
 /// Call `f` on every coherence order of `kind` on `k` elements.
-pub fn for_each_order(kind: CoKind, k: usize, f: &mut dyn FnMut(&Pairs)) {
+pub(crate) fn for_each_order(kind: CoKind, k: usize, f: &mut dyn FnMut(&Pairs)) {
     match kind {
         CoKind::Total => extend_sequence(k, &mut vec![], f),
         CoKind::Partial => extend_poset(k, &mut vec![], f),
@@ -15,7 +15,7 @@ pub fn for_each_order(kind: CoKind, k: usize, f: &mut dyn FnMut(&Pairs)) {
 }
 
 /// How many orders `for_each_order` visits (saturating at `u128::MAX`).
-pub fn order_count(kind: CoKind, k: usize) -> u128 {
+pub(crate) fn order_count(kind: CoKind, k: usize) -> u128 {
     match kind {
         CoKind::Total => (1..=k as u128).fold(1, u128::saturating_mul),
         CoKind::Partial => POSETS.get(k).copied().unwrap_or(u128::MAX),
@@ -127,7 +127,7 @@ fn for_each_subset_of(mask: Set, f: &mut dyn FnMut(Set)) {
 /// Each way gives the generation number of each arrival (`None`: the arrival is left over and its
 /// thread blocks). Generations are unordered sets of exactly `count` arrivals; fewer than `count`
 /// arrivals are left over only when no further generation can form.
-pub fn for_each_generation(k: usize, count: usize, f: &mut dyn FnMut(&[Option<usize>])) {
+pub(crate) fn for_each_generation(k: usize, count: usize, f: &mut dyn FnMut(&[Option<usize>])) {
     let count = count.max(1);
     assign(&mut vec![None; k], 0, k / count, count, f);
 }
@@ -190,7 +190,7 @@ fn for_each_subset(
 
 /// Ways to split `k` elements into unordered blocks (the Bell number, saturating): more than the
 /// barrier generations of any barrier instances with `k` arrivals in all.
-pub fn partition_count(k: usize) -> u128 {
+pub(crate) fn partition_count(k: usize) -> u128 {
     // The Bell triangle: each row starts with the previous row's last entry.
     let mut row = vec![1u128];
     for _ in 0..k {

@@ -13,21 +13,21 @@ use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, RmwOp, Thread};
 use crate::vocab::Tag;
 
 /// The values each location may hold (index = location index).
-pub type Domain = Vec<BTreeSet<i64>>;
+pub(crate) type Domain = Vec<BTreeSet<i64>>;
 
 /// One event of a thread trace; dependencies are indices of earlier events of the same trace.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct TraceEvent {
-    pub kind: EventKind,
-    pub loc: Option<usize>,
-    pub value: i64,
-    pub tags: Vec<Tag>,
-    pub data: Vec<usize>,
-    pub ctrl: Vec<usize>,
+pub(crate) struct TraceEvent {
+    pub(crate) kind: EventKind,
+    pub(crate) loc: Option<usize>,
+    pub(crate) value: i64,
+    pub(crate) tags: Vec<Tag>,
+    pub(crate) data: Vec<usize>,
+    pub(crate) ctrl: Vec<usize>,
     /// For the write of an RMW: the index of its read.
-    pub rmw_read: Option<usize>,
+    pub(crate) rmw_read: Option<usize>,
     /// For a barrier: its id and required thread count.
-    pub barrier: Option<(i64, Option<i64>)>,
+    pub(crate) barrier: Option<(i64, Option<i64>)>,
 }
 
 /// A register's value and the reads it depends on.
@@ -39,23 +39,23 @@ struct Val {
 
 /// A complete path through a thread.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Trace {
-    pub events: Vec<TraceEvent>,
+pub(crate) struct Trace {
+    pub(crate) events: Vec<TraceEvent>,
     /// Final register values.
-    pub regs: BTreeMap<String, i64>,
+    pub(crate) regs: BTreeMap<String, i64>,
     /// Register values just before each barrier event (index into `events`), used when the thread
     /// blocks at that barrier.
-    pub regs_at_barrier: BTreeMap<usize, BTreeMap<String, i64>>,
+    pub(crate) regs_at_barrier: BTreeMap<usize, BTreeMap<String, i64>>,
 }
 
 /// What the trace generator needs to know about the test.
-pub struct ThreadContext<'a> {
-    pub thread: &'a Thread,
-    pub loc_index: &'a dyn Fn(&str) -> usize,
-    pub loc_tags: &'a dyn Fn(usize) -> Vec<Tag>,
-    pub init_regs: BTreeMap<String, i64>,
-    pub unroll: usize,
-    pub domain: &'a Domain,
+pub(crate) struct ThreadContext<'a> {
+    pub(crate) thread: &'a Thread,
+    pub(crate) loc_index: &'a dyn Fn(&str) -> usize,
+    pub(crate) loc_tags: &'a dyn Fn(usize) -> Vec<Tag>,
+    pub(crate) init_regs: BTreeMap<String, i64>,
+    pub(crate) unroll: usize,
+    pub(crate) domain: &'a Domain,
 }
 
 /// The state of one path under construction.
@@ -70,7 +70,10 @@ struct Path {
 }
 
 /// Call `f` on every trace of the thread under the value domain. Errors on unknown labels.
-pub fn for_each_trace(ctx: &ThreadContext, f: &mut dyn FnMut(Trace) -> Result<()>) -> Result<()> {
+pub(crate) fn for_each_trace(
+    ctx: &ThreadContext,
+    f: &mut dyn FnMut(Trace) -> Result<()>,
+) -> Result<()> {
     let labels = label_positions(ctx.thread)?;
     let start = Path {
         pc: 0,
@@ -119,7 +122,7 @@ fn final_regs(regs: &BTreeMap<String, Val>) -> BTreeMap<String, i64> {
     regs.iter().map(|(r, v)| (r.clone(), v.value)).collect()
 }
 
-pub fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
+pub(crate) fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>> {
     let mut labels = BTreeMap::new();
     for (i, instr) in thread.code.iter().enumerate() {
         if let Instr::Label(l) = instr {

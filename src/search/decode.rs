@@ -86,10 +86,10 @@ pub struct SolutionTests {
     pub source: Litmus,
     pub target: Litmus,
     /// Target `rf` / `co` in target keys; the same lifted to source keys; the source's coherence.
-    pub target_rf: KeyRel,
-    pub target_co: KeyRel,
+    pub(crate) target_rf: KeyRel,
+    pub(crate) target_co: KeyRel,
     pub source_rf: KeyRel,
-    pub source_co: KeyRel,
+    pub(crate) source_co: KeyRel,
     pub source_mo: KeyRel,
 }
 
@@ -340,7 +340,7 @@ pub(super) fn solution_tests(
 }
 
 /// The name of a counterexample test (and of the directory it is written into).
-pub fn test_name(mapping: &Mapping, axiom: &str) -> String {
+pub(crate) fn test_name(mapping: &Mapping, axiom: &str) -> String {
     let stem = std::path::Path::new(&mapping.path)
         .file_stem()
         .map_or("mapping".into(), |s| s.to_string_lossy().into_owned());

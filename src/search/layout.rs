@@ -7,7 +7,7 @@ use super::event_key::{EventKey, LOCATIONS};
 
 /// What a slot of the universe holds.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Role {
+pub(crate) enum Role {
     /// The initial write of location `l`.
     Init(usize),
     /// The `i`-th fence position before an event's main target event.
@@ -19,33 +19,33 @@ pub enum Role {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Slot {
+pub(crate) struct Slot {
     /// `None` for initial writes.
-    pub thread: Option<usize>,
+    pub(crate) thread: Option<usize>,
     /// Index of the source event the slot belongs to (into `Layout::events`).
-    pub event: Option<usize>,
-    pub role: Role,
+    pub(crate) event: Option<usize>,
+    pub(crate) role: Role,
 }
 
 /// The universe of one query.
 #[derive(Clone, Debug)]
-pub struct Layout {
+pub(crate) struct Layout {
     /// Events per thread.
-    pub sizes: Vec<usize>,
-    pub locations: usize,
+    pub(crate) sizes: Vec<usize>,
+    pub(crate) locations: usize,
     /// Fence slots before each event's main slot (added fences sit right-aligned in them).
-    pub pre: usize,
+    pub(crate) pre: usize,
     /// Source events as (thread, position in thread), threads in order.
-    pub events: Vec<(usize, usize)>,
+    pub(crate) events: Vec<(usize, usize)>,
     /// The main slot of each source event.
-    pub main: Vec<usize>,
-    pub slots: Vec<Slot>,
+    pub(crate) main: Vec<usize>,
+    pub(crate) slots: Vec<Slot>,
 }
 
 impl Layout {
     /// Initial writes first, then per thread and event: `pre` fence slots, the main slot,
     /// `post` fence slots — so slot order within a thread is program order.
-    pub fn new(sizes: &[usize], locations: usize, pre: usize, post: usize) -> Layout {
+    pub(crate) fn new(sizes: &[usize], locations: usize, pre: usize, post: usize) -> Layout {
         let mut slots: Vec<Slot> = (0..locations)
             .map(|l| Slot {
                 thread: None,
@@ -79,17 +79,17 @@ impl Layout {
         }
     }
 
-    pub fn n(&self) -> usize {
+    pub(crate) fn n(&self) -> usize {
         self.slots.len()
     }
 
-    pub fn threads(&self) -> usize {
+    pub(crate) fn threads(&self) -> usize {
         self.sizes.len()
     }
 
     /// The slot of an event named by its key (an initial write by location name; the `k`-th
     /// event of a thread, which is its `k`-th position since guards only cut a thread short).
-    pub fn slot_of(&self, key: &EventKey) -> usize {
+    pub(crate) fn slot_of(&self, key: &EventKey) -> usize {
         match key {
             EventKey::Init(name) => LOCATIONS
                 .iter()
@@ -110,7 +110,7 @@ impl Layout {
 /// Every way to give `threads_max` or fewer threads `total` events in all, each thread at least
 /// one, listed with threads in non-increasing size (threads are interchangeable: the scope tree
 /// placement is chosen by the solver).
-pub fn thread_shapes(total: usize, threads_max: usize) -> Vec<Vec<usize>> {
+pub(crate) fn thread_shapes(total: usize, threads_max: usize) -> Vec<Vec<usize>> {
     fn go(
         left: usize,
         cap: usize,

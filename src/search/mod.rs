@@ -45,13 +45,12 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-pub use self::decode::{test_name, SolutionTests};
+pub(crate) use self::decode::test_name;
 pub use self::event_key::{execution_keys, EventKey, KeyRel, LOCATIONS};
-pub use self::layout::thread_shapes;
+pub(crate) use self::layout::thread_shapes;
 pub use self::operations::Counting;
 pub use self::options::Options;
 pub use self::outcome::{AxiomResult, Counterexample, Event, Observer, Report, Scope, Unfinished};
-pub use self::validate::CycleStep;
 
 use self::bound_progress::BoundProgress;
 use self::operations::{operation_menu, Op};
@@ -60,12 +59,12 @@ use crate::diag;
 use crate::mapping::Mapping;
 
 /// What a check with `opts` would search (see `Scope`), or why it would search nothing.
-pub fn scope(mapping: &Mapping, opts: &Options) -> diag::Result<Scope> {
+pub(crate) fn scope(mapping: &Mapping, opts: &Options) -> diag::Result<Scope> {
     searchable_menu(mapping, opts).map(|(_, scope)| scope)
 }
 
 /// The names of the source axioms a check with `opts` checks.
-pub fn selected_axioms(mapping: &Mapping, opts: &Options) -> diag::Result<Vec<String>> {
+pub(crate) fn selected_axioms(mapping: &Mapping, opts: &Options) -> diag::Result<Vec<String>> {
     select_axioms(mapping, &opts.axioms)
         .map(|all| all.into_iter().map(|(_, name)| name).collect())
         .map_err(|m| diag::Error::file(&mapping.path, m))

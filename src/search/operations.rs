@@ -20,7 +20,7 @@ pub enum Counting {
 
 /// Which half of an RMW an event is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Part {
+pub(crate) enum Part {
     Whole,
     RmwRead,
     RmwWrite,
@@ -28,22 +28,22 @@ pub enum Part {
 
 /// One thing a source event may be, with its compilation.
 #[derive(Clone, Debug)]
-pub struct Op {
-    pub class: Class,
-    pub part: Part,
+pub(crate) struct Op {
+    pub(crate) class: Class,
+    pub(crate) part: Part,
     /// The source event's kind and tags.
-    pub kind: EventKind,
-    pub tags: Vec<Tag>,
+    pub(crate) kind: EventKind,
+    pub(crate) tags: Vec<Tag>,
     /// The target event standing for it (`None`: the rule has no main instruction, a fence
     /// compiled to `skip` or to several fences).
-    pub main: Option<(EventKind, Vec<Tag>)>,
+    pub(crate) main: Option<(EventKind, Vec<Tag>)>,
     /// Target fences the rule puts before and after the main event, as their tags.
-    pub pre: Vec<Vec<Tag>>,
-    pub post: Vec<Vec<Tag>>,
+    pub(crate) pre: Vec<Vec<Tag>>,
+    pub(crate) post: Vec<Vec<Tag>>,
 }
 
 /// The operations a source event may be under `mapping`, in the mapping's class order.
-pub fn operation_menu(mapping: &Mapping, counting: Counting) -> Result<Vec<Op>, String> {
+pub(crate) fn operation_menu(mapping: &Mapping, counting: Counting) -> Result<Vec<Op>, String> {
     let mut ops = vec![];
     for class in mapping.classes() {
         let rule = mapping.rule(class).expect("loading checks coverage");

@@ -17,10 +17,10 @@ pub struct Counterexample {
     pub axiom: String,
     /// The bound it was found at, and its thread shape.
     pub bound: usize,
-    pub shape: Vec<usize>,
+    pub(crate) shape: Vec<usize>,
     pub found: SolutionTests,
     /// Source axioms the runner sees failing on the lifted execution.
-    pub failed: Vec<String>,
+    pub(crate) failed: Vec<String>,
     /// A cycle of the violated axiom's relation on the lifted source execution, each edge
     /// labelled with the relation that makes it (`validate::cycle`, by the evaluator).
     pub cycle: Vec<CycleStep>,
@@ -34,14 +34,14 @@ pub struct AxiomResult {
     /// Largest bound checked completely without a counterexample.
     pub clean_to: usize,
     /// SAT problems built (thread shapes) and solver calls.
-    pub queries: usize,
-    pub solves: usize,
+    pub(crate) queries: usize,
+    pub(crate) solves: usize,
     /// Solutions the runner showed racy (or without any consistent source execution), and
     /// solutions another coherence order explains.
-    pub racy: usize,
-    pub explained: usize,
+    pub(crate) racy: usize,
+    pub(crate) explained: usize,
     /// Time spent on this axiom's queries, summed over the worker threads.
-    pub seconds: f64,
+    pub(crate) seconds: f64,
     /// The bound the check was in when it stopped early without a counterexample.
     pub unfinished: Option<Unfinished>,
 }
@@ -73,25 +73,25 @@ pub enum Event<'a> {
 /// The whole check.
 #[derive(Clone, Debug)]
 pub struct Report {
-    pub mapping: String,
-    pub options: Options,
+    pub(crate) mapping: String,
+    pub(crate) options: Options,
     pub axioms: Vec<AxiomResult>,
-    pub seconds: f64,
-    pub solver: &'static str,
+    pub(crate) seconds: f64,
+    pub(crate) solver: &'static str,
     /// The check stopped (`Options::stop`) before it finished its bound.
     pub stopped: bool,
     /// The mapping's classes the search put in programs, and what it could not (see `Scope`).
-    pub scope: Scope,
+    pub(crate) scope: Scope,
 }
 
 /// What programs the search considers, in terms of the mapping's classes.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Scope {
     /// The classes a source event may be, in the mapping's order.
-    pub searched: Vec<String>,
+    pub(crate) searched: Vec<String>,
     /// What the search leaves out, in words: declared classes the counting excludes, and kinds
     /// of operation and memory orders the source model has but no searched class has.
-    pub not_searched: Vec<String>,
+    pub(crate) not_searched: Vec<String>,
 }
 
 /// Called with every `Event` of a check.

@@ -163,7 +163,7 @@ fn matching<T>(
 
 /// The compiled execution of a solution and the source execution it lifts to (with the
 /// solution's coherence order), as the runner builds them; `None` if the runner has either not.
-pub fn executions(
+pub(crate) fn executions(
     mapping: &Mapping,
     f: &SolutionTests,
 ) -> crate::diag::Result<Option<(Execution, Execution)>> {

@@ -6,14 +6,14 @@ use rustsat::types::{Clause, TernaryVal, Var};
 use super::{Counters, Lit, SatSolver, Stats, Stop, Verdict};
 
 /// BatSat behind the seam.
-pub struct Rustsat {
+pub(crate) struct Rustsat {
     inner: rustsat_batsat::BasicSolver,
     counters: Counters,
 }
 
 impl Rustsat {
     /// BatSat, pure Rust.
-    pub fn batsat() -> Self {
+    pub(crate) fn batsat() -> Self {
         Rustsat {
             inner: rustsat_batsat::BasicSolver::default(),
             counters: Counters::default(),

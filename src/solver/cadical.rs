@@ -5,7 +5,7 @@ use cadical_sys::{CaDiCal, Status, Terminator};
 use super::{Counters, Lit, SatSolver, Stats, Stop, Verdict};
 
 /// CaDiCaL behind the seam.
-pub struct Cadical {
+pub(crate) struct Cadical {
     inner: CaDiCal,
     counters: Counters,
     /// `val` needs `&mut`; the model is copied out after each satisfiable call instead.
@@ -13,7 +13,7 @@ pub struct Cadical {
 }
 
 impl Cadical {
-    pub fn new() -> Self {
+    pub(crate) fn new() -> Self {
         Cadical {
             inner: CaDiCal::new(),
             counters: Counters::default(),

@@ -16,8 +16,8 @@ use std::time::{Duration, Instant};
 
 pub use rustsat::types::{Lit, Var};
 
-pub use self::batsat::Rustsat;
-pub use self::cadical::Cadical;
+pub(crate) use self::batsat::Rustsat;
+pub(crate) use self::cadical::Cadical;
 
 /// The answer of one `solve` call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -40,11 +40,11 @@ pub struct Stats {
     pub vars: usize,
     pub clauses: usize,
     /// Literal occurrences over all clauses.
-    pub literals: usize,
-    pub solves: usize,
+    pub(crate) literals: usize,
+    pub(crate) solves: usize,
     /// Wall-clock time spent inside `solve`.
     #[serde(skip)]
-    pub solve_time: Duration,
+    pub(crate) solve_time: Duration,
 }
 
 /// An incremental SAT solver.
@@ -78,7 +78,7 @@ pub struct Stop {
 
 impl Stop {
     /// Code of a stop asked for by `request` without a cause of its own.
-    pub const REQUESTED: usize = usize::MAX;
+    pub(crate) const REQUESTED: usize = usize::MAX;
 
     pub fn new() -> Stop {
         Stop::default()
@@ -102,7 +102,7 @@ impl Stop {
             .compare_exchange(0, Stop::REQUESTED, Ordering::SeqCst, Ordering::SeqCst);
     }
 
-    pub fn requested(&self) -> bool {
+    pub(crate) fn requested(&self) -> bool {
         self.cause() != 0 || self.deadline_passed()
     }
 
@@ -139,7 +139,7 @@ pub fn new(backend: Backend) -> Box<dyn SatSolver> {
 }
 
 /// A new solver of the default backend.
-pub fn new_default() -> Box<dyn SatSolver> {
+pub(crate) fn new_default() -> Box<dyn SatSolver> {
     new(Backend::default())
 }
 

@@ -7,7 +7,7 @@ use super::Words;
 use crate::vocab::Tag;
 
 /// `memory_order_*` words. NA has none: a non-atomic access is a plain one.
-pub const MEMORY_ORDERS: Words = Words(&[
+pub(crate) const MEMORY_ORDERS: Words = Words(&[
     ("memory_order_relaxed", Tag::Rlx),
     ("memory_order_consume", Tag::Con),
     ("memory_order_acquire", Tag::Acq),
@@ -18,7 +18,7 @@ pub const MEMORY_ORDERS: Words = Words(&[
 
 /// OpenCL's `memory_scope_*` words (`memory_scope_all_devices` is an alias of
 /// `memory_scope_all_svm_devices`).
-pub const OPENCL_SCOPES: Words = Words(&[
+pub(crate) const OPENCL_SCOPES: Words = Words(&[
     ("memory_scope_work_item", Tag::Wi),
     ("memory_scope_sub_group", Tag::Sg),
     ("memory_scope_work_group", Tag::Wg),
@@ -28,7 +28,7 @@ pub const OPENCL_SCOPES: Words = Words(&[
 ]);
 
 /// C11's scope words, spelled after CUDA's `cuda::thread_scope_*`.
-pub const C11_SCOPES: Words = Words(&[
+pub(crate) const C11_SCOPES: Words = Words(&[
     ("thread_scope_thread", Tag::Wi),
     ("thread_scope_block", Tag::Cta),
     ("thread_scope_device", Tag::Gpu),
@@ -36,14 +36,14 @@ pub const C11_SCOPES: Words = Words(&[
 ]);
 
 /// OpenCL fence flags: the regions a fence or barrier is about.
-pub const FENCE_FLAGS: Words = Words(&[
+pub(crate) const FENCE_FLAGS: Words = Words(&[
     ("CLK_GLOBAL_MEM_FENCE", Tag::Global),
     ("CLK_LOCAL_MEM_FENCE", Tag::Local),
 ]);
 
 /// OpenCL address-space qualifiers of a location parameter (`__global` and `__local` are
 /// aliases).
-pub const ADDRESS_SPACES: Words = Words(&[
+pub(crate) const ADDRESS_SPACES: Words = Words(&[
     ("global", Tag::Global),
     ("local", Tag::Local),
     ("__global", Tag::Global),
@@ -51,7 +51,7 @@ pub const ADDRESS_SPACES: Words = Words(&[
 ]);
 
 /// The scope words of a C11 (`opencl == false`) or an OpenCL test.
-pub fn scopes(opencl: bool) -> &'static Words {
+pub(crate) fn scopes(opencl: bool) -> &'static Words {
     if opencl {
         &OPENCL_SCOPES
     } else {

@@ -8,33 +8,33 @@
 //! a word ↔ tag table.
 use crate::vocab::Tag;
 
-pub mod c;
-pub mod ptx;
+pub(crate) mod c;
+pub(crate) mod ptx;
 
 /// A table between the words of one syntax position and the tags they stand for. The first word
 /// listed for a tag is how it is written; a later word for the same tag is an alias, only read.
-pub struct Words(pub &'static [(&'static str, Tag)]);
+pub(crate) struct Words(pub &'static [(&'static str, Tag)]);
 
 impl Words {
     /// The tag `word` stands for.
-    pub fn tag(&self, word: &str) -> Option<Tag> {
+    pub(crate) fn tag(&self, word: &str) -> Option<Tag> {
         self.0.iter().find(|(w, _)| *w == word).map(|(_, t)| *t)
     }
 
     /// How `tag` is written.
-    pub fn word(&self, tag: Tag) -> Option<&'static str> {
+    pub(crate) fn word(&self, tag: Tag) -> Option<&'static str> {
         self.0.iter().find(|(_, t)| *t == tag).map(|(w, _)| *w)
     }
 
     /// How `tag` is written, for a tag the caller has checked the table has (a printer or an
     /// emitter after its own checks); a tag without a word here is a mapcheck bug.
-    pub fn spelling(&self, tag: Tag) -> &'static str {
+    pub(crate) fn spelling(&self, tag: Tag) -> &'static str {
         self.word(tag)
             .unwrap_or_else(|| panic!("internal error: no word for tag {tag}"))
     }
 
     /// Does the table have a word for `tag`?
-    pub fn has(&self, tag: Tag) -> bool {
+    pub(crate) fn has(&self, tag: Tag) -> bool {
         self.word(tag).is_some()
     }
 }

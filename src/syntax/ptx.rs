@@ -9,7 +9,7 @@ use super::Words;
 use crate::vocab::{self, Tag};
 
 /// `.sem` words (`ld.acquire`).
-pub const SEMANTICS: Words = Words(&[
+pub(crate) const SEMANTICS: Words = Words(&[
     ("weak", Tag::Weak),
     ("relaxed", Tag::Rlx),
     ("acquire", Tag::Acq),
@@ -20,28 +20,29 @@ pub const SEMANTICS: Words = Words(&[
 ]);
 
 /// `.scope` words (`fence.sc.gpu`).
-pub const SCOPES: Words = Words(&[("cta", Tag::Cta), ("gpu", Tag::Gpu), ("sys", Tag::Sys)]);
+pub(crate) const SCOPES: Words = Words(&[("cta", Tag::Cta), ("gpu", Tag::Gpu), ("sys", Tag::Sys)]);
 
 /// `membar` levels: `membar.lvl` is `fence.sc` at the corresponding scope.
-pub const MEMBAR_LEVELS: Words = Words(&[("cta", Tag::Cta), ("gl", Tag::Gpu), ("sys", Tag::Sys)]);
+pub(crate) const MEMBAR_LEVELS: Words =
+    Words(&[("cta", Tag::Cta), ("gl", Tag::Gpu), ("sys", Tag::Sys)]);
 
 /// Barrier modes (`bar.cta.sync`, `bar.cta.arrive`).
-pub const BARRIER_MODES: Words = Words(&[("sync", Tag::Sync), ("arrive", Tag::Arrive)]);
+pub(crate) const BARRIER_MODES: Words = Words(&[("sync", Tag::Sync), ("arrive", Tag::Arrive)]);
 
 /// An instruction's tags, sorted by the PTX qualifier they become.
 #[derive(Debug, Default, PartialEq, Eq)]
-pub struct Quals {
+pub(crate) struct Quals {
     /// Tags with a `.sem` word other than `volatile`, in their order.
-    pub sem: Vec<Tag>,
+    pub(crate) sem: Vec<Tag>,
     /// Tags with a `.scope` word, in their order.
-    pub scope: Vec<Tag>,
+    pub(crate) scope: Vec<Tag>,
     /// Every other tag (V, RED, barrier modes, tags PTX cannot write).
-    pub rest: Vec<Tag>,
+    pub(crate) rest: Vec<Tag>,
 }
 
 /// Sort tags into semantics, scopes and the rest. V goes to the rest: a volatile access is
 /// RLX SYS plus V, and only the whole triple is `.volatile`.
-pub fn split(tags: &[Tag]) -> Quals {
+pub(crate) fn split(tags: &[Tag]) -> Quals {
     let mut q = Quals::default();
     for &t in tags {
         match t {
@@ -56,7 +57,7 @@ pub fn split(tags: &[Tag]) -> Quals {
 
 /// The qualifiers PTX writes for `tags`, in their order (`.acquire.gpu`): each tag's `.sem` or
 /// `.scope` word, or its name where it has none; tags with V among them are `.volatile` alone.
-pub fn quals(tags: &[Tag]) -> String {
+pub(crate) fn quals(tags: &[Tag]) -> String {
     if tags.contains(&Tag::V) {
         return format!(".{}", SEMANTICS.word(Tag::V).unwrap_or_default());
     }
@@ -67,7 +68,7 @@ pub fn quals(tags: &[Tag]) -> String {
 }
 
 /// The message for tags that no PTX instruction carries.
-pub fn unsupported(tags: &[Tag]) -> String {
+pub(crate) fn unsupported(tags: &[Tag]) -> String {
     format!("tags [{}] have no PTX qualifiers", vocab::join(tags, ", "))
 }
 

@@ -7,7 +7,7 @@
 use super::{EventSet, Name, Relation, Tag};
 
 /// The value of every built-in name in one execution.
-pub trait Reading {
+pub(crate) trait Reading {
     /// The value of a set of events.
     type Set;
     /// The value of a relation between events.
@@ -33,7 +33,7 @@ pub trait Reading {
 }
 
 /// Values given for some names (by a caller, or by bounds); `Defaulted` reads the others.
-pub trait Partial {
+pub(crate) trait Partial {
     type Set: Clone;
     type Rel;
     type Value: From<Self::Set> + From<Self::Rel>;
@@ -57,7 +57,7 @@ pub trait Partial {
 
 /// A partial reading completed by each name's default: `E` and `_` are every event, `id` the
 /// identity on them, every other name is empty.
-pub struct Defaulted<P>(pub P);
+pub(crate) struct Defaulted<P>(pub P);
 
 impl<P: Partial> Reading for Defaulted<P> {
     type Set = P::Set;

@@ -125,10 +125,10 @@ pub(super) fn ipo_steps(side: Side, d: usize) -> String {
 }
 
 /// One lowering condition: why, and the statement on both sides.
-pub struct Condition {
-    pub why: String,
+pub(crate) struct Condition {
+    pub(crate) why: String,
     pub prop: String,
-    pub boolean: String,
+    pub(crate) boolean: String,
 }
 
 /// The conjunction of `conds`, each with its reason as a comment, and its boolean mirror.
@@ -170,15 +170,15 @@ pub(super) fn shared_events(side: Side) -> String {
 
 /// A fence that a rule adds around its main instruction, on both sides: `events` are the source
 /// events it is added for (the right half of an RMW), `path` relates the fence to them.
-pub struct AddedFence {
-    pub why: String,
-    pub events: Box<dyn Fn(Side) -> String>,
-    pub path: Box<dyn Fn(Side) -> String>,
+pub(crate) struct AddedFence {
+    pub(crate) why: String,
+    pub(crate) events: Box<dyn Fn(Side) -> String>,
+    pub(crate) path: Box<dyn Fn(Side) -> String>,
 }
 
 impl AddedFence {
     /// The relation from each added fence to the event it was added for.
-    pub fn relation(&self, side: Side) -> String {
+    pub(crate) fn relation(&self, side: Side) -> String {
         let seq = side.op_n("seq");
         format!(
             "({seq} {} ({} {}))",
@@ -191,7 +191,7 @@ impl AddedFence {
 
 /// The fences every rule adds: `k` immediate program-order steps before the event (before an
 /// RMW's read), or after it (after an RMW's write).
-pub fn added_fences(mapping: &Mapping) -> Vec<AddedFence> {
+pub(crate) fn added_fences(mapping: &Mapping) -> Vec<AddedFence> {
     let mut added = Vec::new();
     for class in mapping.classes() {
         let Some(rule) = mapping.rule(class) else {
@@ -240,7 +240,7 @@ pub fn added_fences(mapping: &Mapping) -> Vec<AddedFence> {
 
 /// The lowering conditions of a mapping, between the skeleton `Xs` of a source program and the
 /// skeleton `Xt` of its compilation (every event of each, as if every guard held).
-pub fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
+pub(crate) fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
     let mut conds = Vec::new();
     let mut push =
         |why: String, stmt: &dyn Fn(Side) -> String| conds.push(Condition::new(why, stmt));

@@ -4,14 +4,14 @@ use super::*;
 
 /// One SASS instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Sass {
+pub(crate) struct Sass {
     /// Its address in the function's section (`/*0100*/`).
-    pub address: u32,
+    pub(crate) address: u32,
     /// `@P0`, `@!P1`, or empty.
-    pub predicate: String,
+    pub(crate) predicate: String,
     /// `LDG.E.STRONG.GPU`.
-    pub opcode: String,
-    pub operands: String,
+    pub(crate) opcode: String,
+    pub(crate) operands: String,
 }
 
 impl Sass {
@@ -112,7 +112,7 @@ pub(super) fn scope_word(s: Scope, access: bool) -> &'static str {
 }
 
 /// The functions of a SASS listing (`nvdisasm` names each with `.type NAME,@function`).
-pub fn functions(sass: &str) -> Vec<(String, Vec<Sass>)> {
+pub(crate) fn functions(sass: &str) -> Vec<(String, Vec<Sass>)> {
     let mut out: Vec<(String, Vec<Sass>)> = vec![];
     for line in sass.lines() {
         let header = line

@@ -8,8 +8,8 @@ use super::*;
 /// Where `ptxas` and `nvdisasm` are.
 #[derive(Clone, Debug)]
 pub struct Tools {
-    pub ptxas: PathBuf,
-    pub nvdisasm: PathBuf,
+    pub(crate) ptxas: PathBuf,
+    pub(crate) nvdisasm: PathBuf,
 }
 
 /// The tools from `$MAPCHECK_CUDA_BIN`, else `.tools/cuda` of the checkout (where

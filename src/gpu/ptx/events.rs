@@ -40,7 +40,7 @@ impl Scope {
         Self::ALL.into_iter().find(|s| s.tag() == tag)
     }
     /// The PTX qualifier (`.cta`).
-    pub fn ptx(self) -> String {
+    pub(crate) fn ptx(self) -> String {
         ptx::quals(&[self.tag()])
     }
 }
@@ -77,13 +77,13 @@ impl Sem {
         Self::ALL.into_iter().find(|s| s.tag() == tag)
     }
     /// The PTX qualifier (`.acquire`).
-    pub fn ptx(self) -> String {
+    pub(crate) fn ptx(self) -> String {
         ptx::quals(&[self.tag()])
     }
-    pub fn releases(self) -> bool {
+    pub(crate) fn releases(self) -> bool {
         matches!(self, Sem::Release | Sem::AcqRel | Sem::Sc)
     }
-    pub fn acquires(self) -> bool {
+    pub(crate) fn acquires(self) -> bool {
         matches!(self, Sem::Acquire | Sem::AcqRel | Sem::Sc)
     }
 }
@@ -99,7 +99,7 @@ pub enum Strength {
 
 impl Strength {
     /// The PTX qualifiers (`.relaxed.gpu`; empty for weak).
-    pub fn ptx(self) -> String {
+    pub(crate) fn ptx(self) -> String {
         match self {
             Strength::Weak => String::new(),
             Strength::Volatile => ptx::quals(&[Tag::V]),
@@ -107,14 +107,14 @@ impl Strength {
         }
     }
     /// The scope at which the access is strong (volatile: system).
-    pub fn scope(self) -> Option<Scope> {
+    pub(crate) fn scope(self) -> Option<Scope> {
         match self {
             Strength::Weak => None,
             Strength::Volatile => Some(Scope::Sys),
             Strength::Strong(_, s) => Some(s),
         }
     }
-    pub fn sem(self) -> Sem {
+    pub(crate) fn sem(self) -> Sem {
         match self {
             Strength::Strong(sem, _) => sem,
             Strength::Weak | Strength::Volatile => Sem::Relaxed,
@@ -137,7 +137,7 @@ pub enum AtomOp {
 
 impl AtomOp {
     /// The PTX operation and type (`.add.u32`).
-    pub fn ptx(self) -> &'static str {
+    pub(crate) fn ptx(self) -> &'static str {
         match self {
             AtomOp::Add | AtomOp::Sub => ".add.u32",
             AtomOp::And => ".and.b32",
@@ -148,7 +148,7 @@ impl AtomOp {
         }
     }
     /// The operation as SASS writes it (`ATOMG.E.ADD`).
-    pub fn sass(self) -> &'static str {
+    pub(crate) fn sass(self) -> &'static str {
         match self {
             AtomOp::Add | AtomOp::Sub => "ADD",
             AtomOp::And => "AND",
@@ -173,25 +173,25 @@ pub enum Op {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Access {
     /// Index of the access in the whole test (all threads, in order).
-    pub number: usize,
+    pub(crate) number: usize,
     /// The immediate offset that names it: `0x100 * (number + 1)`.
-    pub tag: u32,
+    pub(crate) tag: u32,
     pub op: Op,
     pub strength: Strength,
-    pub location: String,
+    pub(crate) location: String,
     /// A forward branch before it may skip it.
     pub guarded: bool,
     /// Its address depends on the previous load's value (see the module doc).
     pub manufactured_dependency: bool,
     /// Its index in the thread's code.
-    pub instr: usize,
+    pub(crate) instr: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
     pub sem: Sem,
     pub scope: Scope,
-    pub instr: usize,
+    pub(crate) instr: usize,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -35,7 +35,7 @@ pub const TEST_KERNEL: &str = "litmus_test";
 pub const CLASSIFY_KERNEL: &str = "litmus_classify";
 
 /// The whole `kernel.ptx`.
-pub fn kernel_file(
+pub(crate) fn kernel_file(
     test: &Litmus,
     layout: &Layout,
     space: &Space,

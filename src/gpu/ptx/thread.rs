@@ -17,12 +17,12 @@ use crate::diag::{Error, Result};
 use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, Litmus, RmwOp, Target};
 
 /// Backward jumps a thread may take before it gives up.
-pub const JUMP_LIMIT: u32 = 1 << 16;
+pub(crate) const JUMP_LIMIT: u32 = 1 << 16;
 /// The value of a register the thread did not get to write (`i32::MIN`, in no domain).
-pub const NOT_WRITTEN: i32 = i32::MIN;
+pub(crate) const NOT_WRITTEN: i32 = i32::MIN;
 
 /// The PTX function of thread `index`; `observed` are its registers in the space, in order.
-pub fn function(
+pub(crate) fn function(
     test: &Litmus,
     index: usize,
     events: &[Event],
@@ -51,7 +51,7 @@ pub fn function(
 }
 
 /// The function's name.
-pub fn name(index: usize) -> String {
+pub(crate) fn name(index: usize) -> String {
     format!("P{index}")
 }
 
@@ -392,7 +392,7 @@ impl<'a> Writer<'a> {
 }
 
 /// Registers of `thread` in `targets` (the space's order).
-pub fn observed_registers(targets: &[Target], thread: usize) -> Vec<String> {
+pub(crate) fn observed_registers(targets: &[Target], thread: usize) -> Vec<String> {
     targets
         .iter()
         .filter_map(|t| match t {
