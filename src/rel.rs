@@ -116,7 +116,7 @@ impl Rel {
             .enumerate()
             .flat_map(|(a, row)| row.iter().map(move |b| (a, b)))
     }
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         self.rows.iter().all(|r| r.is_empty())
     }
     fn zip(&self, o: &Rel, f: impl Fn(Set, Set) -> Set) -> Rel {

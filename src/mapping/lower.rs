@@ -16,7 +16,7 @@ use crate::vocab::{self, Role};
 /// What one source class compiles to.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Rule {
-    pub(crate) ops: Vec<TargetOp>,
+    pub ops: Vec<TargetOp>,
     /// Index in `ops` of the instruction that stands for the source operation: for a memory access
     /// the target access that carries its `rf` and `co` edges (the only access of the sequence);
     /// for a fence compiled to exactly one fence, that fence; otherwise `None`.
@@ -43,7 +43,7 @@ pub struct Table {
     pub(crate) typed_locations: bool,
     /// Declared classes, in declaration order.
     pub classes: Vec<Class>,
-    pub(crate) rules: HashMap<Class, Rule>,
+    pub rules: HashMap<Class, Rule>,
 }
 
 /// Check a parsed file and expand its rules.
