@@ -12,7 +12,39 @@
 //!   summaries and counterexample files), `bench` (the check's timings beside Alloy's);
 //! - hardware: `gpu` (a litmus test as a harness run many times under stress on a device).
 
+//!
+//! The entry points a program using mapcheck as a library starts from are re-exported here
+//! (`Model`, `Litmus`, `Mapping`, `run`, `check`, `run_suite`, `Error`); the stage modules stay
+//! public for the tools and tests that drive one stage, and everything else is `pub(crate)`.
+//!
+//! ```
+//! // Message passing with relaxed atomics: sequential consistency forbids the outcome.
+//! let model = mapcheck::ir::load_str("sc", "acyclic po | rf | co | fr as SC", None)?;
+//! let test: mapcheck::Litmus = mapcheck::litmus::parse_str("mp.litmus", r#"C mp
+//! { [x] = 0; [y] = 0; }
+//! P0 (atomic_int* x, atomic_int* y) {
+//!   atomic_store_explicit(x, 1, memory_order_relaxed);
+//!   atomic_store_explicit(y, 1, memory_order_relaxed);
+//! }
+//! P1 (atomic_int* x, atomic_int* y) {
+//!   int r0 = atomic_load_explicit(y, memory_order_relaxed);
+//!   int r1 = atomic_load_explicit(x, memory_order_relaxed);
+//! }
+//! exists (1:r0=1 /\ 1:r1=0)"#)?;
+//! let outcome = mapcheck::run(&model, &test, &mapcheck::runner::Options::default())?;
+//! assert!(!outcome.validated);
+//! # Ok::<(), mapcheck::Error>(())
+//! ```
 #![warn(unreachable_pub)]
+
+// The entry points (ARCHITECTURE.md, "Entry points").
+pub use diag::Error;
+pub use ir::Model;
+pub use litmus::Litmus;
+pub use mapping::Mapping;
+pub use oracle::run_suite;
+pub use runner::run;
+pub use search::check;
 
 // Foundations.
 pub mod diag;
