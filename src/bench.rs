@@ -33,9 +33,13 @@ fn alloy_time(axiom: &str, bound: usize) -> &'static str {
 /// One measurement.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Row {
+    /// What was measured: an axiom of the Fig. 17 mapping (`Coherence`, `Atomicity`, `SC`) or `find
+    /// B1`.
     pub check: String,
+    /// The bound searched to.
     pub bound: usize,
     pub(crate) counting: Counting,
+    /// Wall-clock seconds the search took.
     pub seconds: f64,
     /// "none" or "counterexample at bound N".
     pub result: String,

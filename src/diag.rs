@@ -39,7 +39,9 @@ pub struct Error {
     pub(crate) source: Option<Arc<str>>,
     /// Byte range of the offending text.
     pub(crate) span: Option<Range<usize>>,
+    /// What is wrong (the diagnostic's headline).
     pub message: String,
+    /// Further lines printed under the message (hints, context); empty when there are none.
     pub notes: Vec<String>,
 }
 

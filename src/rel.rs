@@ -12,6 +12,7 @@ pub(crate) const MAX_EVENTS: usize = 128;
 pub struct Set(pub u128);
 
 impl Set {
+    /// The set with no event.
     pub const EMPTY: Set = Set(0);
 
     /// All events `0..n`.
@@ -22,25 +23,32 @@ impl Set {
             Set((1u128 << n) - 1)
         }
     }
+    /// The set holding event `e` alone.
     pub fn singleton(e: usize) -> Set {
         Set(1u128 << e)
     }
+    /// The set of the given event indices.
     pub fn from_iter(it: impl IntoIterator<Item = usize>) -> Set {
         it.into_iter()
             .fold(Set::EMPTY, |s, e| s.union(Set::singleton(e)))
     }
+    /// Whether event `e` is in the set.
     pub fn contains(self, e: usize) -> bool {
         self.0 >> e & 1 == 1
     }
+    /// Add event `e` to the set.
     pub fn insert(&mut self, e: usize) {
         self.0 |= 1u128 << e;
     }
+    /// Events in either set (`|` in cat).
     pub fn union(self, o: Set) -> Set {
         Set(self.0 | o.0)
     }
+    /// Events in both sets (`&` in cat).
     pub fn inter(self, o: Set) -> Set {
         Set(self.0 & o.0)
     }
+    /// Events of `self` not in `o` (`\` in cat).
     pub fn diff(self, o: Set) -> Set {
         Set(self.0 & !o.0)
     }
@@ -50,6 +58,7 @@ impl Set {
     pub(crate) fn len(self) -> usize {
         self.0.count_ones() as usize
     }
+    /// The set's events in increasing index order.
     pub fn iter(self) -> impl Iterator<Item = usize> {
         let mut bits = self.0;
         std::iter::from_fn(move || {
@@ -70,6 +79,7 @@ pub struct Rel {
 }
 
 impl Rel {
+    /// The relation over events `0..n` with no pair.
     pub fn empty(n: usize) -> Rel {
         Rel {
             rows: vec![Set::EMPTY; n],
@@ -91,6 +101,7 @@ impl Rel {
         }
         r
     }
+    /// The relation over events `0..n` holding exactly the given `(a, b)` pairs.
     pub fn from_pairs(n: usize, pairs: impl IntoIterator<Item = (usize, usize)>) -> Rel {
         let mut r = Rel::empty(n);
         for (a, b) in pairs {
@@ -101,21 +112,25 @@ impl Rel {
     pub(crate) fn size(&self) -> usize {
         self.rows.len()
     }
+    /// Add the pair `(a, b)`.
     pub fn insert(&mut self, a: usize, b: usize) {
         self.rows[a].insert(b);
     }
+    /// Whether `(a, b)` is in the relation.
     pub fn contains(&self, a: usize, b: usize) -> bool {
         self.rows[a].contains(b)
     }
     pub(crate) fn row(&self, a: usize) -> Set {
         self.rows[a]
     }
+    /// The relation's pairs, ordered by first then second event.
     pub fn pairs(&self) -> impl Iterator<Item = (usize, usize)> + '_ {
         self.rows
             .iter()
             .enumerate()
             .flat_map(|(a, row)| row.iter().map(move |b| (a, b)))
     }
+    /// Whether the relation holds no pair.
     pub fn is_empty(&self) -> bool {
         self.rows.iter().all(|r| r.is_empty())
     }
@@ -135,6 +150,7 @@ impl Rel {
     pub(crate) fn inter(&self, o: &Rel) -> Rel {
         self.zip(o, Set::inter)
     }
+    /// Pairs of `self` not in `o` (`\` in cat); both must be over the same `n` events.
     pub fn diff(&self, o: &Rel) -> Rel {
         self.zip(o, Set::diff)
     }
@@ -154,6 +170,7 @@ impl Rel {
             .collect();
         Rel { rows }
     }
+    /// The converse relation `self^-1`: `(b, a)` for each pair `(a, b)`.
     pub fn inverse(&self) -> Rel {
         Rel::from_pairs(self.size(), self.pairs().map(|(a, b)| (b, a)))
     }

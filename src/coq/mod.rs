@@ -83,7 +83,9 @@ pub fn model_prefix(path: &str) -> String {
 
 /// Files written by one export into the directory it owns, in compile order.
 pub struct Written {
+    /// The directory the export owns and writes into.
     pub dir: PathBuf,
+    /// The `.v` files written so far, as names inside `dir`, in compile order.
     pub files: Vec<String>,
     out: OutputDir,
 }

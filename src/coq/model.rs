@@ -15,6 +15,7 @@ use crate::ir::{BinOp, Check, DefBody, DefId, Expr, Kind, Model, Op1, Step};
 /// each definition and check is a function of.
 pub struct Names<'m> {
     pub(crate) model: &'m Model,
+    /// Prefix of every Coq name of the model (`rc11_scoped` for `rc11_scoped.cat`).
     pub prefix: String,
     defs: Vec<String>,
     checks: Vec<String>,
@@ -23,6 +24,8 @@ pub struct Names<'m> {
 }
 
 impl<'m> Names<'m> {
+    /// Unique Coq names for `model`'s definitions (`<prefix>_<name>`) and checks
+    /// (`<prefix>_ax_<name>`, `<prefix>_flag_<name>`).
     pub fn new(model: &'m Model, prefix: &str) -> Names<'m> {
         let mut taken = std::collections::HashSet::new();
         let mut unique = |base: String| {
@@ -113,6 +116,7 @@ impl<'m> Names<'m> {
         &self.defs[id]
     }
 
+    /// The Coq name of check `c` (an index into the model's `checks`).
     pub fn check(&self, c: usize) -> &str {
         &self.checks[c]
     }

@@ -30,7 +30,9 @@ use crate::search::{execution_keys, EventKey};
 /// Which test an event key belongs to.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Test {
+    /// The source test (the program compiled from).
     Source,
+    /// The compiled target test.
     Target,
 }
 
@@ -38,6 +40,8 @@ pub enum Test {
 #[derive(Clone, Debug)]
 pub struct Numbering {
     index: BTreeMap<(Test, EventKey), usize>,
+    /// Events in the joint numbering: the target's, then source thread events with no main target
+    /// instruction.
     pub n: usize,
 }
 
@@ -103,9 +107,12 @@ pub(crate) type Pairs = Vec<(usize, usize)>;
 
 /// A program as Coq sees it: its skeleton and its guards in the joint numbering.
 pub struct Program {
+    /// The skeleton execution (every event present), renumbered into the joint numbering.
     pub skeleton: Base,
     /// `(guard read, guarded event)` and `(guard write, guarded event)`.
     pub gread: Pairs,
+    /// `(guard write, guarded event)`: the write of the value the guard compares against (the
+    /// initial write for 0).
     pub gwrite: Pairs,
 }
 
@@ -180,14 +187,19 @@ fn embed(x: &Execution, number: &dyn Fn(&EventKey) -> usize, n: usize) -> Base {
 
 /// A source test and its compilation, numbered jointly.
 pub struct Programs {
+    /// Each event's number in the source test and in the target test.
     pub numbering: Numbering,
+    /// The source test's skeleton and guards, in the joint numbering.
     pub source: Program,
+    /// The compiled target test's skeleton and guards, in the joint numbering.
     pub target: Program,
     /// The compiled test.
     pub(crate) compiled: Litmus,
 }
 
 impl Programs {
+    /// Compile `source` through `mapping`, take both tests' skeletons and number them jointly: a
+    /// source event shares the number of its main target event; initial writes share theirs.
     pub fn of(mapping: &Mapping, source: &Litmus) -> diag::Result<Programs> {
         let compiled = mapping.compile_program(source)?;
         let (s_skel, t_skel) = (

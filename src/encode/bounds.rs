@@ -22,9 +22,20 @@ pub struct Bounds {
 /// A bound that cannot be set.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum BoundsError {
+    /// The name is not a set or relation of the event vocabulary.
     UnknownName(String),
-    WrongKind { name: &'static str, expected: Kind },
+    /// The name is a vocabulary name of the other kind (a set bounded as a relation, or the
+    /// reverse).
+    WrongKind {
+        /// The vocabulary name.
+        name: &'static str,
+        /// The kind the bound was for (`Set` for `bound_set`, `Rel` for `bound_rel`).
+        expected: Kind,
+    },
+    /// The lower bound of the name has a tuple outside its upper bound.
     LowerNotInUpper(&'static str),
+    /// A bound names an event slot outside the universe `0..n`, or a relation is over another
+    /// number of events.
     OutsideUniverse(&'static str),
 }
 

@@ -314,6 +314,8 @@ impl Encoding {
         self.enc.fixpoint_rounds()
     }
 
+    /// Size of the encoding so far: event slots, circuit gates, free inputs and the solver's
+    /// counters.
     pub fn stats(&self) -> Stats {
         let (gates, inputs, solver) = self.sat.stats();
         Stats {

@@ -27,8 +27,11 @@ pub enum Target {
 /// What `gpu emit` was asked.
 #[derive(Clone, Debug)]
 pub struct EmitOptions {
+    /// The litmus test to build a harness for.
     pub test: PathBuf,
+    /// The harness language: CUDA (PTX) or OpenCL C.
     pub target: Target,
+    /// The directory to write the harness into.
     pub output: PathBuf,
     /// Parameter file (default: `gpu/params.toml`, compiled in).
     pub params: Option<PathBuf>,
@@ -38,6 +41,7 @@ pub struct EmitOptions {
     pub mapping: Option<PathBuf>,
     /// The source program of a counterexample (judges "forbidden").
     pub source: Option<PathBuf>,
+    /// The model that judges `source` (overrides the mapping's source model).
     pub source_model: Option<PathBuf>,
 }
 
@@ -148,6 +152,7 @@ pub fn render_emitted(e: &Emitted) -> String {
 /// What `gpu run` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
+    /// The harness directory (as `gpu emit` wrote it).
     pub dir: PathBuf,
     /// Parameter file (default: `DIR/params.toml`).
     pub params: Option<PathBuf>,
@@ -162,7 +167,10 @@ pub struct RunOptions {
 /// Why `gpu run` did not run.
 #[derive(Debug)]
 pub enum Failure {
+    /// Bad input: a diagnostic to render (exit status 2).
     Input(Error),
+    /// Nothing to run on, and why: no OpenCL library, platform or device, or no CUDA driver or
+    /// device (exit status 3).
     NoDevice(String),
 }
 

@@ -40,6 +40,7 @@ pub(crate) fn cuda_driver() -> bool {
 pub struct Device {
     pub(crate) platform: String,
     pub(crate) platform_version: String,
+    /// The device's name as OpenCL reports it, trimmed.
     pub name: String,
     /// GPU, CPU, accelerator or other.
     pub(crate) kind: &'static str,
@@ -57,6 +58,7 @@ pub enum OpenCl {
     NoLibrary,
     /// The loader found no platform (no ICD installed), or a platform listed no device.
     NoPlatform(String),
+    /// The devices found, over all platforms.
     Devices(Vec<Device>),
 }
 

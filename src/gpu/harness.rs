@@ -36,12 +36,16 @@ pub struct Harness {
     /// The harness directory (or test name), for messages.
     pub(crate) name: String,
     pub(crate) test: Litmus,
+    /// Where each thread and location of the test sits in a launch.
     pub layout: Layout,
+    /// The observable states the kernels classify instances into.
     pub space: Space,
     pub(crate) kernel: String,
 }
 
 impl Harness {
+    /// Build the harness of `test`: its layout, outcome space and OpenCL C kernel source; `name` is
+    /// used in messages.
     pub fn new(name: &str, test: Litmus) -> Result<Harness> {
         let layout = Layout::of(&test)?;
         let space = Space::of(&test)?;

@@ -55,9 +55,11 @@ pub use tools::{check_dir, find_tools, Tools, FILES};
 /// What optcheck concluded about one instruction of the test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Verdict {
+    /// Found as the test asks.
     Ok,
     /// Kept, with a stronger scope or fence than the test asks.
     Stronger,
+    /// Not found in the SASS (no memory instruction at its tag, or no function for its thread).
     Missing,
     /// Found more than once (ptxas duplicated it).
     Duplicated,
@@ -93,10 +95,13 @@ impl Verdict {
 /// One line of the report: a test instruction, what it must become, what was found.
 #[derive(Clone, Debug)]
 pub struct Row {
+    /// Name of the test thread the instruction belongs to.
     pub thread: String,
+    /// The instruction as PTX (`ld.acquire.gpu`).
     pub ptx: String,
     pub(crate) expected: String,
     pub(crate) found: String,
+    /// What optcheck concluded.
     pub verdict: Verdict,
     pub(crate) why: String,
 }
@@ -105,13 +110,16 @@ pub struct Row {
 #[derive(Clone, Debug)]
 pub struct Report {
     pub(crate) test: String,
+    /// One row per memory event of the test, per thread in program order.
     pub rows: Vec<Row>,
 }
 
 impl Report {
+    /// Whether every row is `Ok` or `Stronger`.
     pub fn passed(&self) -> bool {
         self.rows.iter().all(|r| r.verdict.passes())
     }
+    /// The rows whose verdict does not pass.
     pub fn failures(&self) -> Vec<&Row> {
         self.rows.iter().filter(|r| !r.verdict.passes()).collect()
     }

@@ -256,7 +256,9 @@ fn for_each_state(
 /// source program with its model (a counterexample's `source.litmus`).
 #[derive(Clone, Copy, Default)]
 pub struct Judges<'a> {
+    /// The test's model (the target's); `None`: no model judges what is allowed.
     pub target: Option<&'a Model>,
+    /// The source program with its model, which must forbid a witness; `None`: no source judge.
     pub source: Option<(&'a Model, &'a Litmus)>,
 }
 
@@ -265,6 +267,7 @@ pub struct Judges<'a> {
 pub struct Selection {
     /// The test, its `exists` condition rewritten to the witness states.
     pub test: Litmus,
+    /// The observable states the harness classifies instances into.
     pub space: Space,
     /// States the target model allows, that satisfy the original condition and (with a source)
     /// that the source model forbids. Empty when no model was given or the model forbids them.

@@ -22,9 +22,13 @@ use crate::diag::{self, Error};
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum AccessPattern {
+    /// Store, then store.
     StSt,
+    /// Store, then load.
     StLd,
+    /// Load, then store.
     LdSt,
+    /// Load, then load.
     LdLd,
 }
 
@@ -51,10 +55,14 @@ impl AccessPattern {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum StressAssignment {
+    /// Stressing work-group `s` stresses line `s mod TARGETNUMBER`.
     RoundRobin,
+    /// Stressing work-groups are split into TARGETNUMBER consecutive chunks, one per line.
     Chunking,
 }
 
+/// Harness parameters: Table 3's outer parameters, launch sizes and iterations (see the module
+/// doc).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Params {
@@ -82,16 +90,21 @@ pub struct Params {
     pub barrier_jitter: u32,
     /// MEMORYSTRESS: stressing work-groups hammer the stress lines while the test runs.
     pub mem_stress: bool,
+    /// Times each stressing work-item runs the two accesses of `mem_stress_pattern`.
     pub mem_stress_iterations: u32,
+    /// The access pair stressing work-groups repeat on their stress line.
     pub mem_stress_pattern: AccessPattern,
     /// PRETESTMEMORYSTRESS: testing threads stress memory right before the test.
     pub pre_stress: bool,
+    /// Times each testing thread runs the two accesses of `pre_stress_pattern` before the test.
     pub pre_stress_iterations: u32,
+    /// The access pair testing threads repeat before the test.
     pub pre_stress_pattern: AccessPattern,
     /// STRESSLINE SIZE, in 32-bit words: 2^x, x in 1..=10.
     pub stress_line_size: u32,
     /// TARGETNUMBER: stress lines stressed at once, 1..=16.
     pub stress_target_lines: u32,
+    /// STRESSASSIGNMENT: how stressing work-groups are spread over the target stress lines.
     pub stress_assignment: StressAssignment,
     /// XYSTRIDE, in 32-bit words: the test's locations lie in distinct regions of this size,
     /// 2^x, x in 1..=9.

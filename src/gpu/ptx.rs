@@ -33,6 +33,7 @@ use super::params::Params;
 use crate::diag::{Error, Result};
 use crate::litmus::Litmus;
 
+/// Name of the PTX file of a CUDA harness directory.
 pub const KERNEL_FILE: &str = "kernel.ptx";
 
 /// The most threads a CUDA block has on every device since sm_20.
@@ -48,10 +49,14 @@ pub struct PtxHarness {
     pub(crate) space: Space,
     /// Per thread, its memory events as emitted (what optcheck expects in the SASS).
     pub events: Vec<Vec<Event>>,
+    /// The whole `kernel.ptx` text: the init, test and classify kernels.
     pub kernel: String,
 }
 
 impl PtxHarness {
+    /// Build the CUDA harness of `test`: layout, outcome space, memory events and PTX; `name` is
+    /// used in messages. An error if the test accesses no memory or has an instruction the harness
+    /// cannot emit.
     pub fn new(name: &str, test: Litmus) -> Result<PtxHarness> {
         let layout = Layout::of(&test)?;
         if layout.locations.is_empty() {

@@ -25,7 +25,9 @@ pub struct Tally {
     pub bins: Vec<u64>,
     /// Instances that showed the counted outcome.
     pub counted: u64,
+    /// Test instances run over all launches.
     pub instances: u64,
+    /// Launches run.
     pub launches: u64,
     /// Launches in which at least one instance showed the counted outcome.
     pub(crate) launches_with_counted: u64,

@@ -66,7 +66,9 @@ impl ClassKind {
 /// One source operation class, e.g. `R.SC.GPU` or `W.NA`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct Class {
+    /// What the operation does to memory: load, store, RMW or fence.
     pub kind: ClassKind,
+    /// The operation's memory-order tag (e.g. `SC`, `RLX`, `NA`).
     pub order: Tag,
     /// `None` for unscoped operations (non-atomic accesses, unscoped source languages).
     pub scope: Option<Tag>,

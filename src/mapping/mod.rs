@@ -48,8 +48,11 @@ pub struct Mapping {
     pub(crate) path: String,
     /// Source and target model files, resolved against the mapping file's directory.
     pub source_path: PathBuf,
+    /// Target model file, resolved against the mapping file's directory.
     pub target_path: PathBuf,
+    /// The source model (the language compiled from), as parsed and lowered.
     pub source: ir::Model,
+    /// The target model (the language compiled to), as parsed and lowered.
     pub target: ir::Model,
     /// Scope correspondence, source tag → target tag, in file order.
     pub scopes: Vec<(Tag, Tag)>,

@@ -29,13 +29,17 @@ pub enum Role {
 pub struct Origin {
     /// Index into the source thread's `code`.
     pub source: usize,
+    /// What the target instruction is to that source instruction.
     pub role: Role,
 }
 
 /// What one source instruction became: `len` target instructions from `start`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Image {
+    /// Index in the target thread's `code` of the first instruction of the image.
     pub start: usize,
+    /// Number of target instructions the source instruction became (0 for a fence compiled to
+    /// `skip`).
     pub len: usize,
     /// Target index of the main instruction (see `Rule::main`); `None` for a fence compiled to
     /// `skip` or to several fences.

@@ -234,7 +234,10 @@ impl Template {
 /// A target instruction: an event kind and the vocabulary tags of its events.
 #[derive(Clone, Debug, PartialEq, Eq, Hash)]
 pub struct TargetOp {
+    /// The instruction's event kind: load, store, RMW or fence.
     pub kind: OpKind,
+    /// Vocabulary tags of its events: semantics then scope (`RLX, SYS, V` for `.volatile`); no
+    /// scope tag when unscoped.
     pub tags: Vec<Tag>,
 }
 

@@ -15,10 +15,13 @@ pub const LOCATIONS: [&str; 8] = ["x", "y", "z", "w", "u", "v", "s", "t"];
 /// of a thread in program order (an RMW is two events).
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum EventKey {
+    /// The initial write to the named location.
     Init(String),
+    /// `Event(t, k)`: the event of thread `t` (from 0) with `k` events before it in program order.
     Event(usize, usize),
 }
 
+/// A relation (e.g. `rf`, `co`) as the set of its pairs of event keys.
 pub type KeyRel = BTreeSet<(EventKey, EventKey)>;
 
 /// The keys of a runner execution's events.

@@ -9,7 +9,10 @@ use crate::solver::Stop;
 /// What to search.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Options {
+    /// The bound: programs of at most this many source events (an RMW counts two); natural counting
+    /// searches every bound up to it, Alloy counting this one alone (see `Counting`).
     pub bound: usize,
+    /// How the bound is counted (natural, or as the Alloy artifact does).
     pub counting: Counting,
     /// Source axioms to check (all non-flag checks when empty).
     pub axioms: Vec<String>,
@@ -17,6 +20,7 @@ pub struct Options {
     pub threads: Option<usize>,
     /// At most this many locations (default: the bound).
     pub locations: Option<usize>,
+    /// The SAT solver each query is built on.
     pub backend: Backend,
     /// Stop after the first bound at which some axiom has a counterexample.
     pub first: bool,

@@ -14,10 +14,12 @@ use crate::vocab::{EventSet, Name, Relation, Role, Tag};
 /// A confirmed counterexample.
 #[derive(Clone, Debug)]
 pub struct Counterexample {
+    /// Name of the source axiom it violates.
     pub axiom: String,
     /// The bound it was found at, and its thread shape.
     pub bound: usize,
     pub(crate) shape: Vec<usize>,
+    /// The solution as the source test, its compiled target test and the execution in event keys.
     pub found: SolutionTests,
     /// Source axioms the runner sees failing on the lifted execution.
     pub(crate) failed: Vec<String>,
@@ -29,7 +31,9 @@ pub struct Counterexample {
 /// The outcome for one source axiom.
 #[derive(Clone, Debug)]
 pub struct AxiomResult {
+    /// Name of the source axiom (a non-flag check of the source model).
     pub axiom: String,
+    /// The confirmed counterexample; `None` if none was found (see `clean_to` and `unfinished`).
     pub counterexample: Option<Counterexample>,
     /// Largest bound checked completely without a counterexample.
     pub clean_to: usize,
@@ -49,9 +53,11 @@ pub struct AxiomResult {
 /// How far a bound got before the check stopped.
 #[derive(Clone, Copy, Debug, serde::Serialize)]
 pub struct Unfinished {
+    /// The bound that was being searched.
     pub bound: usize,
     /// Thread shapes of that bound finished for this axiom, of `shapes`.
     pub shapes_done: usize,
+    /// Thread shapes of that bound in all.
     pub shapes: usize,
 }
 
@@ -60,14 +66,22 @@ pub struct Unfinished {
 pub enum Event<'a> {
     /// A thread shape of `bound` is finished: `done` of `total`.
     Shape {
+        /// The bound being searched.
         bound: usize,
+        /// Thread shapes of the bound finished so far (by any worker thread).
         done: usize,
+        /// Thread shapes of the bound in all.
         total: usize,
     },
     /// A counterexample, confirmed by the runner and settled.
     Counterexample(&'a Counterexample),
     /// Every axiom in `clean` has no counterexample up to `bound`.
-    Bound { bound: usize, clean: &'a [String] },
+    Bound {
+        /// The bound just finished.
+        bound: usize,
+        /// The axioms still open at this bound that it left clean.
+        clean: &'a [String],
+    },
 }
 
 /// The whole check.
@@ -75,6 +89,7 @@ pub enum Event<'a> {
 pub struct Report {
     pub(crate) mapping: String,
     pub(crate) options: Options,
+    /// One result per source axiom checked, in the source model's order.
     pub axioms: Vec<AxiomResult>,
     pub(crate) seconds: f64,
     pub(crate) solver: &'static str,

@@ -192,8 +192,11 @@ pub(crate) fn executions(
 /// `eval::Edge` for the labels).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CycleStep {
+    /// The edge's source event.
     pub from: EventKey,
+    /// Label of the relation that relates `from` to `to` (see `eval::Edge`).
     pub via: String,
+    /// The edge's target event.
     pub to: EventKey,
 }
 

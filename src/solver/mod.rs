@@ -22,13 +22,16 @@ pub(crate) use self::cadical::Cadical;
 /// The answer of one `solve` call.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
 pub enum Verdict {
+    /// The clauses and assumptions have a model; `value` reads it.
     Sat,
+    /// The clauses have no model under the assumptions.
     Unsat,
     /// The run's `Stop` was requested during the call: nothing was decided.
     Stopped,
 }
 
 impl Verdict {
+    /// Whether the answer is `Sat`.
     pub fn is_sat(self) -> bool {
         self == Verdict::Sat
     }
@@ -37,7 +40,9 @@ impl Verdict {
 /// Counters every backend keeps the same way (the seam counts, not the solver).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Stats {
+    /// Variables made by `new_var`.
     pub vars: usize,
+    /// Clauses added by `add_clause`.
     pub clauses: usize,
     /// Literal occurrences over all clauses.
     pub(crate) literals: usize,
@@ -60,6 +65,7 @@ pub trait SatSolver {
     fn solve(&mut self, assumptions: &[Lit]) -> Verdict;
     /// The value of a literal in the last model (`false` when the model leaves it open).
     fn value(&self, lit: Lit) -> bool;
+    /// This solver's counters so far (variables, clauses, literals, solves, time in `solve`).
     fn stats(&self) -> Stats;
     /// The backend's name and version.
     fn name(&self) -> &'static str;
@@ -80,6 +86,7 @@ impl Stop {
     /// Code of a stop asked for by `request` without a cause of its own.
     pub(crate) const REQUESTED: usize = usize::MAX;
 
+    /// A request nobody has made yet, without a deadline.
     pub fn new() -> Stop {
         Stop::default()
     }
@@ -111,6 +118,7 @@ impl Stop {
         self.cause.load(Ordering::SeqCst)
     }
 
+    /// Whether a deadline was set and has passed.
     pub fn deadline_passed(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
@@ -127,6 +135,7 @@ pub enum Backend {
 }
 
 impl Backend {
+    /// Every backend, the default (BatSat) first.
     pub const ALL: [Backend; 2] = [Backend::BatSat, Backend::Cadical];
 }
 

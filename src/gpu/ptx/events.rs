@@ -21,8 +21,11 @@ use crate::vocab::{self, Tag};
 /// A PTX scope.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
 pub enum Scope {
+    /// `.cta`: the thread's CTA (block).
     Cta,
+    /// `.gpu`: the whole device.
     Gpu,
+    /// `.sys`: the whole system (host and every device).
     Sys,
 }
 
@@ -48,10 +51,15 @@ impl Scope {
 /// Ordering semantics of a strong access or a fence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Sem {
+    /// `.relaxed`.
     Relaxed,
+    /// `.acquire`.
     Acquire,
+    /// `.release`.
     Release,
+    /// `.acq_rel`.
     AcqRel,
+    /// `.sc` (fences only: a strong access is never `.sc`).
     Sc,
 }
 
@@ -91,9 +99,11 @@ impl Sem {
 /// How strong an access is.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Strength {
+    /// `.weak` or no qualifier: a plain `ld` / `st` that is not strong at any scope.
     Weak,
     /// `.volatile`: relaxed at system scope for the model, its own qualifier for ptxas.
     Volatile,
+    /// A strong access with its semantics (not `.sc`) and scope (`.relaxed.gpu`).
     Strong(Sem, Scope),
 }
 
@@ -125,13 +135,19 @@ impl Strength {
 /// The operation of an atomic (`atom`, `red`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum AtomOp {
+    /// Addition (`.add.u32`).
     Add,
     /// PTX has no `atom.sub`: emitted as `add` of the negated operand.
     Sub,
+    /// Bitwise and.
     And,
+    /// Bitwise or.
     Or,
+    /// Bitwise xor.
     Xor,
+    /// Exchange: write the operand, return the old value (no `red` form).
     Exch,
+    /// Compare-and-swap (no `red` form).
     Cas,
 }
 
@@ -160,9 +176,12 @@ impl AtomOp {
     }
 }
 
+/// What a memory access instruction does.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Op {
+    /// `ld`: one read.
     Load,
+    /// `st`: one write.
     Store,
     /// `atom`: reads and writes, the old value to a register.
     Atom(AtomOp),
@@ -170,13 +189,16 @@ pub enum Op {
     Red(AtomOp),
 }
 
+/// One memory access of a test thread as the harness emits it.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Access {
     /// Index of the access in the whole test (all threads, in order).
     pub(crate) number: usize,
     /// The immediate offset that names it: `0x100 * (number + 1)`.
     pub(crate) tag: u32,
+    /// Load, store, `atom` or `red`, with the atomic's operation.
     pub op: Op,
+    /// Weak, volatile, or strong with semantics and scope.
     pub strength: Strength,
     pub(crate) location: String,
     /// A forward branch before it may skip it.
@@ -187,16 +209,22 @@ pub struct Access {
     pub(crate) instr: usize,
 }
 
+/// One fence of a test thread (`fence.sc.gpu`).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Fence {
+    /// Its semantics (`fence.sc`, `fence.acq_rel`, …).
     pub sem: Sem,
+    /// Its scope.
     pub scope: Scope,
     pub(crate) instr: usize,
 }
 
+/// A memory event of a test thread: an access or a fence.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Event {
+    /// A load, store, `atom` or `red`.
     Access(Access),
+    /// A fence.
     Fence(Fence),
 }
 

@@ -36,8 +36,11 @@ pub enum Run {
     Unavailable(String),
     /// The launches ran: the device, the tally, and the printed report (`stats::render`).
     Ran {
+        /// The device's name.
         device: String,
+        /// Counts over the launches.
         tally: Tally,
+        /// The report `stats::render` printed.
         report: String,
     },
 }

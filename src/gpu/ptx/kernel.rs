@@ -30,8 +30,13 @@ use litmus_classify::classify_kernel;
 use litmus_init::init_kernel;
 use litmus_test::test_kernel;
 
+/// Entry point that initialises each instance: initial values, `NOT_WRITTEN` results, a cleared
+/// barrier.
 pub const INIT_KERNEL: &str = "litmus_init";
+/// Entry point in which testing work-items run their test thread and stressing work-groups stress.
 pub const TEST_KERNEL: &str = "litmus_test";
+/// Entry point that reads each instance's observed values, counts it in its histogram bin and notes
+/// whether it shows the counted outcome.
 pub const CLASSIFY_KERNEL: &str = "litmus_classify";
 
 /// The whole `kernel.ptx`.
