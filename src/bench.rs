@@ -41,7 +41,7 @@ pub struct Row {
     pub(crate) counting: Counting,
     /// Wall-clock seconds the search took.
     pub seconds: f64,
-    /// "none" or "counterexample at bound N".
+    /// "none", or "counterexample: " and each failing axiom with its bound (`Coherence at bound 4`).
     pub result: String,
     pub(crate) alloy: &'static str,
 }
