@@ -50,10 +50,14 @@ pub enum Tag {
     Local,
     Sync,
     Arrive,
+    Sur,
+    Tex,
+    Const,
+    Alias,
 }
 
 /// Every tag, in the vocabulary's order (the order of `all_names`).
-pub const TAGS: [Tag; 22] = [
+pub const TAGS: [Tag; 26] = [
     Tag::Na,
     Tag::Weak,
     Tag::Rlx,
@@ -76,6 +80,10 @@ pub const TAGS: [Tag; 22] = [
     Tag::Local,
     Tag::Sync,
     Tag::Arrive,
+    Tag::Sur,
+    Tag::Tex,
+    Tag::Const,
+    Tag::Alias,
 ];
 
 /// What a tag says about its event.
@@ -89,6 +97,9 @@ pub enum Role {
     Region,
     /// The instruction's flavour beyond its event kind: a reduction, a waiting or arriving barrier.
     Flavour,
+    /// The PTX 7.5 proxy an access goes through or a proxy fence orders (no proxy tag: the
+    /// generic proxy), or the alias proxy fence.
+    Proxy,
 }
 
 /// The scope level a scope tag denotes (a thread, a CTA / work-group, a GPU / device, the system).
@@ -131,6 +142,10 @@ impl Tag {
             Tag::Local => "LOCAL",
             Tag::Sync => "SYNC",
             Tag::Arrive => "ARRIVE",
+            Tag::Sur => "SUR",
+            Tag::Tex => "TEX",
+            Tag::Const => "CONST",
+            Tag::Alias => "ALIAS",
         }
     }
 
@@ -164,6 +179,10 @@ impl Tag {
             Tag::Local => "access to (or fence on) local memory",
             Tag::Sync => "barrier that waits (bar.cta.sync, OpenCL barrier)",
             Tag::Arrive => "barrier that only arrives (bar.cta.arrive)",
+            Tag::Sur => "PTX 7.5 surface proxy: sust / suld, fence.proxy.surface",
+            Tag::Tex => "PTX 7.5 texture proxy: tld, fence.proxy.texture",
+            Tag::Const => "PTX 7.5 constant proxy: cold (ld.const), fence.proxy.constant",
+            Tag::Alias => "PTX 7.5 fence.proxy.alias (orders accesses through virtual aliases)",
         }
     }
 
@@ -184,6 +203,7 @@ impl Tag {
             }
             Tag::Global | Tag::Local => Role::Region,
             Tag::Red | Tag::Sync | Tag::Arrive => Role::Flavour,
+            Tag::Sur | Tag::Tex | Tag::Const | Tag::Alias => Role::Proxy,
         }
     }
 
@@ -207,7 +227,11 @@ impl Tag {
             | Tag::Global
             | Tag::Local
             | Tag::Sync
-            | Tag::Arrive => None,
+            | Tag::Arrive
+            | Tag::Sur
+            | Tag::Tex
+            | Tag::Const
+            | Tag::Alias => None,
         }
     }
 
@@ -334,6 +358,7 @@ pub enum Relation {
     Co,
     Fr,
     Loc,
+    Vloc,
     Int,
     Ext,
     Rmw,
@@ -350,13 +375,14 @@ pub enum Relation {
 }
 
 /// Every built-in relation, in the vocabulary's order.
-pub const RELATIONS: [Relation; 19] = [
+pub const RELATIONS: [Relation; 20] = [
     Relation::Id,
     Relation::Po,
     Relation::Rf,
     Relation::Co,
     Relation::Fr,
     Relation::Loc,
+    Relation::Vloc,
     Relation::Int,
     Relation::Ext,
     Relation::Rmw,
@@ -382,6 +408,7 @@ impl Relation {
             Relation::Co => "co",
             Relation::Fr => "fr",
             Relation::Loc => "loc",
+            Relation::Vloc => "vloc",
             Relation::Int => "int",
             Relation::Ext => "ext",
             Relation::Rmw => "rmw",
@@ -413,7 +440,12 @@ impl Relation {
                 "coherence order (transitive; total per location or partial, as the model declares)"
             }
             Relation::Fr => "from-reads, rf^-1; co",
-            Relation::Loc => "same location (memory events)",
+            Relation::Loc => "same (physical) location (memory events)",
+            Relation::Vloc => {
+                "same virtual address (memory events): as loc, except that a PTX 7.5 generic alias \
+                 (`y @ generic aliases x`) is another address of x's location (a surface, texture \
+                 or constant alias is x's own address through another proxy)"
+            }
             Relation::Int => "same thread",
             Relation::Ext => "different threads (initial writes are in no thread)",
             Relation::Rmw => "read of an RMW to its write",
