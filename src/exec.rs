@@ -23,8 +23,12 @@ pub(crate) struct Event {
     /// Thread index, `None` for initial writes.
     pub(crate) thread: Option<usize>,
     pub(crate) kind: EventKind,
-    /// Location index into `Execution::locations` (memory events only).
+    /// Location index into `Execution::locations` (memory events only): the physical location.
     pub(crate) loc: Option<usize>,
+    /// Virtual address index (memory events only; indices are the runner's, compared only with
+    /// each other): the address the access names. Differs from `loc` only through a PTX 7.5
+    /// generic alias (`y @ generic aliases x`: `y` is another address of `x`'s location).
+    pub(crate) vloc: Option<usize>,
     /// Value read or written (0 for fences and barriers).
     pub(crate) value: i64,
     /// Vocabulary tags.
@@ -175,6 +179,7 @@ impl Reading for &Execution {
             Relation::Co => self.co.clone(),
             Relation::Fr => self.fr(),
             Relation::Loc => self.rel_where(|a, b| a.loc.is_some() && a.loc == b.loc),
+            Relation::Vloc => self.rel_where(|a, b| a.vloc.is_some() && a.vloc == b.vloc),
             Relation::Int => self.rel_where(Execution::same_thread),
             Relation::Ext => self.rel_where(|a, b| !Execution::same_thread(a, b)),
             Relation::Rmw => self.rmw.clone(),
@@ -200,6 +205,7 @@ mod tests {
             thread,
             kind,
             loc,
+            vloc: loc,
             value: 0,
             tags: tags.to_vec(),
             barrier: None,

@@ -72,10 +72,18 @@ pub enum Tag {
     Sync,
     /// Barrier that only arrives (bar.cta.arrive).
     Arrive,
+    /// PTX 7.5 surface proxy: sust / suld, fence.proxy.surface.
+    Sur,
+    /// PTX 7.5 texture proxy: tld, fence.proxy.texture.
+    Tex,
+    /// PTX 7.5 constant proxy: cold (ld.const), fence.proxy.constant.
+    Const,
+    /// PTX 7.5 fence.proxy.alias (orders accesses through virtual aliases).
+    Alias,
 }
 
 /// Every tag, in the vocabulary's order (the order of `all_names`).
-pub(crate) const TAGS: [Tag; 22] = [
+pub(crate) const TAGS: [Tag; 26] = [
     Tag::Na,
     Tag::Weak,
     Tag::Rlx,
@@ -98,6 +106,10 @@ pub(crate) const TAGS: [Tag; 22] = [
     Tag::Local,
     Tag::Sync,
     Tag::Arrive,
+    Tag::Sur,
+    Tag::Tex,
+    Tag::Const,
+    Tag::Alias,
 ];
 
 /// What a tag says about its event.
@@ -111,6 +123,9 @@ pub(crate) enum Role {
     Region,
     /// The instruction's flavour beyond its event kind: a reduction, a waiting or arriving barrier.
     Flavour,
+    /// The PTX 7.5 proxy an access goes through or a proxy fence orders (no proxy tag: the
+    /// generic proxy), or the alias proxy fence.
+    Proxy,
 }
 
 /// The scope level a scope tag denotes (a thread, a CTA / work-group, a GPU / device, the system).
@@ -153,6 +168,10 @@ impl Tag {
             Tag::Local => "LOCAL",
             Tag::Sync => "SYNC",
             Tag::Arrive => "ARRIVE",
+            Tag::Sur => "SUR",
+            Tag::Tex => "TEX",
+            Tag::Const => "CONST",
+            Tag::Alias => "ALIAS",
         }
     }
 
@@ -178,6 +197,7 @@ impl Tag {
             }
             Tag::Global | Tag::Local => Role::Region,
             Tag::Red | Tag::Sync | Tag::Arrive => Role::Flavour,
+            Tag::Sur | Tag::Tex | Tag::Const | Tag::Alias => Role::Proxy,
         }
     }
 
@@ -201,7 +221,11 @@ impl Tag {
             | Tag::Global
             | Tag::Local
             | Tag::Sync
-            | Tag::Arrive => None,
+            | Tag::Arrive
+            | Tag::Sur
+            | Tag::Tex
+            | Tag::Const
+            | Tag::Alias => None,
         }
     }
 
@@ -319,8 +343,12 @@ pub enum Relation {
     Co,
     /// From-reads, rf^-1; co.
     Fr,
-    /// Same location (memory events).
+    /// Same (physical) location (memory events).
     Loc,
+    /// Same virtual address (memory events): as loc, except that a PTX 7.5 generic alias
+    /// (`y @ generic aliases x`) is another address of x's location (a surface, texture or
+    /// constant alias is x's own address through another proxy).
+    Vloc,
     /// Same thread.
     Int,
     /// Different threads (initial writes are in no thread).
@@ -350,13 +378,14 @@ pub enum Relation {
 }
 
 /// Every built-in relation, in the vocabulary's order.
-pub(crate) const RELATIONS: [Relation; 19] = [
+pub(crate) const RELATIONS: [Relation; 20] = [
     Relation::Id,
     Relation::Po,
     Relation::Rf,
     Relation::Co,
     Relation::Fr,
     Relation::Loc,
+    Relation::Vloc,
     Relation::Int,
     Relation::Ext,
     Relation::Rmw,
@@ -382,6 +411,7 @@ impl Relation {
             Relation::Co => "co",
             Relation::Fr => "fr",
             Relation::Loc => "loc",
+            Relation::Vloc => "vloc",
             Relation::Int => "int",
             Relation::Ext => "ext",
             Relation::Rmw => "rmw",

@@ -1,14 +1,15 @@
 //! Every litmus test the external verdict lists name (`tests/data/oracle/dat3m/expected/`
-//! PTXv6_0, RC11, C11, OPENCL) parses; so does every other PTX / C11 / OpenCL file of the corpus,
-//! except the PTX 7.5 mixed-proxy tests, which must be refused with an error that says so.
+//! PTXv6_0, PTXv7_5, RC11, C11, OPENCL) parses; so does every other PTX / C11 / OpenCL file of the
+//! corpus, the PTX 7.5 mixed-proxy tests (aliases, proxy accesses and fences) included.
 use std::path::{Path, PathBuf};
 
-use mapcheck::litmus::{self, Arch, Instr, Litmus};
+use mapcheck::litmus::{self, Arch, Expr, Instr, Litmus};
 use mapcheck::vocab::{self, Tag};
 
 /// The verdict lists whose tests must parse, with the architecture of their tests.
 const SUITES: &[(&str, Arch)] = &[
     ("PTXv6_0", Arch::Ptx),
+    ("PTXv7_5", Arch::Ptx),
     ("RC11", Arch::C11),
     ("C11", Arch::C11),
     ("OPENCL", Arch::OpenCl),
@@ -128,22 +129,24 @@ fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
 }
 
 #[test]
-fn every_corpus_file_parses_except_mixed_proxy_tests() {
+fn every_corpus_file_parses() {
     let mut files = Vec::new();
     for dir in ["PTX", "C11", "OPENCL"] {
         litmus_files(&corpus().join("litmus").join(dir), &mut files);
     }
     assert!(files.len() > 400, "only {} corpus files found", files.len());
-    let mut failures = Vec::new();
-    for f in &files {
-        let proxy = f.components().any(|c| c.as_os_str() == "proxy");
-        match (litmus::parse_file(f), proxy) {
-            (Ok(_), false) => {}
-            (Err(e), true) if is_proxy_refusal(&e.message) => {}
-            (Ok(_), true) => failures.push(format!("{}: mixed-proxy test accepted", f.display())),
-            (Err(e), _) => failures.push(e.render()),
-        }
-    }
+    let proxy_tests = files
+        .iter()
+        .filter(|f| f.components().any(|c| c.as_os_str() == "proxy"))
+        .count();
+    assert_eq!(
+        proxy_tests, 95,
+        "the PTX 7.5 mixed-proxy tests are parsed too"
+    );
+    let failures: Vec<String> = files
+        .iter()
+        .filter_map(|f| litmus::parse_file(f).err().map(|e| e.render()))
+        .collect();
     assert!(
         failures.is_empty(),
         "{} failures:\n{}",
@@ -152,7 +155,59 @@ fn every_corpus_file_parses_except_mixed_proxy_tests() {
     );
 }
 
-/// The error a PTX 7.5 proxy test gets says that mixed proxies are not supported.
-fn is_proxy_refusal(message: &str) -> bool {
-    message.contains("mixed-proxy")
+/// A PTX 7.5 test's aliases and proxy accesses become `Litmus::aliases` and proxy tags: a generic
+/// alias is another address of its target's location, a surface or texture alias the same
+/// address through that proxy.
+#[test]
+fn proxy_test_reads_aliases_and_proxy_tags() {
+    let path = corpus().join(
+        "litmus/PTX/Nvidia/proxy/Proxy-MP-Alias+diffProxy-aliasFence+proxyFence-correctOrder.litmus",
+    );
+    let test = litmus::parse_file(&path).unwrap_or_else(|e| panic!("{}", e.render()));
+    let aliases: Vec<(&str, Option<Tag>, &str)> = test
+        .aliases
+        .iter()
+        .map(|a| (a.name.as_str(), a.proxy, a.target.as_str()))
+        .collect();
+    assert_eq!(
+        aliases,
+        [
+            ("y", None, "x"),
+            ("s", Some(Tag::Sur), "x"),
+            ("s1", Some(Tag::Sur), "y"),
+            ("t", Some(Tag::Tex), "y"),
+        ]
+    );
+    assert_eq!(
+        [
+            test.location_of("s1"),
+            test.location_of("t"),
+            test.location_of("flag")
+        ],
+        ["x", "x", "flag"]
+    );
+    assert_eq!(
+        [
+            test.address_of("s"),
+            test.address_of("s1"),
+            test.address_of("y")
+        ],
+        ["x", "y", "y"]
+    );
+    assert_eq!(
+        test.threads[0].code[..3],
+        [
+            Instr::Store {
+                loc: "s".into(),
+                value: Expr::Const(2),
+                tags: vec![Tag::Weak, Tag::Sur],
+            },
+            Instr::Fence {
+                tags: vec![Tag::Sur]
+            },
+            Instr::Fence {
+                tags: vec![Tag::Alias]
+            },
+        ]
+    );
 }

@@ -12,7 +12,13 @@ const ORACLE: &str = "tests/data/oracle/dat3m";
 
 /// The PTX tests the Dat3M PTXv6_0 suite lists.
 fn dat3m_ptx() -> Vec<PathBuf> {
-    let table = std::fs::read_to_string(Path::new(ORACLE).join("expected/PTXv6_0.tsv")).unwrap();
+    suite("PTXv6_0")
+}
+
+/// The tests a Dat3M verdict list names.
+fn suite(name: &str) -> Vec<PathBuf> {
+    let table =
+        std::fs::read_to_string(Path::new(ORACLE).join(format!("expected/{name}.tsv"))).unwrap();
     table
         .lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
@@ -55,6 +61,28 @@ fn round_trip(paths: &[PathBuf]) -> usize {
 fn dat3m_ptx_suite_round_trips() {
     let n = round_trip(&dat3m_ptx());
     assert_eq!(n, 109, "the PTXv6_0 suite lists 109 tests");
+}
+
+/// The PTX 7.5 suite: aliases, proxy accesses and proxy fences print and read back.
+#[test]
+fn dat3m_ptx_v75_suite_round_trips() {
+    let n = round_trip(&suite("PTXv7_5"));
+    assert_eq!(n, 204, "the PTXv7_5 suite lists 204 tests");
+}
+
+/// The reprinted mixed-proxy tests get the same verdict and final states under PTX 7.5.
+#[test]
+fn reprinted_proxy_tests_run_the_same() {
+    let model = ir::load(Path::new("models/ptx-v7.5.cat")).unwrap();
+    let proxy: Vec<PathBuf> = suite("PTXv7_5")
+        .into_iter()
+        .filter(|p| p.components().any(|c| c.as_os_str() == "proxy"))
+        .collect();
+    assert_eq!(proxy.len(), 95);
+    for path in proxy {
+        let test = parse(&path);
+        same_outcome(&model, &test, &reparse(&test).1);
+    }
 }
 
 #[test]

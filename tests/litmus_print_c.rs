@@ -176,6 +176,7 @@ fn scoped_message_passing() -> Litmus {
         init_mem: vec![("data".into(), 0), ("flag".into(), 0), ("vol".into(), 0)],
         init_regs: vec![],
         loc_tags: vec![],
+        aliases: vec![],
         threads: vec![
             Thread {
                 name: "P0".into(),

@@ -54,6 +54,7 @@ fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
         init_mem: vec![("x".into(), 0), ("y".into(), 0)],
         init_regs: vec![],
         loc_tags: vec![],
+        aliases: vec![],
         threads: vec![thread("P0", 0, p0), thread("P1", 1, p1)],
         condition: Condition {
             quantifier: Quantifier::Exists,

@@ -62,6 +62,7 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
         init_mem: vec![],
         init_regs: vec![],
         loc_tags: vec![],
+        aliases: vec![],
         threads,
         condition: Condition {
             quantifier: Quantifier::Exists,

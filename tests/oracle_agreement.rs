@@ -47,6 +47,12 @@ fn ptx_v6_suite_agrees() {
     assert_all_agree("PTXv6_0", 109);
 }
 
+/// PTX 7.5 with proxies and aliases (`models/ptx-v7.5.cat`).
+#[test]
+fn ptx_v75_suite_agrees() {
+    assert_all_agree("PTXv7_5", 204);
+}
+
 #[test]
 fn rc11_suite_agrees() {
     assert_all_agree("RC11", 100);

@@ -125,3 +125,25 @@ fn a_barrier_short_of_its_quorum_blocks_the_threads_behind_it() {
 exists (x == 1)";
     assert!(!run("models/ptx-v6.cat", text).validated);
 }
+
+/// A generic alias is another address of the same location: reads through it read the location's
+/// writes (SC: a later read sees the write), and PTX 7.5 orders the two addresses only with
+/// `fence.proxy.alias` between them; the final value is the location's.
+#[test]
+fn aliases_share_a_location_and_need_the_alias_fence_in_ptx_75() {
+    let text = "PTX alias
+{ x=0; y @ generic aliases x; }
+ P0@cta 0,gpu 0 ;
+ st.weak x, 1 ;
+ ld.weak r0, y ;
+exists (P0:r0 == 0 /\\ x == 1)";
+    assert!(!run("models/sc.cat", text).validated);
+    let ptx = run("models/ptx-v7.5.cat", text);
+    assert!(
+        ptx.validated,
+        "without the alias fence the old value may be read"
+    );
+    assert_eq!(ptx.states.len(), 2);
+    let fenced = text.replace(" ld.weak r0, y ;", " fence.proxy.alias ;\n ld.weak r0, y ;");
+    assert!(!run("models/ptx-v7.5.cat", &fenced).validated);
+}

@@ -223,6 +223,7 @@ fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
             .collect(),
         init_regs: vec![],
         loc_tags: vec![],
+        aliases: vec![],
         threads,
         condition: Condition {
             quantifier: Quantifier::Exists,

@@ -85,6 +85,7 @@ fn chosen(rel: Relation) -> bool {
         Relation::Id
         | Relation::Po
         | Relation::Loc
+        | Relation::Vloc
         | Relation::Int
         | Relation::Ext
         | Relation::Rmw

@@ -618,6 +618,7 @@ fn store_and_load(
         loc_tags: region
             .map(|r| vec![("x".to_string(), vec![r])])
             .unwrap_or_default(),
+        aliases: vec![],
         threads: vec![
             thread(
                 "P0",

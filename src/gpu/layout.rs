@@ -67,7 +67,16 @@ impl Layout {
     /// device-scope operations synchronize, which the test's do not. That only removes
     /// behaviours, so an outcome the harness sees is still one the test can show; an unseen one
     /// may need two GPUs.
+    /// A test with PTX 7.5 virtual aliases is refused: each location gets its own buffer.
     pub fn of(test: &Litmus) -> Result<Layout> {
+        if let Some(a) = test.aliases.first() {
+            let msg = format!(
+                "`{}` aliases `{}`: the harness gives every name its own buffer and has no \
+                 PTX 7.5 aliases, surfaces, textures or constant memory",
+                a.name, a.target
+            );
+            return Err(Error::file(&test.name, msg));
+        }
         let mut ctas: Vec<((i64, i64), Vec<usize>)> = vec![];
         for (i, t) in test.threads.iter().enumerate() {
             let key = (t.placement.gpu, t.placement.cta);

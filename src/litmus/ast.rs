@@ -123,12 +123,18 @@ pub(crate) enum InitItem {
         values: Option<Spanned<Vec<i64>>>,
         types: Vec<Spanned<String>>,
     },
-    /// `y @ generic aliases x` (PTX 7.5 mixed proxies; parsed only to be refused clearly).
-    Proxy { span: Span },
+    /// `y @ generic aliases x` (a PTX 7.5 virtual alias; only PTX tests may declare one):
+    /// `keyword` must be `aliases`, `proxy` a proxy word.
+    Alias {
+        name: Spanned<String>,
+        proxy: Spanned<String>,
+        keyword: Spanned<String>,
+        target: Spanned<String>,
+    },
 }
 
-/// The explanation given when a test uses PTX 7.5 mixed-proxy features.
-pub(crate) const MIXED_PROXY: &str = "belongs to the PTX 7.5 mixed-proxy model (surfaces, textures, aliases), which mapcheck does not support";
+/// The explanation given when a test uses a PTX 7.5 mixed-proxy feature mapcheck does not model.
+pub(crate) const MIXED_PROXY: &str = "belongs to the part of the PTX 7.5 mixed-proxy model that mapcheck does not support (surface atomics and reductions)";
 
 /// One side of a comparison in the final condition.
 #[derive(Clone, Debug, PartialEq, Eq)]

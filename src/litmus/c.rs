@@ -63,6 +63,7 @@ pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> 
         init_mem: init.mem,
         init_regs: init.regs,
         loc_tags,
+        aliases: vec![],
         threads,
         condition,
     })

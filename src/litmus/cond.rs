@@ -46,24 +46,26 @@ pub(crate) fn element_name(base: &str, index: i64) -> String {
     }
 }
 
-/// Parse the `{ … }` block at `span`.
+/// Parse the `{ … }` block at `span` of a test that may not declare aliases (C11, OpenCL).
 pub(crate) fn parse_init(src: &Source, span: Span) -> Result<Vec<InitItem>> {
-    let items = grammars::init()
-        .parse(span.lo, src.slice(span))
-        .map_err(|e| parse_error(src, span.lo, "initial state", NAMES, e))?;
-    match items.iter().find_map(|i| {
-        if let InitItem::Proxy { span } = i {
-            Some(*span)
-        } else {
-            None
-        }
+    let items = parse_init_with_aliases(src, span)?;
+    match items.iter().find_map(|i| match i {
+        InitItem::Alias { name, .. } => Some(name.span),
+        _ => None,
     }) {
         Some(at) => Err(src.error(
             at,
-            format!("this proxy declaration {}", crate::litmus::ast::MIXED_PROXY),
+            "a virtual alias (`y @ generic aliases x`) is PTX 7.5 syntax; only PTX tests declare one",
         )),
         None => Ok(items),
     }
+}
+
+/// Parse the `{ … }` block at `span`, alias declarations included (PTX).
+pub(super) fn parse_init_with_aliases(src: &Source, span: Span) -> Result<Vec<InitItem>> {
+    grammars::init()
+        .parse(span.lo, src.slice(span))
+        .map_err(|e| parse_error(src, span.lo, "initial state", NAMES, e))
 }
 
 /// Resolve parsed init items against the thread names (`P0`, `P1`, …).
@@ -103,8 +105,10 @@ pub(crate) fn resolve_init(src: &Source, items: Vec<InitItem>, threads: &[String
                 check_types(src, &types)?;
                 add_array(src, &mut init, &mut seen_locs, name, size, values)?;
             }
-            // Refused by `parse_init` already.
-            InitItem::Proxy { .. } => {}
+            // Taken out by the PTX front end, refused by `parse_init`.
+            InitItem::Alias { name, .. } => {
+                return Err(src.error(name.span, "a virtual alias is not expected here"))
+            }
         }
     }
     Ok(init)

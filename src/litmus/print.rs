@@ -19,7 +19,10 @@ use crate::litmus::program::{
     BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
 };
 use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
-use crate::syntax::ptx::{self, BARRIER_MODES};
+use crate::syntax::ptx::{
+    self, ALIAS_FENCE, BARRIER_MODES, GENERIC, PROXIES, PROXY_LOADS, PROXY_STORES,
+};
+use crate::syntax::Words;
 use crate::vocab::{self, Tag};
 
 /// Write `test` as a PTX litmus file.
@@ -71,6 +74,15 @@ fn init(test: &Litmus, names: &[Names], out: &mut String) -> Msg<()> {
     out.push_str("{\n");
     for (loc, v) in &test.init_mem {
         writeln!(out, "{}={v};", location(loc)?).ok();
+    }
+    for a in &test.aliases {
+        let proxy = a.proxy.map_or(Ok(GENERIC), |p| {
+            PROXIES
+                .word(p)
+                .ok_or_else(|| format!("alias `{}`: {}", a.name, ptx::unsupported(&[p])))
+        })?;
+        let (name, target) = (location(&a.name)?, location(&a.target)?);
+        writeln!(out, "{name} @ {proxy} aliases {target};").ok();
     }
     for (t, reg, v) in &test.init_regs {
         writeln!(out, "{}={v};", thread_reg(test, names, *t, reg)?).ok();
@@ -270,15 +282,16 @@ fn instruction(instr: &Instr, names: &mut Names) -> Lines {
     let line = match instr {
         Instr::Load { dst, loc, tags } => {
             format!(
-                "ld{} {}, {}",
-                access_quals(tags, "ld")?,
+                "{} {}, {}",
+                access(tags, "ld", &PROXY_LOADS)?,
                 names.reg(dst),
                 location(loc)?
             )
         }
         Instr::Store { loc, value, tags } => {
             let v = operand(value, names, &mut pre)?;
-            format!("st{} {}, {v}", access_quals(tags, "st")?, location(loc)?)
+            let mnemonic = access(tags, "st", &PROXY_STORES)?;
+            format!("{mnemonic} {}, {v}", location(loc)?)
         }
         Instr::Rmw {
             dst,
@@ -301,6 +314,15 @@ fn instruction(instr: &Instr, names: &mut Names) -> Lines {
     Ok(pre)
 }
 
+/// Mnemonic and qualifiers of a load (`ld`) or store (`st`): a weak access through a proxy is
+/// that proxy's mnemonic (`suld.weak`, `sust.weak`, from `proxies`).
+fn access(tags: &[Tag], mnemonic: &str, proxies: &Words) -> Msg<String> {
+    match tags {
+        [Tag::Weak, p] if proxies.has(*p) => Ok(format!("{}.weak", proxies.spelling(*p))),
+        _ => Ok(format!("{mnemonic}{}", access_quals(tags, mnemonic)?)),
+    }
+}
+
 /// Qualifiers of `ld` / `st`.
 fn access_quals(tags: &[Tag], mnemonic: &str) -> Msg<String> {
     let q = ptx::split(tags);
@@ -313,6 +335,11 @@ fn access_quals(tags: &[Tag], mnemonic: &str) -> Msg<String> {
 }
 
 fn fence_quals(tags: &[Tag]) -> Msg<String> {
+    if let [p] = tags {
+        if let Some(kind) = PROXIES.word(*p).or(ALIAS_FENCE.word(*p)) {
+            return Ok(format!(".proxy.{kind}"));
+        }
+    }
     let q = ptx::split(tags);
     match (q.sem.as_slice(), q.scope.as_slice(), q.rest.as_slice()) {
         ([s], [sc], []) if !matches!(s, Tag::Weak | Tag::Rlx) => Ok(ptx::quals(&[*s, *sc])),

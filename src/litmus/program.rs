@@ -223,6 +223,19 @@ pub struct Condition {
     pub prop: Prop,
 }
 
+/// A PTX 7.5 virtual alias (`y @ generic aliases x`): the name `y` is another way to reach the
+/// location `x` names.
+///
+/// Through the generic proxy (`proxy: None`) `y` is a second virtual address of `x`'s location;
+/// through a surface, texture or constant proxy (`proxy: Some(SUR | TEX | CONST)`) it is `x`'s own
+/// address seen through that proxy. `target` is a location or an alias declared before.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Alias {
+    pub name: String,
+    pub proxy: Option<Tag>,
+    pub target: String,
+}
+
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Litmus {
     pub arch: Arch,
@@ -233,8 +246,33 @@ pub struct Litmus {
     pub init_regs: Vec<(usize, Reg, i64)>,
     /// Tags attached to every access of a location (OpenCL `global` / `local`).
     pub loc_tags: Vec<(String, Tags)>,
+    /// PTX 7.5 virtual aliases, each after its target; empty in every other test.
+    pub aliases: Vec<Alias>,
     pub threads: Vec<Thread>,
     pub condition: Condition,
+}
+
+impl Litmus {
+    /// The location a name reaches: the name itself, or the end of its alias chain.
+    pub fn location_of<'a>(&'a self, name: &'a str) -> &'a str {
+        match self.alias(name) {
+            Some(a) => self.location_of(&a.target),
+            None => name,
+        }
+    }
+
+    /// The virtual address a name denotes: a location's or a generic alias's own name, and for
+    /// a surface, texture or constant alias the address of its target.
+    pub fn address_of<'a>(&'a self, name: &'a str) -> &'a str {
+        match self.alias(name) {
+            Some(a) if a.proxy.is_some() => self.address_of(&a.target),
+            _ => name,
+        }
+    }
+
+    fn alias(&self, name: &str) -> Option<&Alias> {
+        self.aliases.iter().find(|a| a.name == name)
+    }
 }
 
 impl Instr {

@@ -2,19 +2,22 @@
 //! parses the header row (`P0@cta 0,gpu 0 | …`) and every cell with the `litmus_ptx` grammar,
 //! lowers each thread's column, and assembles the `Litmus`.
 //!
-//! Owns: the table layout and PTX thread placement. Uses `source` (regions, errors), `cond`
+//! Owns: the table layout, PTX thread placement and the PTX 7.5 alias declarations of the
+//! initial state (`y @ generic aliases x`: proxy word, target declared before, no name twice). Uses `source` (regions, errors), `cond`
 //! (initial state, condition), `ptx_instr` (instruction meaning) and `labels`.
 use std::collections::HashSet;
 
 use crate::diag::Result;
+use crate::litmus::ast::InitItem;
 use crate::litmus::ast::Span;
 use crate::litmus::cond::{self, Init};
 use crate::litmus::grammars;
 use crate::litmus::labels::Labels;
-use crate::litmus::program::{Arch, Instr, Litmus, Placement, Thread};
+use crate::litmus::program::{Alias, Arch, Instr, Litmus, Placement, Target, Thread};
 use crate::litmus::ptx_ast::{Cell, Header, PtxInstr};
 use crate::litmus::ptx_instr;
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
+use crate::syntax::ptx::{GENERIC, PROXIES};
 
 /// Names of the PTX grammar's regex terminals, for "expected …" messages.
 const NAMES: TokenNames = &[
@@ -26,7 +29,7 @@ const NAMES: TokenNames = &[
 
 /// Parse a PTX test whose title is `name` and whose regions are `layout`.
 pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmus> {
-    let init_items = cond::parse_init(src, layout.init)?;
+    let (init_items, aliases) = aliases(src, cond::parse_init_with_aliases(src, layout.init)?)?;
     let rows = rows(src, layout.body)?;
     let (header_row, code_rows) = rows.split_first().ok_or_else(|| {
         let at = src.trim(layout.body);
@@ -51,15 +54,88 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
         pointers: &[],
     };
     let condition = cond::parse_condition(src, layout.condition, &scope)?;
+    let named = condition.prop.targets();
+    if let Some(a) = aliases
+        .iter()
+        .find(|a| named.contains(&&Target::Mem(a.name.clone())))
+    {
+        let msg = format!(
+            "the final condition names the alias `{}`; name its location `{}`",
+            a.name, a.target
+        );
+        return Err(src.error(src.trim(layout.condition), msg));
+    }
     Ok(Litmus {
         arch: Arch::Ptx,
         name,
         init_mem: init.mem,
         init_regs: init.regs,
         loc_tags: vec![],
+        aliases,
         threads,
         condition,
     })
+}
+
+/// Take the alias declarations (`y @ generic aliases x`) out of the initial state's items, in
+/// order: each names a proxy (`generic`, or a `syntax::ptx::PROXIES` word), a target declared
+/// before it (a location or an earlier alias) and a name declared nowhere else.
+fn aliases(src: &Source, items: Vec<InitItem>) -> Result<(Vec<InitItem>, Vec<Alias>)> {
+    let mut declared: HashSet<String> = HashSet::new();
+    let mut alias_names: HashSet<String> = HashSet::new();
+    let mut rest = Vec::new();
+    let mut aliases = Vec::new();
+    for item in items {
+        let InitItem::Alias {
+            name,
+            proxy,
+            keyword,
+            target,
+        } = item
+        else {
+            if let InitItem::Loc { name, .. } | InitItem::Array { name, .. } = &item {
+                if alias_names.contains(&name.node) {
+                    let msg = format!("`{}` is declared as an alias above", name.node);
+                    return Err(src.error(name.span, msg));
+                }
+                declared.insert(name.node.clone());
+            }
+            rest.push(item);
+            continue;
+        };
+        if keyword.node != "aliases" {
+            let msg = format!("expected `aliases`, found `{}`", keyword.node);
+            return Err(src.error(keyword.span, msg));
+        }
+        let proxy_tag = match PROXIES.tag(&proxy.node) {
+            Some(tag) => Some(tag),
+            None if proxy.node == GENERIC => None,
+            None => {
+                let msg = format!(
+                    "unknown proxy `{}`; expected `{GENERIC}`, `surface`, `texture` or `constant`",
+                    proxy.node
+                );
+                return Err(src.error(proxy.span, msg));
+            }
+        };
+        if !declared.contains(&target.node) {
+            let msg = format!(
+                "`{}` is not declared before this alias; declare it first (`{} = 0;`)",
+                target.node, target.node
+            );
+            return Err(src.error(target.span, msg));
+        }
+        if !declared.insert(name.node.clone()) {
+            return Err(src.error(name.span, format!("`{}` is declared twice", name.node)));
+        }
+        alias_names.insert(name.node.clone());
+        aliases.push(Alias {
+            name: name.node,
+            proxy: proxy_tag,
+            target: target.node,
+        });
+    }
+    Ok((rest, aliases))
 }
 
 /// The `;`-terminated rows of the table.
@@ -184,12 +260,13 @@ fn placement(src: &Source, header: &Header) -> Result<Placement> {
 
 /// Mnemonics the PTX grammar knows.
 const MNEMONICS: &[&str] = &[
-    "ld", "st", "atom", "red", "fence", "membar", "bar", "barrier", "mov", "add", "sub", "mul",
-    "and", "or", "xor", "beq", "bne", "blt", "ble", "bgt", "bge", "bra", "goto",
+    "ld", "suld", "tld", "cold", "st", "sust", "atom", "red", "fence", "membar", "bar", "barrier",
+    "mov", "add", "sub", "mul", "and", "or", "xor", "beq", "bne", "blt", "ble", "bgt", "bge",
+    "bra", "goto",
 ];
 
-/// Mnemonics of the PTX 7.5 mixed-proxy extension (surface, texture and constant-cache accesses).
-const PROXY_MNEMONICS: &[&str] = &["sust", "suld", "tld", "cold", "suatom", "sured"];
+/// Mnemonics of the PTX 7.5 mixed-proxy extension that mapcheck does not model.
+const PROXY_MNEMONICS: &[&str] = &["suatom", "sured"];
 
 /// A clearer error than the grammar's when a cell starts with a word that is no mnemonic
 /// (and is not a label).

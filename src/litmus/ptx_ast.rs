@@ -65,12 +65,16 @@ pub(crate) enum BarKind {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum PtxInstr {
+    /// `ld`, or a load through another proxy: `suld`, `tld`, `cold`.
     Ld {
+        mnemonic: &'static str,
         quals: Vec<Qual>,
         dst: Spanned<String>,
         src: LdSrc,
     },
+    /// `st`, or the surface store `sust`.
     St {
+        mnemonic: &'static str,
         quals: Vec<Qual>,
         addr: Spanned<String>,
         value: Value,

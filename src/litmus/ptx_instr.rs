@@ -12,6 +12,10 @@
 //!          ASPLOS'19 Fig. 11 mapping).
 //!   red: as atom, plus [RED] on both events (reductions form no acquire pattern, §8.11.1).
 //!   membar: `.cta`/`.gl`/`.sys` → [SC, CTA/GPU/SYS] (the ISA defines membar as fence.sc).
+//!   PTX 7.5 proxies: `sust`/`suld` → [WEAK, SUR], `tld` → [WEAK, TEX], `cold` → [WEAK, CONST]
+//!          (weak only: these accesses have no `.sem`; `.weak` may be written);
+//!          `fence.proxy.surface|texture|constant` → [SUR|TEX|CONST], `fence.proxy.alias` →
+//!          [ALIAS]. Generic accesses and every other fence carry no proxy tag.
 //!   bar/barrier: `.sync` → [SYNC, CTA], `.arrive` → [ARRIVE, CTA] (`.cta` optional, `.aligned`
 //!          ignored). Operands, as the Dat3M test suite writes them: `bar.cta.sync b` — barrier b;
 //!          `bar.cta.sync i, b` — i is a static instance label that only the Dat3M encoding uses,
@@ -30,7 +34,10 @@ use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::program::{BinOp, Cond, Expr, Instr, RmwOp};
 use crate::litmus::ptx_ast::{arith_mnemonic, LdSrc, PtxInstr, Qual, Value};
 use crate::litmus::source::Source;
-use crate::syntax::ptx::{BARRIER_MODES, MEMBAR_LEVELS, SCOPES, SEMANTICS};
+use crate::syntax::ptx::{
+    ALIAS_FENCE, BARRIER_MODES, MEMBAR_LEVELS, PROXIES, PROXY_LOADS, PROXY_STORES, SCOPES,
+    SEMANTICS,
+};
 use crate::vocab::Tag;
 
 /// How a `.sem` qualifier is written (`.acquire`). A `.sem` qualifier is held as its tag
@@ -140,19 +147,11 @@ const PLAIN: Allowed = Allowed {
 fn classify(src: &Source, mnemonic: &str, quals: &[Qual], allowed: Allowed) -> Result<Quals> {
     let mut out = Quals::default();
     for q in quals {
-        let unexpected = || match q.node.as_str() {
-            "proxy" | "alias" => src.error(
-                q.span,
-                format!(
-                    "`{mnemonic}.{}` {}",
-                    q.node,
-                    crate::litmus::ast::MIXED_PROXY
-                ),
-            ),
-            _ => src.error(
+        let unexpected = || {
+            src.error(
                 q.span,
                 format!("unexpected qualifier `.{}` on `{mnemonic}`", q.node),
-            ),
+            )
         };
         let kind = classify_word(&q.node).ok_or_else(unexpected)?;
         let slot_taken = match kind {
@@ -191,16 +190,22 @@ fn value(v: &Value) -> Expr {
 pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr> {
     match instr {
         PtxInstr::Ld {
+            mnemonic,
             quals,
             dst,
             src: from,
-        } => lower_ld(src, quals, dst, from),
+        } => lower_ld(src, mnemonic, quals, dst, from),
         PtxInstr::St {
+            mnemonic,
             quals,
             addr,
             value: v,
         } => {
-            let tags = access_tags(src, "st", &classify(src, "st", quals, ACCESS)?, span)?;
+            let q = classify(src, mnemonic, quals, ACCESS)?;
+            let tags = match PROXY_STORES.tag(mnemonic) {
+                Some(proxy) => proxy_access_tags(src, mnemonic, &q, proxy)?,
+                None => access_tags(src, "st", &q, span)?,
+            };
             Ok(Instr::Store {
                 loc: addr.node.clone(),
                 value: value(v),
@@ -295,16 +300,30 @@ pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr>
     }
 }
 
-fn lower_ld(src: &Source, quals: &[Qual], dst: &Spanned<String>, from: &LdSrc) -> Result<Instr> {
-    let q = classify(src, "ld", quals, ACCESS)?;
+fn lower_ld(
+    src: &Source,
+    mnemonic: &str,
+    quals: &[Qual],
+    dst: &Spanned<String>,
+    from: &LdSrc,
+) -> Result<Instr> {
+    let q = classify(src, mnemonic, quals, ACCESS)?;
+    let proxy = PROXY_LOADS.tag(mnemonic);
     match from {
         // Memalloy / Dat3M: `ld r0, 1` puts a value in a register; qualifiers are irrelevant.
-        LdSrc::Value(v) => Ok(Instr::Assign {
+        LdSrc::Value(v) if proxy.is_none() => Ok(Instr::Assign {
             dst: dst.node.clone(),
             value: value(v),
         }),
+        LdSrc::Value(v) => Err(src.error(
+            v.span(),
+            format!("`{mnemonic}` reads a location; expected a location name, not a value"),
+        )),
         LdSrc::Addr(addr) => {
-            let tags = access_tags(src, "ld", &q, addr.span)?;
+            let tags = match proxy {
+                Some(proxy) => proxy_access_tags(src, mnemonic, &q, proxy)?,
+                None => access_tags(src, "ld", &q, addr.span)?,
+            };
             Ok(Instr::Load {
                 dst: dst.node.clone(),
                 loc: addr.node.clone(),
@@ -353,6 +372,21 @@ fn access_tags(src: &Source, mnemonic: &str, q: &Quals, span: Span) -> Result<Ve
         )),
         (_, Some(s)) => Ok(vec![sem, s.node]),
     }
+}
+
+/// Tags of an access through a non-generic proxy (`sust`, `suld`, `tld`, `cold`): weak, no scope.
+fn proxy_access_tags(src: &Source, mnemonic: &str, q: &Quals, proxy: Tag) -> Result<Vec<Tag>> {
+    if let Some(s) = q.sem.as_ref().filter(|s| s.node != Tag::Weak) {
+        let msg = format!(
+            "`{mnemonic}` cannot be `{}`; proxy accesses are weak",
+            sem_word(s.node)
+        );
+        return Err(src.error(s.span, msg));
+    }
+    if let Some(s) = &q.scope {
+        return Err(src.error(s.span, format!("`{mnemonic}` is weak and takes no scope")));
+    }
+    Ok(vec![Tag::Weak, proxy])
 }
 
 fn lower_rmw(
@@ -415,6 +449,9 @@ fn rmw_op(
 }
 
 fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
+    if let Some((first, rest)) = quals.split_first().filter(|(q, _)| q.node == "proxy") {
+        return lower_proxy_fence(src, first, rest);
+    }
     let q = classify(src, "fence", quals, ACCESS)?;
     let sem = q.sem.as_ref().map_or(Tag::AcqRel, |s| s.node);
     if !matches!(sem, Tag::Sc | Tag::AcqRel | Tag::Acq | Tag::Rel) {
@@ -434,6 +471,27 @@ fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
     Ok(Instr::Fence {
         tags: vec![sem, scope.node],
     })
+}
+
+/// `fence.proxy.K`: K is a proxy (surface, texture, constant) or `alias`.
+fn lower_proxy_fence(src: &Source, proxy: &Qual, rest: &[Qual]) -> Result<Instr> {
+    let kind = |q: &Qual| PROXIES.tag(&q.node).or(ALIAS_FENCE.tag(&q.node));
+    match rest {
+        [q] => match kind(q) {
+            Some(tag) => Ok(Instr::Fence { tags: vec![tag] }),
+            None => Err(src.error(
+                q.span,
+                format!("unexpected qualifier `.{}` on `fence.proxy`; expected `.surface`, `.texture`, `.constant` or `.alias`", q.node),
+            )),
+        },
+        _ => {
+            let at = rest.get(1).map_or(proxy.span, |q| q.span);
+            Err(src.error(
+                at,
+                "`fence.proxy` takes exactly one kind: `.surface`, `.texture`, `.constant` or `.alias`",
+            ))
+        }
+    }
 }
 
 fn lower_membar(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {

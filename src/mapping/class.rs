@@ -100,7 +100,7 @@ pub(crate) fn split_tags(tags: &[Tag]) -> SplitTags {
         match t.role() {
             Role::Order => split.orders.push(t),
             Role::Scope => split.scopes.push(t),
-            Role::Region | Role::Flavour => split.others.push(t),
+            Role::Region | Role::Proxy | Role::Flavour => split.others.push(t),
         }
     }
     split

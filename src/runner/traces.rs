@@ -20,6 +20,8 @@ pub(crate) type Domain = Vec<BTreeSet<i64>>;
 pub(crate) struct TraceEvent {
     pub(crate) kind: EventKind,
     pub(crate) loc: Option<usize>,
+    /// The virtual address a memory event names (`exec::Event::vloc`).
+    pub(crate) vloc: Option<usize>,
     pub(crate) value: i64,
     pub(crate) tags: Vec<Tag>,
     pub(crate) data: Vec<usize>,
@@ -52,6 +54,9 @@ pub(crate) struct Trace {
 pub(crate) struct ThreadContext<'a> {
     pub(crate) thread: &'a Thread,
     pub(crate) loc_index: &'a dyn Fn(&str) -> usize,
+    /// The virtual address a written location name denotes (differs from `loc_index` only for a
+    /// PTX 7.5 generic alias).
+    pub(crate) address_index: &'a dyn Fn(&str) -> usize,
     pub(crate) loc_tags: &'a dyn Fn(usize) -> Vec<Tag>,
     pub(crate) init_regs: BTreeMap<String, i64>,
     pub(crate) unroll: usize,
@@ -142,6 +147,20 @@ pub(crate) fn label_positions(thread: &Thread) -> Result<BTreeMap<String, usize>
     Ok(labels)
 }
 
+/// Where a memory event accesses: its location and the virtual address it names.
+#[derive(Clone, Copy)]
+struct Place {
+    loc: usize,
+    vloc: usize,
+}
+
+fn place(ctx: &ThreadContext, name: &str) -> Place {
+    Place {
+        loc: (ctx.loc_index)(name),
+        vloc: (ctx.address_index)(name),
+    }
+}
+
 fn with_loc_tags(ctx: &ThreadContext, loc: usize, mut t: Vec<Tag>) -> Vec<Tag> {
     for extra in (ctx.loc_tags)(loc) {
         if !t.contains(&extra) {
@@ -194,10 +213,11 @@ fn holds(regs: &BTreeMap<String, Val>, c: &Cond) -> (bool, BTreeSet<usize>) {
 }
 
 impl Path {
-    fn push(&mut self, kind: EventKind, loc: Option<usize>, value: i64, tags: Vec<Tag>) -> usize {
+    fn push(&mut self, kind: EventKind, at: Option<Place>, value: i64, tags: Vec<Tag>) -> usize {
         self.events.push(TraceEvent {
             kind,
-            loc,
+            loc: at.map(|a| a.loc),
+            vloc: at.map(|a| a.vloc),
             value,
             tags,
             data: vec![],
@@ -257,22 +277,22 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             value,
             tags: t,
         } => {
-            let l = (ctx.loc_index)(loc);
+            let at = place(ctx, loc);
             let v = eval(&p.regs, value);
             let e = p.push(
                 EventKind::Write,
-                Some(l),
+                Some(at),
                 v.value,
-                with_loc_tags(ctx, l, t.clone()),
+                with_loc_tags(ctx, at.loc, t.clone()),
             );
             p.events[e].data = v.deps.into_iter().collect();
             Ok(vec![p.next()])
         }
         Instr::Load { dst, loc, tags: t } => {
-            let l = (ctx.loc_index)(loc);
-            let t = with_loc_tags(ctx, l, t.clone());
-            Ok(fork_read(ctx, &p, l, |mut p, value| {
-                let e = p.push(EventKind::Read, Some(l), value, t.clone());
+            let at = place(ctx, loc);
+            let t = with_loc_tags(ctx, at.loc, t.clone());
+            Ok(fork_read(ctx, &p, at.loc, |mut p, value| {
+                let e = p.push(EventKind::Read, Some(at), value, t.clone());
                 p.set_reg(
                     dst,
                     Val {
@@ -290,14 +310,14 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             tags: t,
             fail_tags,
         } => {
-            let l = (ctx.loc_index)(loc);
-            let t = with_loc_tags(ctx, l, t.clone());
+            let at = place(ctx, loc);
+            let t = with_loc_tags(ctx, at.loc, t.clone());
             let ft = match fail_tags {
-                Some(ft) => with_loc_tags(ctx, l, ft.clone()),
+                Some(ft) => with_loc_tags(ctx, at.loc, ft.clone()),
                 None => t.clone(),
             };
-            fork_read(ctx, &p, l, |p, old| {
-                Ok(vec![rmw(p, l, old, dst.as_deref(), op, &t, &ft)])
+            fork_read(ctx, &p, at.loc, |p, old| {
+                Ok(vec![rmw(p, at, old, dst.as_deref(), op, &t, &ft)])
             })
         }
     }
@@ -320,7 +340,7 @@ fn fork_read(
 /// The read (and, unless a CAS fails, the write) of an RMW that read `old`.
 fn rmw(
     mut p: Path,
-    l: usize,
+    at: Place,
     old: i64,
     dst: Option<&str>,
     op: &RmwOp,
@@ -346,9 +366,9 @@ fn rmw(
     } else {
         ft.to_vec()
     };
-    let r = p.push(EventKind::Read, Some(l), old, read_tags);
+    let r = p.push(EventKind::Read, Some(at), old, read_tags);
     if let Some(v) = new {
-        let w = p.push(EventKind::Write, Some(l), v.value, t.to_vec());
+        let w = p.push(EventKind::Write, Some(at), v.value, t.to_vec());
         p.events[w].data = v.deps.into_iter().collect();
         p.events[w].rmw_read = Some(r);
     }

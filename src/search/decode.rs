@@ -189,6 +189,7 @@ pub(super) fn source_test(
                 .collect(),
             None => vec![],
         },
+        aliases: vec![],
         threads,
         condition: Condition {
             quantifier: Quantifier::Exists,

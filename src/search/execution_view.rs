@@ -210,7 +210,8 @@ impl Reading for ViewReading<'_, '_, '_, '_> {
             Relation::Rf => x.rf.clone(),
             Relation::Co => x.co.clone(),
             Relation::Fr => x.rf.inverse().seq(c, &x.co),
-            Relation::Loc => x.pairs(c, &|_, a, b| x.vars.loc_rel.get(a, b)),
+            // The searched programs declare no aliases: every address is its location's own.
+            Relation::Loc | Relation::Vloc => x.pairs(c, &|_, a, b| x.vars.loc_rel.get(a, b)),
             Relation::Int => x.pairs(c, &|_, a, b| Node::constant(p.same_thread(a, b))),
             Relation::Ext => x.pairs(c, &|_, a, b| Node::constant(!p.same_thread(a, b))),
             Relation::Rmw => x.rmw(c),

@@ -1,6 +1,10 @@
 //! PTX's words for vocabulary tags: `.sem` qualifiers, `.scope` qualifiers, `membar` levels and
 //! barrier modes, and how an instruction's tags split into the qualifiers PTX writes for them.
 //!
+//! PTX 7.5's proxies: the proxy words of `fence.proxy.*` and of alias declarations
+//! (`s @ surface aliases x`), and the mnemonics of accesses through a non-generic proxy (`sust`,
+//! `suld`, `tld`, `cold`); the generic proxy has no tag.
+//!
 //! Owns: the PTX tables and `split` / `unsupported`, shared by the PTX printer
 //! (`litmus::print`) and the PTX emitter (`gpu::ptx::events`). Read by the PTX litmus front end
 //! and the mapping's target templates. A volatile access is tagged RLX SYS V (PTX: `.volatile`
@@ -28,6 +32,26 @@ pub(crate) const MEMBAR_LEVELS: Words =
 
 /// Barrier modes (`bar.cta.sync`, `bar.cta.arrive`).
 pub(crate) const BARRIER_MODES: Words = Words(&[("sync", Tag::Sync), ("arrive", Tag::Arrive)]);
+
+/// Non-generic proxies (`fence.proxy.surface`, `s @ surface aliases x`).
+pub(crate) const PROXIES: Words = Words(&[
+    ("surface", Tag::Sur),
+    ("texture", Tag::Tex),
+    ("constant", Tag::Const),
+]);
+
+/// The generic proxy (`y @ generic aliases x`): the proxy of `ld`, `st`, `atom`, `red`; no tag.
+pub(crate) const GENERIC: &str = "generic";
+
+/// `fence.proxy.alias`: orders accesses to one location through different virtual addresses.
+pub(crate) const ALIAS_FENCE: Words = Words(&[("alias", Tag::Alias)]);
+
+/// Loads through a non-generic proxy: surface, texture and constant-cache loads.
+pub(crate) const PROXY_LOADS: Words =
+    Words(&[("suld", Tag::Sur), ("tld", Tag::Tex), ("cold", Tag::Const)]);
+
+/// Stores through a non-generic proxy: surface stores.
+pub(crate) const PROXY_STORES: Words = Words(&[("sust", Tag::Sur)]);
 
 /// An instruction's tags, sorted by the PTX qualifier they become.
 #[derive(Debug, Default, PartialEq, Eq)]
@@ -95,6 +119,13 @@ mod tests {
     #[test]
     fn barrier_modes_round_trip() {
         assert_round_trips(&BARRIER_MODES, &[]);
+    }
+
+    #[test]
+    fn proxy_words_round_trip() {
+        for table in [&PROXIES, &ALIAS_FENCE, &PROXY_LOADS, &PROXY_STORES] {
+            assert_round_trips(table, &[]);
+        }
     }
 
     #[test]

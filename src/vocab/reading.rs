@@ -101,6 +101,7 @@ impl<P: Partial> Reading for Defaulted<P> {
             | Relation::Co
             | Relation::Fr
             | Relation::Loc
+            | Relation::Vloc
             | Relation::Int
             | Relation::Ext
             | Relation::Rmw

@@ -7,7 +7,7 @@
 use crate::diag::{Error, Result};
 use crate::litmus::{BinOp, CmpOp, Litmus};
 use crate::syntax::c;
-use crate::vocab::{self, Tag};
+use crate::vocab::{self, Role, Tag};
 
 /// What an access is: a load, a store, or both.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -23,6 +23,12 @@ pub(super) fn access(
     tags: &[Tag],
     kind: Kind,
 ) -> Result<Option<(&'static str, &'static str)>> {
+    if let Some(proxy) = tags.iter().find(|t| t.role() == Role::Proxy) {
+        return Err(Error::file(
+            &test.name,
+            format!("an access through the PTX 7.5 {proxy} proxy has no OpenCL C form"),
+        ));
+    }
     let Some(order) = order(test, tags)? else {
         return Ok(None);
     };

@@ -15,36 +15,40 @@ use crate::runner::traces::{for_each_trace, Domain, ThreadContext, Trace};
 use crate::runner::Options;
 use crate::vocab::Tag;
 
-/// The test's locations and their initial values and tags.
+/// The test's locations and their initial values and tags, and its virtual addresses.
 pub(super) struct Memory {
     pub(super) names: Vec<String>,
     pub(super) init: Vec<i64>,
     pub(super) tags: Vec<Vec<Tag>>,
+    /// Every virtual address: each location's own (same index as in `names`), then the
+    /// generic aliases'.
+    addresses: Vec<String>,
 }
 
 impl Memory {
     pub(super) fn of(test: &Litmus) -> Result<Memory> {
-        let mut names: Vec<String> = vec![];
-        let mut add = |l: &str| {
-            if !names.iter().any(|n| n == l) {
-                names.push(l.to_string())
-            }
-        };
-        test.init_mem.iter().for_each(|(l, _)| add(l));
+        let mut named: Vec<&str> = test.init_mem.iter().map(|(l, _)| l.as_str()).collect();
         for t in &test.threads {
             for i in &t.code {
                 if let Instr::Load { loc, .. } | Instr::Store { loc, .. } | Instr::Rmw { loc, .. } =
                     i
                 {
-                    add(loc)
+                    named.push(loc)
                 }
             }
         }
         for t in test.condition.prop.targets() {
             if let Target::Mem(l) = t {
-                add(l)
+                named.push(l)
             }
         }
+        let names = distinct(named.iter().map(|l| test.location_of(l)));
+        let addresses = distinct(
+            names
+                .iter()
+                .map(String::as_str)
+                .chain(named.iter().map(|l| test.address_of(l))),
+        );
         let init = names
             .iter()
             .map(|n| {
@@ -56,14 +60,41 @@ impl Memory {
             })
             .collect();
         let tags = names.iter().map(|n| loc_tags(test, n)).collect();
-        Ok(Memory { names, init, tags })
+        Ok(Memory {
+            names,
+            init,
+            tags,
+            addresses,
+        })
     }
-    pub(super) fn index(&self, l: &str) -> usize {
-        self.names
-            .iter()
-            .position(|n| n == l)
-            .expect("every accessed location was collected")
+
+    /// The index of the location `l` reaches (through its aliases).
+    pub(super) fn index(&self, test: &Litmus, l: &str) -> usize {
+        position(&self.names, test.location_of(l))
     }
+
+    /// The index of the virtual address `l` denotes.
+    pub(super) fn address(&self, test: &Litmus, l: &str) -> usize {
+        position(&self.addresses, test.address_of(l))
+    }
+}
+
+/// The names in order of first occurrence, without repetition.
+fn distinct<'a>(names: impl Iterator<Item = &'a str>) -> Vec<String> {
+    let mut out: Vec<String> = vec![];
+    for n in names {
+        if !out.iter().any(|o| o == n) {
+            out.push(n.to_string())
+        }
+    }
+    out
+}
+
+fn position(names: &[String], l: &str) -> usize {
+    names
+        .iter()
+        .position(|n| n == l)
+        .expect("every accessed location was collected")
 }
 
 pub(super) fn loc_tags(test: &Litmus, loc: &str) -> Vec<Tag> {
@@ -89,7 +120,8 @@ impl Threads<'_> {
         domain: &Domain,
         f: &mut dyn FnMut(Trace) -> Result<()>,
     ) -> Result<()> {
-        let index = |l: &str| self.mem.index(l);
+        let index = |l: &str| self.mem.index(self.test, l);
+        let address = |l: &str| self.mem.address(self.test, l);
         let tags = |l: usize| self.mem.tags[l].clone();
         let init_regs = self
             .test
@@ -101,6 +133,7 @@ impl Threads<'_> {
         let ctx = ThreadContext {
             thread: &self.test.threads[t],
             loc_index: &index,
+            address_index: &address,
             loc_tags: &tags,
             init_regs,
             unroll: self.opts.unroll,
@@ -175,7 +208,7 @@ pub(super) fn prepare(threads: &Threads, coherence: CoKind) -> Result<Prepared> 
     let (test, mem, opts) = (threads.test, threads.mem, threads.opts);
     let mut domain: Domain = mem.init.iter().map(|&v| BTreeSet::from([v])).collect();
     for (loc, v) in stored_constants(test) {
-        domain[mem.index(&loc)].insert(v);
+        domain[mem.index(test, &loc)].insert(v);
     }
     // Seeding every location with the condition's constants lets the enumeration find values that
     // only a cycle of copies (`r = x; y = r` ‖ `r = y; x = r`) can justify: models without a
@@ -188,7 +221,7 @@ pub(super) fn prepare(threads: &Threads, coherence: CoKind) -> Result<Prepared> 
     let limit = u128::from(opts.max_candidates);
     let mut round = 0;
     loop {
-        let index = |l: &str| mem.index(l);
+        let index = |l: &str| mem.index(test, l);
         let code = bound::from_code(test, &index, &domain, coherence, opts.unroll)?;
         if code.candidates > limit && code.traces > limit {
             return Err(over_limit(test, &code, false, opts));
