@@ -125,3 +125,31 @@ fn a_barrier_short_of_its_quorum_blocks_the_threads_behind_it() {
 exists (x == 1)";
     assert!(!run("models/ptx-v6.cat", text).validated);
 }
+
+/// herd's `Witnesses` line counts executions for and against the clause: for `~exists c` it
+/// swaps the proposition's counts (herd's `check_wit`), while `Observation` keeps them.
+#[test]
+fn not_exists_witnesses_follow_herd() {
+    let text = SB_WEAK.replace("exists (", "~exists (");
+    let o = run("models/sc.cat", &text);
+    assert!(o.validated, "SC forbids the store-buffering outcome");
+    assert_eq!(o.positive, 0, "no execution satisfies the proposition");
+    assert!(o.negative > 0);
+    assert_eq!(runner::witnesses(&o), (o.negative, o.positive));
+    let shown = runner::render_herd(&o);
+    let n = o.negative;
+    assert!(
+        shown.contains(&format!("Positive: {n} Negative: 0")),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!("Observation SB Never 0 {n}")),
+        "{shown}"
+    );
+    let exists = run("models/sc.cat", SB_WEAK);
+    assert_eq!(
+        runner::witnesses(&exists),
+        (0, n),
+        "exists keeps the proposition's counts"
+    );
+}
