@@ -192,6 +192,7 @@ fn scoped_message_passing() -> Litmus {
             quantifier: Quantifier::Exists,
             prop: Prop::And(reg_is(1, "r1", 1), reg_is(1, "r3", 0)),
         },
+        locations: vec![],
     }
 }
 

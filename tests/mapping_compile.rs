@@ -59,6 +59,7 @@ fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
             quantifier: Quantifier::Exists,
             prop,
         },
+        locations: vec![],
     }
 }
 

@@ -67,6 +67,7 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
             quantifier: Quantifier::Exists,
             prop,
         },
+        locations: vec![],
     }
 }
 

@@ -153,3 +153,21 @@ fn not_exists_witnesses_follow_herd() {
         "exists keeps the proposition's counts"
     );
 }
+
+/// herd's `locations [...]` clause: the final states show those registers and locations beside
+/// the condition's own.
+#[test]
+fn locations_clause_adds_to_the_final_states() {
+    let text = SB_WEAK.replace("exists (", "locations [x; y;]\nexists (");
+    let o = run("models/sc.cat", &text);
+    let plain = run("models/sc.cat", SB_WEAK);
+    assert_eq!(o.validated, plain.validated);
+    assert_eq!(
+        o.states.len(),
+        plain.states.len(),
+        "x and y end at 1 in every execution"
+    );
+    for state in o.states.keys() {
+        assert!(state.ends_with(" x=1; y=1;"), "{state}");
+    }
+}

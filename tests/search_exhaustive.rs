@@ -228,6 +228,7 @@ fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
             quantifier: Quantifier::Exists,
             prop: Prop::True,
         },
+        locations: vec![],
     }
 }
 

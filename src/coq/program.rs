@@ -628,6 +628,7 @@ fn store_and_load(
             quantifier: Quantifier::Exists,
             prop: Prop::True,
         },
+        locations: vec![],
     }
 }
 

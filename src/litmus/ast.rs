@@ -143,6 +143,16 @@ pub enum Operand {
     Const(i64, Span),
 }
 
+impl Operand {
+    pub fn span(&self) -> Span {
+        match self {
+            Operand::Reg { span, .. } | Operand::Loc { span, .. } | Operand::Const(_, span) => {
+                *span
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PropAst {
     True,
@@ -174,6 +184,8 @@ pub fn prop2<'a>(
 /// `exists`, `~exists` or `forall`, with the span of the keyword(s).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CondAst {
+    /// herd's `locations [...]` clause: registers and locations whose final values are reported.
+    pub locations: Vec<Operand>,
     pub quantifier: crate::litmus::program::Quantifier,
     pub prop: PropAst,
 }

@@ -55,8 +55,9 @@ pub fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<
         threads: &names,
         init: &init,
         pointers: &pointers,
+        code: &threads,
     };
-    let condition = cond::parse_condition(src, layout.condition, &scope)?;
+    let (condition, locations) = cond::parse_condition(src, layout.condition, &scope)?;
     Ok(Litmus {
         arch,
         name,
@@ -65,6 +66,7 @@ pub fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<
         loc_tags,
         threads,
         condition,
+        locations,
     })
 }
 

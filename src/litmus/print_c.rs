@@ -42,7 +42,7 @@ use std::fmt::Write;
 
 use crate::diag::{Error, Result};
 use crate::litmus::ast::C_TYPE_WORDS;
-use crate::litmus::print::{condition_text, is_ident, Msg, RESERVED};
+use crate::litmus::print::{final_clause, is_ident, Msg, RESERVED};
 use crate::litmus::program::{Arch, Instr, Litmus, Target, Thread};
 use crate::syntax::c;
 use crate::vocab::{self, Tag};
@@ -136,7 +136,7 @@ fn write_test(test: &Litmus) -> Msg<String> {
     for c in test.condition.prop.constants() {
         constant(c)?;
     }
-    writeln!(out, "\n{}", condition_text(&test.condition, &target)?).ok();
+    writeln!(out, "\n{}", final_clause(test, &target)?).ok();
     Ok(out)
 }
 

@@ -235,6 +235,9 @@ pub struct Litmus {
     pub loc_tags: Vec<(String, Tags)>,
     pub threads: Vec<Thread>,
     pub condition: Condition,
+    /// herd's `locations [...]` clause: registers and locations whose final values the runner
+    /// reports beside those the condition names.
+    pub locations: Vec<Target>,
 }
 
 impl Instr {
@@ -248,6 +251,66 @@ impl Instr {
             | Instr::Barrier { .. } => 1,
             Instr::Rmw { .. } => 2,
             _ => 0,
+        }
+    }
+}
+
+impl Instr {
+    /// The registers the instruction writes or reads, in the order they appear (a register may
+    /// appear twice).
+    pub fn registers(&self) -> Vec<&Reg> {
+        let mut out = vec![];
+        match self {
+            Instr::Load { dst, .. } => out.push(dst),
+            Instr::Store { value, .. } => value.registers(&mut out),
+            Instr::Rmw { dst, op, .. } => {
+                out.extend(dst);
+                match op {
+                    RmwOp::Arith(_, e) | RmwOp::Exch(e) => e.registers(&mut out),
+                    RmwOp::Cas { expected, desired } => {
+                        expected.registers(&mut out);
+                        desired.registers(&mut out)
+                    }
+                }
+            }
+            Instr::Barrier { id, count, .. } => {
+                id.registers(&mut out);
+                count.iter().for_each(|c| c.registers(&mut out))
+            }
+            Instr::Assign { dst, value } => {
+                out.push(dst);
+                value.registers(&mut out)
+            }
+            Instr::BranchIf { cond, .. } => {
+                cond.lhs.registers(&mut out);
+                cond.rhs.registers(&mut out)
+            }
+            Instr::Fence { .. } | Instr::Label(_) | Instr::Goto(_) => {}
+        }
+        out
+    }
+
+    /// The location the instruction accesses, if it is a memory access.
+    pub fn location(&self) -> Option<&str> {
+        match self {
+            Instr::Load { loc, .. } | Instr::Store { loc, .. } | Instr::Rmw { loc, .. } => {
+                Some(loc)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Expr {
+    /// Push the registers `self` reads onto `out`, left to right.
+    fn registers<'a>(&'a self, out: &mut Vec<&'a Reg>) {
+        match self {
+            Expr::Const(_) => {}
+            Expr::Reg(r) => out.push(r),
+            Expr::Bin(_, a, b) => {
+                a.registers(out);
+                b.registers(out)
+            }
         }
     }
 }

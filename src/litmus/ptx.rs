@@ -49,8 +49,9 @@ pub fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmus> {
         threads: &names,
         init: &init,
         pointers: &[],
+        code: &threads,
     };
-    let condition = cond::parse_condition(src, layout.condition, &scope)?;
+    let (condition, locations) = cond::parse_condition(src, layout.condition, &scope)?;
     Ok(Litmus {
         arch: Arch::Ptx,
         name,
@@ -59,6 +60,7 @@ pub fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmus> {
         loc_tags: vec![],
         threads,
         condition,
+        locations,
     })
 }
 

@@ -70,7 +70,7 @@ pub struct Outcome {
 
 /// Run `test` under `model`.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
-    let observed: Vec<Target> = test.condition.prop.targets().into_iter().cloned().collect();
+    let observed = observed(test);
     let names: Vec<String> = observed.iter().map(|t| target_name(test, t)).collect();
     let mut out = Outcome {
         test: test.name.clone(),
@@ -112,6 +112,18 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         Quantifier::Forall => out.negative == 0,
     };
     Ok(out)
+}
+
+/// What a final state shows: the registers and locations the condition names, in order of first
+/// mention, then those of the `locations` clause it does not name (herd shows both).
+fn observed(test: &Litmus) -> Vec<Target> {
+    let mut out: Vec<Target> = test.condition.prop.targets().into_iter().cloned().collect();
+    for t in &test.locations {
+        if !out.contains(t) {
+            out.push(t.clone());
+        }
+    }
+    out
 }
 
 /// A final-state target as herd7 names it (`0:r0`, `x`).

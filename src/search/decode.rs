@@ -194,6 +194,7 @@ pub(super) fn source_test(
             quantifier: Quantifier::Exists,
             prop: observation(layout, menu, choice, &value),
         },
+        locations: vec![],
     }
 }
 
