@@ -171,3 +171,33 @@ fn locations_clause_adds_to_the_final_states() {
         assert!(state.ends_with(" x=1; y=1;"), "{state}");
     }
 }
+
+/// A compare-exchange whose failure order is `memory_order_release` (C11 7.17.7.4 forbids it;
+/// the reference tool, Dat3M, reads such tests with the success order alone): the failed read
+/// keeps the success order, so a failed `acq_rel` compare-exchange that reads the flag acquires
+/// it, and message passing holds. With a relaxed failure order it does not.
+#[test]
+fn a_release_failure_order_reads_with_the_success_order() {
+    let mp = |failure: &str| {
+        format!(
+            "C MP+cas-failure
+{{ [x] = 0; [y] = 0; }}
+
+P0 (atomic_int* x, atomic_int* y) {{
+  atomic_store_explicit(y, 1, memory_order_relaxed);
+  atomic_store_explicit(x, 1, memory_order_release);
+}}
+
+P1 (atomic_int* x, atomic_int* y) {{
+  int e = 2;
+  int ok = atomic_compare_exchange_strong_explicit(x, &e, 3, memory_order_acq_rel, {failure});
+  int r1 = atomic_load_explicit(y, memory_order_relaxed);
+}}
+
+exists (1:ok=0 /\\ 1:e=1 /\\ 1:r1=0)"
+        )
+    };
+    assert!(!run("models/rc11.cat", &mp("memory_order_release")).validated);
+    assert!(!run("models/rc11.cat", &mp("memory_order_acquire")).validated);
+    assert!(run("models/rc11.cat", &mp("memory_order_relaxed")).validated);
+}
