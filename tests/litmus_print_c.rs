@@ -181,11 +181,13 @@ fn scoped_message_passing() -> Litmus {
                 name: "P0".into(),
                 placement: Placement { cta: 0, gpu: 0 },
                 code: p0,
+                unsequenced: vec![],
             },
             Thread {
                 name: "P1".into(),
                 placement: Placement { cta: 1, gpu: 0 },
                 code: p1,
+                unsequenced: vec![],
             },
         ],
         condition: Condition {

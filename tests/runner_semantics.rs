@@ -201,3 +201,108 @@ exists (1:ok=0 /\\ 1:e=1 /\\ 1:r1=0)"
     assert!(!run("models/rc11.cat", &mp("memory_order_acquire")).validated);
     assert!(run("models/rc11.cat", &mp("memory_order_relaxed")).validated);
 }
+
+/// C11 6.5p2: the operands of `+` are unsequenced. In `atomic_load_explicit(x, acquire) + *y`
+/// the plain read of `y` is not sequenced after the acquire, so the release/acquire pair does not
+/// make `P0`'s write of `y` visible to it: C11 (visible side effects) forbids reading 1, and RC11,
+/// which has no such axiom, lets it read 1 only in a racy execution. Written as two statements,
+/// the read is sequenced after the acquire and reading 1 is allowed without a race.
+#[test]
+fn operands_of_an_operator_are_unsequenced() {
+    let mp = |reader: &str| {
+        format!(
+            "C MP+unsequenced
+{{ [x] = 0; [y] = 0; }}
+
+P0 (atomic_int* x, int* y) {{
+  *y = 1;
+  atomic_store_explicit(x, 1, memory_order_release);
+}}
+
+P1 (atomic_int* x, int* y) {{
+  {reader}
+}}
+
+exists (1:t=2)"
+        )
+    };
+    let unsequenced = mp("int t = atomic_load_explicit(x, memory_order_acquire) + *y;");
+    let sequenced = mp("int a = atomic_load_explicit(x, memory_order_acquire);\n  int t = a + *y;");
+    assert!(!run("models/c11.cat", &unsequenced).validated);
+    assert!(run("models/c11.cat", &sequenced).validated);
+    let rc11 = run("models/rc11.cat", &unsequenced);
+    assert!(rc11.validated && rc11.flags.contains("data-race"));
+}
+
+/// The shape of Dat3M's `C11/auto/linearisation` (its reference verdict under C11 is 0; the
+/// vendored `linearisation2`, the same program with the sum written as two statements, is 1):
+/// the unsequenced plain read of `y` cannot see `P2`'s write through `P0`'s acquire.
+#[test]
+fn an_unsequenced_read_is_not_ordered_by_the_acquire_beside_it() {
+    let text = |p0: &str| {
+        format!(
+            "C linearisation
+{{ [x] = 0; [y] = 0; [w] = 0; [z] = 0; }}
+
+P0 (atomic_int* w, atomic_int* x, volatile int* y) {{
+  {p0}
+  if (t == 2) {{
+    atomic_store_explicit(w, 1, memory_order_release);
+  }}
+}}
+
+P1 (atomic_int* w, atomic_int* z) {{
+  int r0 = atomic_load_explicit(w, memory_order_relaxed);
+  if (r0) {{
+    atomic_store_explicit(z, 1, memory_order_relaxed);
+  }}
+}}
+
+P2 (atomic_int* x, volatile int* y, atomic_int* z) {{
+  int r1 = atomic_load_explicit(z, memory_order_relaxed);
+  if (r1) {{
+    *y = 1;
+    atomic_store_explicit(x, 1, memory_order_release);
+  }}
+}}
+
+exists (0:t=2 /\\ w=1 /\\ x=1 /\\ y=1 /\\ z=1)"
+        )
+    };
+    let one = text("int t = atomic_load_explicit(x, memory_order_acquire) + *y;");
+    let two = text("int t = atomic_load_explicit(x, memory_order_acquire);\n  t = t + *y;");
+    assert!(!run("models/c11.cat", &one).validated);
+    assert!(run("models/c11.cat", &two).validated);
+}
+
+/// Unsequenced events have no `po` between them, but both stay `po`-after what comes before the
+/// expression and `po`-before what follows.
+#[test]
+fn unsequenced_operands_keep_po_with_the_rest_of_the_thread() {
+    let test = litmus::parse_str(
+        "t.litmus",
+        "C t
+{ [x] = 0; [y] = 0; [z] = 0; }
+P0 (atomic_int* x, atomic_int* y, atomic_int* z) {
+  atomic_store_explicit(z, 1, memory_order_relaxed);
+  int t = atomic_load_explicit(x, memory_order_relaxed) + atomic_load_explicit(y, memory_order_relaxed);
+  atomic_store_explicit(z, 2, memory_order_relaxed);
+}
+exists (0:t=0)",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = ir::load(Path::new("models/sc.cat")).expect("model loads");
+    let mut checked = 0;
+    runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |c| {
+        // Events: three initial writes, then W z, R x, R y, W z.
+        let po = &c.execution.po;
+        assert!(!po.contains(4, 5) && !po.contains(5, 4), "the two reads");
+        for read in [4, 5] {
+            assert!(po.contains(3, read) && po.contains(read, 6));
+        }
+        assert!(po.contains(3, 6));
+        checked += 1;
+    })
+    .expect("runs");
+    assert!(checked > 0);
+}

@@ -593,6 +593,7 @@ fn store_and_load(
         name: name.into(),
         placement: Default::default(),
         code: vec![instr],
+        unsequenced: vec![],
     };
     Litmus {
         arch: if region.is_some() {

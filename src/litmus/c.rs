@@ -110,11 +110,13 @@ fn thread(
             ));
         }
     }
-    let code = Lowerer::new(src, arch, init, barrier_ids, params).thread(&t.name.node, &t.body)?;
+    let (code, unsequenced) =
+        Lowerer::new(src, arch, init, barrier_ids, params).thread(&t.name.node, &t.body)?;
     Ok(Thread {
         name: t.name.node.clone(),
         placement,
         code,
+        unsequenced,
     })
 }
 

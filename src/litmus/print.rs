@@ -16,7 +16,8 @@ use std::fmt::Write;
 
 use crate::diag::{Error, Result};
 use crate::litmus::program::{
-    BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
+    unsequenced_refusal, BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp,
+    Target, Thread,
 };
 use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
 use crate::syntax::ptx::{self, BARRIER_MODES};
@@ -44,6 +45,9 @@ pub fn print_ptx(test: &Litmus) -> Result<String> {
     }
     if test.threads.is_empty() {
         return Err(fail("a PTX test needs at least one thread".into()));
+    }
+    if let Some(t) = test.unsequenced_thread() {
+        return Err(fail(unsequenced_refusal(t)));
     }
     let mut names: Vec<Names> = (0..test.threads.len())
         .map(|i| Names::new(test, i))

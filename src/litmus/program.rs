@@ -36,6 +36,19 @@ pub struct Thread {
     pub name: String,
     pub placement: Placement,
     pub code: Vec<Instr>,
+    /// The operands of C operators whose evaluations are unsequenced (C11 6.5p2), as ranges of
+    /// `code`; empty for PTX and for code a tool wrote.
+    pub unsequenced: Vec<Unsequenced>,
+}
+
+/// The two operands of one C binary operator (`a + b`, `a == b`), as the ranges of `code` they
+/// were lowered to: every event one range performs is unsequenced with every event the other
+/// performs in the same evaluation of the operator — neither is `po`-before the other — while
+/// both stay `po`-after what precedes the expression and `po`-before what follows it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Unsequenced {
+    pub left: std::ops::Range<usize>,
+    pub right: std::ops::Range<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -253,6 +266,23 @@ impl Instr {
             _ => 0,
         }
     }
+}
+
+impl Litmus {
+    /// The first thread with unsequenced operands, which the printers refuse: they write one
+    /// statement (or PTX instruction) per access, which sequences them.
+    pub fn unsequenced_thread(&self) -> Option<&Thread> {
+        self.threads.iter().find(|t| !t.unsequenced.is_empty())
+    }
+}
+
+/// Why a printer refuses `thread`'s unsequenced operands.
+pub fn unsequenced_refusal(thread: &Thread) -> String {
+    format!(
+        "{} has unsequenced operands (a C operator with memory accesses on both sides); \
+         written one access per statement they would be sequenced",
+        thread.name
+    )
 }
 
 impl Instr {

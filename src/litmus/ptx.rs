@@ -155,6 +155,7 @@ fn thread(src: &Source, header: &Header, column: &[(Cell, Span)]) -> Result<Thre
         name: header.name.node.clone(),
         placement: placement(src, header)?,
         code,
+        unsequenced: vec![],
     })
 }
 
