@@ -306,3 +306,35 @@ exists (0:t=0)",
     .expect("runs");
     assert!(checked > 0);
 }
+
+/// OpenCL 2.0 (§3.3.6, and the scoped model of Batty, Donaldson and Wickerson): a release and
+/// an acquire synchronise the memory region of the location they access. A `local` flag at
+/// work-group scope publishes `local` data to the work-group, but not `global` data.
+#[test]
+fn local_memory_synchronises_its_own_region() {
+    let mp = |data: &str| {
+        format!(
+            "OPENCL MP+local-flag
+{{ [x] = 0; [y] = 0; }}
+
+P0@wg 0, dev 0 ({data} int* x, local atomic_int* y) {{
+  *x = 1;
+  atomic_store_explicit(y, 1, memory_order_release, memory_scope_work_group);
+}}
+
+P1@wg 0, dev 0 ({data} int* x, local atomic_int* y) {{
+  int r0 = atomic_load_explicit(y, memory_order_acquire, memory_scope_work_group);
+  int r1 = -1;
+  if (r0 == 1) {{
+    r1 = *x;
+  }}
+}}
+
+exists (1:r1=0)"
+        )
+    };
+    let local = run("models/opencl.cat", &mp("local"));
+    assert!(!local.validated && local.flags.is_empty());
+    let global = run("models/opencl.cat", &mp("global"));
+    assert!(global.validated && global.flags.contains("data-race"));
+}
