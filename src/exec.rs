@@ -44,7 +44,7 @@ pub struct Execution {
     pub(crate) locations: Vec<String>,
     /// Placement of each thread in the scope tree.
     pub(crate) placements: Vec<Placement>,
-    pub(crate) po: Rel,
+    pub po: Rel,
     pub rf: Rel,
     pub co: Rel,
     pub(crate) rmw: Rel,

@@ -2,7 +2,8 @@
 //! command, prints, exits.
 //!
 //! Exit status (`exit_status`): 0 success (for `check`: no counterexample up to the bound), 1 a
-//! counterexample found (also by a check stopped early), 2 bad input or a failed write (a
+//! counterexample found (also by a check stopped early) or, for `oracle`, a test that disagrees
+//! with its verdict or could not be run, 2 bad input or a failed write (a
 //! diagnostic on stderr; with `check --json` also as JSON on stdout), 3 (`gpu run`) no device to
 //! run on, 4 a check stopped (SIGINT, SIGTERM, `--timeout`) before its bound with no
 //! counterexample found so far; and, ended where they happen, 141 standard output closed
@@ -31,6 +32,8 @@ enum Ended {
     Counterexample,
     /// `check` stopped before its bound with nothing found.
     Stopped,
+    /// `oracle`: some test disagrees with its verdict or could not be run.
+    Disagreement,
 }
 
 fn main() -> ExitCode {
@@ -53,7 +56,7 @@ fn main() -> ExitCode {
 fn exit_status(result: Result<Ended, Failure>, errors_as_json: bool) -> ExitCode {
     match result {
         Ok(Ended::Done) => ExitCode::SUCCESS,
-        Ok(Ended::Counterexample) => ExitCode::from(1),
+        Ok(Ended::Counterexample | Ended::Disagreement) => ExitCode::from(1),
         Ok(Ended::Stopped) => ExitCode::from(4),
         Err(Failure::Input(e)) => {
             eprint(&e.render());
@@ -78,13 +81,20 @@ fn print_json(value: &impl serde::Serialize) {
 fn run(args: &RunArgs) -> Result<Ended, Failure> {
     let model = ir::load(&args.model)?;
     let opts = args.options();
-    for path in &args.tests {
-        let test = litmus::parse_file(path)?;
-        let outcome = runner::run(&model, &test, &opts)?;
-        if args.json {
-            print_json(&outcome);
-        } else {
-            print(&runner::render_herd(&outcome));
+    let run_one = |path: &std::path::PathBuf| -> Result<runner::Outcome, Failure> {
+        Ok(runner::run(&model, &litmus::parse_file(path)?, &opts)?)
+    };
+    if args.json {
+        // One document however many tests: an array of outcomes, printed once all have run.
+        let outcomes = args
+            .tests
+            .iter()
+            .map(run_one)
+            .collect::<Result<Vec<_>, _>>()?;
+        print_json(&outcomes);
+    } else {
+        for path in &args.tests {
+            print(&runner::render_herd(&run_one(path)?));
         }
     }
     Ok(Ended::Done)
@@ -102,7 +112,13 @@ fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {
     } else {
         print(&oracle::render(&reports));
     }
-    Ok(Ended::Done)
+    match oracle::failures(&reports) {
+        Some(summary) => {
+            eprint(&format!("{summary}\n"));
+            Ok(Ended::Disagreement)
+        }
+        None => Ok(Ended::Done),
+    }
 }
 
 fn compile(args: &CompileArgs) -> Result<Ended, Failure> {

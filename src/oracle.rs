@@ -1,6 +1,7 @@
 //! Agreement with external verdicts: run every oracle suite that has a model here.
 //!
-//! Owns: reading `expected/<SUITE>.tsv` files and the suite → model table (`models/suites.tsv`),
+//! Owns: reading a suite's verdicts (`expected/<SUITE>.tsv`, or a Dat3M checkout's
+//! `dartagnan/src/test/resources/<SUITE>-expected.csv`) and the suite → model table (`models/suites.tsv`),
 //! choosing the suites a run names (`select_suites`), running each test with the runner, and the
 //! per-suite agree / disagree / unsupported tally.
 //! Uses: `ir`, `litmus`, `runner`. Disagreements are reported, never filtered.
@@ -60,15 +61,21 @@ pub struct SuiteReport {
     pub(crate) seconds: f64,
 }
 
-/// The tab-separated rows of a data file (blank and `#` lines skipped), each with its line number.
-fn rows(path: &Path) -> Result<Vec<(usize, Vec<String>)>> {
+/// The rows of a data file, split at `separator` (blank and `#` lines skipped), each with its
+/// line number.
+fn rows(path: &Path, separator: char) -> Result<Vec<(usize, Vec<String>)>> {
     let text = read_source(path)?;
     let data = text
         .lines()
         .enumerate()
         .filter(|(_, l)| !l.trim().is_empty() && !l.starts_with('#'));
     Ok(data
-        .map(|(i, l)| (i + 1, l.split('\t').map(str::to_string).collect()))
+        .map(|(i, l)| {
+            (
+                i + 1,
+                l.trim_end().split(separator).map(str::to_string).collect(),
+            )
+        })
         .collect())
 }
 
@@ -83,7 +90,7 @@ fn bad_row(path: &Path, line: usize, expected: &str) -> Error {
 pub fn read_suites(table: &Path) -> Result<Vec<Suite>> {
     let dir = table.parent().unwrap_or(Path::new("."));
     let expected = "suite<TAB>model<TAB>clause|no-race";
-    rows(table)?
+    rows(table, '\t')?
         .into_iter()
         .map(|(line, cols)| {
             let meaning = match cols.get(2).map(String::as_str) {
@@ -118,16 +125,44 @@ pub fn select_suites(table: &Path, only: &[String]) -> Result<Vec<Suite>> {
         .collect())
 }
 
-/// Read `expected/<suite>.tsv`: `(test path relative to the oracle dir, verdict)`.
+/// Where a suite's verdicts are kept under an oracle directory: this project's layout
+/// (`expected/<SUITE>.tsv`, tab-separated) or a Dat3M checkout's
+/// (`dartagnan/src/test/resources/<SUITE>-expected.csv`, comma-separated). In both, a row is a
+/// test path relative to the oracle directory and its verdict, 1 or 0.
+pub fn verdict_file(oracle: &Path, suite: &str) -> (PathBuf, char) {
+    let tsv = oracle.join("expected").join(format!("{suite}.tsv"));
+    let csv = oracle
+        .join("dartagnan/src/test/resources")
+        .join(format!("{suite}-expected.csv"));
+    if !tsv.exists() && csv.exists() {
+        (csv, ',')
+    } else {
+        (tsv, '\t')
+    }
+}
+
+/// Read a suite's verdicts (`verdict_file`): `(test path relative to the oracle dir, verdict)`,
+/// one per row. A test listed twice with the same verdict (Dat3M lists `MP_ra_dev` twice in
+/// `OPENCL` and `OPENCL-DR`) is run and counted twice, so totals match the reference files; with
+/// different verdicts it is an error.
 pub fn read_expected(oracle: &Path, suite: &str) -> Result<Vec<(String, bool)>> {
-    let path = oracle.join("expected").join(format!("{suite}.tsv"));
-    rows(&path)?
-        .into_iter()
-        .map(|(line, cols)| match cols.as_slice() {
-            [test, v] if v == "1" || v == "0" => Ok((test.clone(), v == "1")),
-            _ => Err(bad_row(&path, line, "path<TAB>0|1")),
-        })
-        .collect()
+    let (path, separator) = verdict_file(oracle, suite);
+    let shape = format!("path{}0|1", if separator == ',' { "," } else { "<TAB>" });
+    let mut out: Vec<(String, bool)> = Vec::new();
+    for (line, cols) in rows(&path, separator)? {
+        let (test, want) = match cols.as_slice() {
+            [test, v] if v == "1" || v == "0" => (test.clone(), v == "1"),
+            _ => return Err(bad_row(&path, line, &shape)),
+        };
+        if out.iter().any(|(t, w)| *t == test && *w != want) {
+            return Err(Error::file(
+                format!("{}:{line}", path.display()),
+                format!("`{test}` is listed again with the other verdict"),
+            ));
+        }
+        out.push((test, want));
+    }
+    Ok(out)
 }
 
 /// Run one suite: every expected test under the suite's model.
@@ -185,6 +220,17 @@ fn judge(
         result,
         candidates,
     }
+}
+
+/// `None` when every test of every suite agrees; otherwise the line that says how many did not.
+pub fn failures(reports: &[SuiteReport]) -> Option<String> {
+    let disagree: usize = reports.iter().map(|r| r.disagree).sum();
+    let unsupported: usize = reports.iter().map(|r| r.unsupported).sum();
+    (disagree + unsupported > 0).then(|| {
+        format!(
+            "oracle: {disagree} test(s) disagree with their verdict and {unsupported} could not be run"
+        )
+    })
 }
 
 /// The agreement table and the list of every disagreement and unsupported test.

@@ -40,7 +40,9 @@ fn json_output_carries_the_verdict() {
         "tests/data/ptx-manual/0009_sb_fence_acq_rel_sys.litmus",
     ]);
     assert_eq!(code, 0);
+    // `run --json` prints one array, whatever the number of tests (one outcome here).
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let v = &v[0];
     assert_eq!(
         v["validated"], false,
         "SC forbids store buffering whatever the fences"
@@ -91,6 +93,50 @@ fn oracle_command_prints_the_agreement_table() {
         .expect("a row for RC11");
     let cols: Vec<&str> = row.split_whitespace().collect();
     assert_eq!(&cols[1..5], ["100", "0", "0", "100"], "{out}");
+}
+
+#[test]
+fn run_json_on_several_tests_is_one_document() {
+    let tests = [
+        "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+        "tests/data/ptx-manual/0009_sb_fence_acq_rel_sys.litmus",
+    ];
+    let (code, out, err) = mapcheck(&["run", "--json", "models/ptx-v6.cat", tests[0], tests[1]]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    let outcomes = v.as_array().expect("an array of outcomes");
+    assert_eq!(outcomes.len(), 2);
+    // fence.sc forbids store buffering in PTX; fence.acq_rel does not.
+    assert_eq!(outcomes[0]["validated"], false);
+    assert_eq!(outcomes[1]["validated"], true);
+}
+
+/// A Dat3M checkout read as it is: verdicts in `dartagnan/src/test/resources/*-expected.csv`.
+const DAT3M_CHECKOUT: &str = "tests/data/oracle/dat3m-checkout";
+
+#[test]
+fn oracle_reads_a_dat3m_checkout() {
+    let (code, out, err) = mapcheck(&["oracle", DAT3M_CHECKOUT, "--suite", "C11"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("C11"))
+        .expect("a C11 row");
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    // Four tests, one of them listed twice: five rows, as the file has them.
+    assert_eq!(&cols[1..5], ["5", "0", "0", "5"], "{out}");
+}
+
+#[test]
+fn oracle_exits_1_and_says_so_when_a_test_disagrees() {
+    // The fixture's RC11 verdict for lb.litmus is wrong on purpose (its README).
+    let (code, out, err) = mapcheck(&["oracle", DAT3M_CHECKOUT, "--suite", "RC11"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("RC11: DISAGREE litmus/C11/auto/lb.litmus (expected 1, got 0)"),
+        "{out}"
+    );
+    assert!(err.contains("1 test(s) disagree"), "{err}");
 }
 
 #[test]

@@ -182,17 +182,20 @@ fn scoped_message_passing() -> Litmus {
                 name: "P0".into(),
                 placement: Placement { cta: 0, gpu: 0 },
                 code: p0,
+                unsequenced: vec![],
             },
             Thread {
                 name: "P1".into(),
                 placement: Placement { cta: 1, gpu: 0 },
                 code: p1,
+                unsequenced: vec![],
             },
         ],
         condition: Condition {
             quantifier: Quantifier::Exists,
             prop: Prop::And(reg_is(1, "r1", 1), reg_is(1, "r3", 0)),
         },
+        locations: vec![],
     }
 }
 
@@ -328,4 +331,38 @@ fn a_structure_that_reads_back_differently_is_refused() {
         message.contains("reads back") && message.contains("%L7"),
         "{message}"
     );
+}
+
+/// herd's `locations [...]` clause is printed back; unsequenced operands are refused, since one
+/// statement per access would sequence them.
+#[test]
+fn locations_print_back_and_unsequenced_operands_are_refused() {
+    let text = |p0: &str| {
+        format!(
+            "C t
+{{ [x] = 0; [y] = 0; }}
+
+P0 (atomic_int* x, atomic_int* y) {{
+  {p0}
+}}
+
+locations [y; 0:a;]
+exists (0:t=0)"
+        )
+    };
+    let sequenced = litmus::parse_str(
+        "t.litmus",
+        &text("int a = atomic_load_explicit(x, memory_order_relaxed);\n  int t = a + 1;"),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let (printed, again) = reprint(&sequenced).unwrap_or_else(|e| panic!("{e}"));
+    assert!(printed.contains("locations [y; P0:a;]"), "{printed}");
+    assert_eq!(again.locations, sequenced.locations);
+    let unsequenced = litmus::parse_str(
+        "t.litmus",
+        &text("int a = 0;\n  int t = atomic_load_explicit(x, memory_order_relaxed) + atomic_load_explicit(y, memory_order_relaxed);"),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let refused = reprint(&unsequenced).expect_err("unsequenced operands are refused");
+    assert!(refused.contains("unsequenced operands"), "{refused}");
 }

@@ -752,3 +752,52 @@ fn opencl_array_elements_share_the_array_region() {
     assert_eq!(region("y[1]"), Some(tags(&["GLOBAL"])));
     assert_eq!(region("x"), Some(tags(&["GLOBAL"])));
 }
+
+/// The header lines herd and diy write between the title and the initial state (a quoted
+/// description, `Key=value` info lines) change nothing in the test.
+#[test]
+fn diy_header_lines_are_accepted() {
+    let body = "{ [x] = 0; [y] = 0; }
+
+P0 (atomic_int* x, atomic_int* y) {
+  atomic_store_explicit(x, 1, memory_order_relaxed);
+  int r0 = atomic_load_explicit(y, memory_order_relaxed);
+}
+
+P1 (atomic_int* x, atomic_int* y) {
+  atomic_store_explicit(y, 1, memory_order_relaxed);
+  int r0 = atomic_load_explicit(x, memory_order_relaxed);
+}
+
+exists (0:r0=0 /\\ 1:r0=0)";
+    let headers = "\"Fre PodWR Fre PodWR\"
+Generator=diy7 (version 7.57)
+Prefetch=0:x=F,0:y=T,1:y=F,1:x=T
+Com=Fr Fr
+Orig=PodWR Fre PodWR Fre
+Cycle=Fre PodWR Fre PodWR
+Relax=
+Safe=Fre PodWR
+Variant=
+Scopes=
+hash = 0123abcd
+";
+    let plain = parse(&format!("C SB\n{body}"));
+    let with_headers = parse(&format!("C SB\n{headers}{body}"));
+    assert_eq!(with_headers, plain);
+}
+
+/// herd's `locations [...]` clause is kept, resolved like the condition's names.
+#[test]
+fn locations_clause_is_kept() {
+    let t = parse(
+        "PTX MP
+{ x=0; y=0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ st.weak x, 1   | ld.weak r0, y  ;
+ st.weak y, 1   | ld.weak r1, x  ;
+locations [x; P1:r0;]
+exists (P1:r1 == 0)",
+    );
+    assert_eq!(t.locations, vec![Target::Mem("x".into()), treg(1, "r0")]);
+}

@@ -47,6 +47,7 @@ fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
         name: n.into(),
         placement: Placement { cta, gpu: 0 },
         code,
+        unsequenced: vec![],
     };
     Litmus {
         arch: Arch::C11,
@@ -60,6 +61,7 @@ fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
             quantifier: Quantifier::Exists,
             prop,
         },
+        locations: vec![],
     }
 }
 

@@ -54,6 +54,7 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
             name: format!("P{i}"),
             placement: Placement { cta, gpu: 0 },
             code,
+            unsequenced: vec![],
         })
         .collect();
     Litmus {
@@ -68,6 +69,7 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
             quantifier: Quantifier::Exists,
             prop,
         },
+        locations: vec![],
     }
 }
 

@@ -147,3 +147,216 @@ exists (P0:r0 == 0 /\\ x == 1)";
     let fenced = text.replace(" ld.weak r0, y ;", " fence.proxy.alias ;\n ld.weak r0, y ;");
     assert!(!run("models/ptx-v7.5.cat", &fenced).validated);
 }
+
+/// herd's `Witnesses` line counts executions for and against the clause: for `~exists c` it
+/// swaps the proposition's counts (herd's `check_wit`), while `Observation` keeps them.
+#[test]
+fn not_exists_witnesses_follow_herd() {
+    let text = SB_WEAK.replace("exists (", "~exists (");
+    let o = run("models/sc.cat", &text);
+    assert!(o.validated, "SC forbids the store-buffering outcome");
+    assert_eq!(o.positive, 0, "no execution satisfies the proposition");
+    assert!(o.negative > 0);
+    assert_eq!(runner::witnesses(&o), (o.negative, o.positive));
+    let shown = runner::render_herd(&o);
+    let n = o.negative;
+    assert!(
+        shown.contains(&format!("Positive: {n} Negative: 0")),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(&format!("Observation SB Never 0 {n}")),
+        "{shown}"
+    );
+    let exists = run("models/sc.cat", SB_WEAK);
+    assert_eq!(
+        runner::witnesses(&exists),
+        (0, n),
+        "exists keeps the proposition's counts"
+    );
+}
+
+/// herd's `locations [...]` clause: the final states show those registers and locations beside
+/// the condition's own.
+#[test]
+fn locations_clause_adds_to_the_final_states() {
+    let text = SB_WEAK.replace("exists (", "locations [x; y;]\nexists (");
+    let o = run("models/sc.cat", &text);
+    let plain = run("models/sc.cat", SB_WEAK);
+    assert_eq!(o.validated, plain.validated);
+    assert_eq!(
+        o.states.len(),
+        plain.states.len(),
+        "x and y end at 1 in every execution"
+    );
+    for state in o.states.keys() {
+        assert!(state.ends_with(" x=1; y=1;"), "{state}");
+    }
+}
+
+/// A compare-exchange whose failure order is `memory_order_release` (C11 7.17.7.4 forbids it;
+/// the reference tool, Dat3M, reads such tests with the success order alone): the failed read
+/// keeps the success order, so a failed `acq_rel` compare-exchange that reads the flag acquires
+/// it, and message passing holds. With a relaxed failure order it does not.
+#[test]
+fn a_release_failure_order_reads_with_the_success_order() {
+    let mp = |failure: &str| {
+        format!(
+            "C MP+cas-failure
+{{ [x] = 0; [y] = 0; }}
+
+P0 (atomic_int* x, atomic_int* y) {{
+  atomic_store_explicit(y, 1, memory_order_relaxed);
+  atomic_store_explicit(x, 1, memory_order_release);
+}}
+
+P1 (atomic_int* x, atomic_int* y) {{
+  int e = 2;
+  int ok = atomic_compare_exchange_strong_explicit(x, &e, 3, memory_order_acq_rel, {failure});
+  int r1 = atomic_load_explicit(y, memory_order_relaxed);
+}}
+
+exists (1:ok=0 /\\ 1:e=1 /\\ 1:r1=0)"
+        )
+    };
+    assert!(!run("models/rc11.cat", &mp("memory_order_release")).validated);
+    assert!(!run("models/rc11.cat", &mp("memory_order_acquire")).validated);
+    assert!(run("models/rc11.cat", &mp("memory_order_relaxed")).validated);
+}
+
+/// C11 6.5p2: the operands of `+` are unsequenced. In `atomic_load_explicit(x, acquire) + *y`
+/// the plain read of `y` is not sequenced after the acquire, so the release/acquire pair does not
+/// make `P0`'s write of `y` visible to it: C11 (visible side effects) forbids reading 1, and RC11,
+/// which has no such axiom, lets it read 1 only in a racy execution. Written as two statements,
+/// the read is sequenced after the acquire and reading 1 is allowed without a race.
+#[test]
+fn operands_of_an_operator_are_unsequenced() {
+    let mp = |reader: &str| {
+        format!(
+            "C MP+unsequenced
+{{ [x] = 0; [y] = 0; }}
+
+P0 (atomic_int* x, int* y) {{
+  *y = 1;
+  atomic_store_explicit(x, 1, memory_order_release);
+}}
+
+P1 (atomic_int* x, int* y) {{
+  {reader}
+}}
+
+exists (1:t=2)"
+        )
+    };
+    let unsequenced = mp("int t = atomic_load_explicit(x, memory_order_acquire) + *y;");
+    let sequenced = mp("int a = atomic_load_explicit(x, memory_order_acquire);\n  int t = a + *y;");
+    assert!(!run("models/c11.cat", &unsequenced).validated);
+    assert!(run("models/c11.cat", &sequenced).validated);
+    let rc11 = run("models/rc11.cat", &unsequenced);
+    assert!(rc11.validated && rc11.flags.contains("data-race"));
+}
+
+/// The shape of Dat3M's `C11/auto/linearisation` (its reference verdict under C11 is 0; the
+/// vendored `linearisation2`, the same program with the sum written as two statements, is 1):
+/// the unsequenced plain read of `y` cannot see `P2`'s write through `P0`'s acquire.
+#[test]
+fn an_unsequenced_read_is_not_ordered_by_the_acquire_beside_it() {
+    let text = |p0: &str| {
+        format!(
+            "C linearisation
+{{ [x] = 0; [y] = 0; [w] = 0; [z] = 0; }}
+
+P0 (atomic_int* w, atomic_int* x, volatile int* y) {{
+  {p0}
+  if (t == 2) {{
+    atomic_store_explicit(w, 1, memory_order_release);
+  }}
+}}
+
+P1 (atomic_int* w, atomic_int* z) {{
+  int r0 = atomic_load_explicit(w, memory_order_relaxed);
+  if (r0) {{
+    atomic_store_explicit(z, 1, memory_order_relaxed);
+  }}
+}}
+
+P2 (atomic_int* x, volatile int* y, atomic_int* z) {{
+  int r1 = atomic_load_explicit(z, memory_order_relaxed);
+  if (r1) {{
+    *y = 1;
+    atomic_store_explicit(x, 1, memory_order_release);
+  }}
+}}
+
+exists (0:t=2 /\\ w=1 /\\ x=1 /\\ y=1 /\\ z=1)"
+        )
+    };
+    let one = text("int t = atomic_load_explicit(x, memory_order_acquire) + *y;");
+    let two = text("int t = atomic_load_explicit(x, memory_order_acquire);\n  t = t + *y;");
+    assert!(!run("models/c11.cat", &one).validated);
+    assert!(run("models/c11.cat", &two).validated);
+}
+
+/// Unsequenced events have no `po` between them, but both stay `po`-after what comes before the
+/// expression and `po`-before what follows.
+#[test]
+fn unsequenced_operands_keep_po_with_the_rest_of_the_thread() {
+    let test = litmus::parse_str(
+        "t.litmus",
+        "C t
+{ [x] = 0; [y] = 0; [z] = 0; }
+P0 (atomic_int* x, atomic_int* y, atomic_int* z) {
+  atomic_store_explicit(z, 1, memory_order_relaxed);
+  int t = atomic_load_explicit(x, memory_order_relaxed) + atomic_load_explicit(y, memory_order_relaxed);
+  atomic_store_explicit(z, 2, memory_order_relaxed);
+}
+exists (0:t=0)",
+    )
+    .unwrap_or_else(|e| panic!("{}", e.render()));
+    let model = ir::load(Path::new("models/sc.cat")).expect("model loads");
+    let mut checked = 0;
+    runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |c| {
+        // Events: three initial writes, then W z, R x, R y, W z.
+        let po = &c.execution.po;
+        assert!(!po.contains(4, 5) && !po.contains(5, 4), "the two reads");
+        for read in [4, 5] {
+            assert!(po.contains(3, read) && po.contains(read, 6));
+        }
+        assert!(po.contains(3, 6));
+        checked += 1;
+    })
+    .expect("runs");
+    assert!(checked > 0);
+}
+
+/// OpenCL 2.0 (§3.3.6, and the scoped model of Batty, Donaldson and Wickerson): a release and
+/// an acquire synchronise the memory region of the location they access. A `local` flag at
+/// work-group scope publishes `local` data to the work-group, but not `global` data.
+#[test]
+fn local_memory_synchronises_its_own_region() {
+    let mp = |data: &str| {
+        format!(
+            "OPENCL MP+local-flag
+{{ [x] = 0; [y] = 0; }}
+
+P0@wg 0, dev 0 ({data} int* x, local atomic_int* y) {{
+  *x = 1;
+  atomic_store_explicit(y, 1, memory_order_release, memory_scope_work_group);
+}}
+
+P1@wg 0, dev 0 ({data} int* x, local atomic_int* y) {{
+  int r0 = atomic_load_explicit(y, memory_order_acquire, memory_scope_work_group);
+  int r1 = -1;
+  if (r0 == 1) {{
+    r1 = *x;
+  }}
+}}
+
+exists (1:r1=0)"
+        )
+    };
+    let local = run("models/opencl.cat", &mp("local"));
+    assert!(!local.validated && local.flags.is_empty());
+    let global = run("models/opencl.cat", &mp("global"));
+    assert!(global.validated && global.flags.contains("data-race"));
+}

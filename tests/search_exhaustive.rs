@@ -211,6 +211,7 @@ fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
                     gpu: p.place[t].1 as i64,
                 },
                 code,
+                unsequenced: vec![],
             }
         })
         .collect();
@@ -229,6 +230,7 @@ fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
             quantifier: Quantifier::Exists,
             prop: Prop::True,
         },
+        locations: vec![],
     }
 }
 

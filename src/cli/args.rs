@@ -84,7 +84,8 @@ impl RunArgs {
 
 #[derive(Args)]
 pub struct OracleArgs {
-    /// Oracle directory (with `expected/` and `litmus/`).
+    /// Oracle directory: with `expected/<SUITE>.tsv` and `litmus/`, or a Dat3M checkout (verdicts
+    /// in `dartagnan/src/test/resources/<SUITE>-expected.csv`).
     #[arg(default_value = "tests/data/oracle/dat3m")]
     pub dir: PathBuf,
     /// Suite → model table.

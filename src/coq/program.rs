@@ -605,6 +605,7 @@ fn store_and_load(
         name: name.into(),
         placement: Default::default(),
         code: vec![instr],
+        unsequenced: vec![],
     };
     Litmus {
         arch: if region.is_some() {
@@ -641,6 +642,7 @@ fn store_and_load(
             quantifier: Quantifier::Exists,
             prop: Prop::True,
         },
+        locations: vec![],
     }
 }
 

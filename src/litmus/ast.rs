@@ -153,6 +153,16 @@ pub(crate) enum Operand {
     Const(i64, Span),
 }
 
+impl Operand {
+    pub(super) fn span(&self) -> Span {
+        match self {
+            Operand::Reg { span, .. } | Operand::Loc { span, .. } | Operand::Const(_, span) => {
+                *span
+            }
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) enum PropAst {
     True,
@@ -184,6 +194,8 @@ pub(crate) fn prop2<'a>(
 /// `exists`, `~exists` or `forall`, with the span of the keyword(s).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct CondAst {
+    /// herd's `locations [...]` clause: registers and locations whose final values are reported.
+    pub(crate) locations: Vec<Operand>,
     pub(crate) quantifier: crate::litmus::program::Quantifier,
     pub(crate) prop: PropAst,
 }

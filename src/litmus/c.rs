@@ -55,8 +55,9 @@ pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> 
         threads: &names,
         init: &init,
         pointers: &pointers,
+        code: &threads,
     };
-    let condition = cond::parse_condition(src, layout.condition, &scope)?;
+    let (condition, locations) = cond::parse_condition(src, layout.condition, &scope)?;
     Ok(Litmus {
         arch,
         name,
@@ -66,6 +67,7 @@ pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> 
         aliases: vec![],
         threads,
         condition,
+        locations,
     })
 }
 
@@ -109,11 +111,13 @@ fn thread(
             ));
         }
     }
-    let code = Lowerer::new(src, arch, init, barrier_ids, params).thread(&t.name.node, &t.body)?;
+    let (code, unsequenced) =
+        Lowerer::new(src, arch, init, barrier_ids, params).thread(&t.name.node, &t.body)?;
     Ok(Thread {
         name: t.name.node.clone(),
         placement,
         code,
+        unsequenced,
     })
 }
 

@@ -15,7 +15,9 @@
 //!
 //! Orders: relaxed → RLX, consume → CON, acquire → ACQ, release → REL, acq_rel → ACQ_REL,
 //! seq_cst → SC (the default of the non-`_explicit` forms). Orders C forbids for an operation (a
-//! release load, an acquire store, a release failure order) are errors.
+//! release load, an acquire store) are errors; a `release` or `acq_rel` failure order of a
+//! compare-exchange, which C forbids too, is read as the reference tool (Dat3M) reads it: the
+//! failed read keeps the success order (`failure_tags`).
 //!
 //! Scopes: only the `_explicit` forms (and `atomic_thread_fence` in C11) take one, as a last
 //! argument after the orders; elsewhere a scope argument is an error that says so.
@@ -105,6 +107,8 @@ enum Use {
     Load,
     Store,
     Rmw,
+    /// The failure order of a compare-exchange: any order (see `failure_tags`).
+    CasFailure,
     Fence,
 }
 
@@ -350,7 +354,7 @@ impl Lowerer<'_> {
         want: Want,
         span: Span,
     ) -> Result<Option<Expr>> {
-        let a = self.atomic_args(name, args, explicit, 3, &[Use::Rmw, Use::Load], span)?;
+        let a = self.atomic_args(name, args, explicit, 3, &[Use::Rmw, Use::CasFailure], span)?;
         let addr = self.address(&a.operands[0])?;
         let expected_at = match self.register_pointer(&a.operands[1]) {
             Some(r) => Expected::Reg(r),
@@ -371,7 +375,7 @@ impl Lowerer<'_> {
         };
         let old = self.fresh_reg();
         let (tags, fail) = (a.tags[0].clone(), a.tags[1].clone());
-        let fail_tags = if fail == tags { None } else { Some(fail) };
+        let fail_tags = failure_tags(&tags, fail);
         let op = RmwOp::Cas {
             expected: expected.clone(),
             desired,
@@ -548,14 +552,10 @@ impl Lowerer<'_> {
         let legal = match u {
             Use::Load => !matches!(tag, Tag::Rel | Tag::AcqRel),
             Use::Store => !matches!(tag, Tag::Acq | Tag::AcqRel | Tag::Con),
-            Use::Rmw | Use::Fence => true,
+            Use::Rmw | Use::CasFailure | Use::Fence => true,
         };
         if !legal {
-            let what = if u == Use::Load {
-                "a load (or a failed compare-exchange)"
-            } else {
-                "a store"
-            };
+            let what = if u == Use::Load { "a load" } else { "a store" };
             return Err(self
                 .src
                 .error(e.span, format!("`{name}` is not a valid order for {what}")));
@@ -621,4 +621,13 @@ impl Lowerer<'_> {
 /// scope argument is written in a place that has none.
 fn is_scope_word(e: &CExpr) -> bool {
     matches!(&e.kind, ExprKind::Name(n) if n.starts_with("thread_scope_") || n.starts_with("memory_scope_"))
+}
+
+/// The read tags of a failed compare-exchange (`None`: the success tags). C forbids `release`
+/// and `acq_rel` as a failure order, but the reference tool reads such tests: Dat3M builds every
+/// compare-exchange from its success order alone, so a failed one reads with the success order.
+/// A `release` or `acq_rel` failure order is read that way; any other is honoured as written.
+fn failure_tags(success: &[Tag], fail: Vec<Tag>) -> Option<Vec<Tag>> {
+    let forbidden = fail.iter().any(|t| matches!(t, Tag::Rel | Tag::AcqRel));
+    (fail != success && !forbidden).then_some(fail)
 }

@@ -5,7 +5,11 @@
 //!   locations; every other name is a register (declared with `int r`, or implicitly by `r = …`).
 //!   A local declaration shadows a location of the initial state, never a parameter.
 //! - Memory reads inside expressions (`t + *y`, `if (atomic_load(x) == 1)`) go to fresh registers
-//!   `%t0`, `%t1`, … in evaluation order, left to right; `r = <access>` loads straight into `r`.
+//!   `%t0`, `%t1`, … written left to right; `r = <access>` loads straight into `r`. The operands
+//!   of an arithmetic or comparison operator are unsequenced (C11 6.5p2, as herd's C front end
+//!   composes them in parallel): when both perform memory accesses, their two ranges of code
+//!   are recorded (`Unsequenced`) and the runner puts no `po` between their events. `&&`, `||`
+//!   and `!` keep C's sequence points (branches, left first).
 //! - `if`/`while`/`&&`/`||`/`!`/comparisons become `BranchIf`/`Goto`/`Label` with fresh labels
 //!   (`%L0`, …), short-circuiting as C does; a comparison used as a value becomes 0 or 1.
 //!   Fresh names contain `%`, which C names cannot, so they never clash with the test's own.
@@ -23,7 +27,7 @@ use crate::litmus::c_ast::{BinOpC, CExpr, ExprKind, Stmt, StmtKind, UnOp};
 use crate::litmus::c_calls;
 use crate::litmus::cond::{self, Init};
 use crate::litmus::labels::Labels;
-use crate::litmus::program::{Arch, BinOp, CmpOp, Cond, Expr, Instr};
+use crate::litmus::program::{Arch, BinOp, CmpOp, Cond, Expr, Instr, Unsequenced};
 use crate::litmus::source::Source;
 use crate::vocab::Tag;
 
@@ -58,6 +62,8 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) globals: HashSet<String>,
     pub(crate) locals: HashSet<String>,
     pub(crate) code: Vec<Instr>,
+    /// Operands of one operator lowered to code that accesses memory on both sides.
+    unsequenced: Vec<Unsequenced>,
     pub(crate) labels: Labels,
     fresh: usize,
     /// The label written before the barrier call being lowered (`B1: barrier(…)`).
@@ -82,19 +88,40 @@ impl<'a> Lowerer<'a> {
             globals,
             locals: HashSet::new(),
             code: Vec::new(),
+            unsequenced: Vec::new(),
             labels: Labels::default(),
             fresh: 0,
             barrier_label: None,
         }
     }
 
-    /// Lower a whole thread body.
-    pub(crate) fn thread(mut self, name: &str, body: &[Stmt]) -> Result<Vec<Instr>> {
+    /// Lower a whole thread body: its code and the unsequenced operands in it.
+    pub(crate) fn thread(
+        mut self,
+        name: &str,
+        body: &[Stmt],
+    ) -> Result<(Vec<Instr>, Vec<Unsequenced>)> {
         for s in body {
             self.stmt(s)?;
         }
         self.labels.finish(self.src, name)?;
-        Ok(self.code)
+        Ok((self.code, self.unsequenced))
+    }
+
+    /// The values of the two operands of one operator, recorded as unsequenced when both
+    /// access memory.
+    fn operands(&mut self, a: &CExpr, b: &CExpr) -> Result<(Expr, Expr)> {
+        let start = self.code.len();
+        let va = self.value(a)?;
+        let middle = self.code.len();
+        let vb = self.value(b)?;
+        let (left, right) = (start..middle, middle..self.code.len());
+        let accesses =
+            |r: &std::ops::Range<usize>| self.code[r.clone()].iter().any(|i| i.event_count() > 0);
+        if accesses(&left) && accesses(&right) {
+            self.unsequenced.push(Unsequenced { left, right });
+        }
+        Ok((va, vb))
     }
 
     pub(crate) fn emit(&mut self, i: Instr) {
@@ -305,7 +332,7 @@ impl<'a> Lowerer<'a> {
             )),
             ExprKind::Binary(op, a, b) => match arith(*op) {
                 Some(op) => {
-                    let (va, vb) = (self.value(a)?, self.value(b)?);
+                    let (va, vb) = self.operands(a, b)?;
                     Ok(fold(op, va, vb))
                 }
                 None => self.boolean(e),
@@ -349,7 +376,7 @@ impl<'a> Lowerer<'a> {
             ExprKind::Binary(BinOpC::LogAnd, a, b) => self.short_circuit(a, b, false, truth, label),
             ExprKind::Binary(BinOpC::LogOr, a, b) => self.short_circuit(a, b, true, truth, label),
             ExprKind::Binary(op, a, b) if compare(*op).is_some() => {
-                let (va, vb) = (self.value(a)?, self.value(b)?);
+                let (va, vb) = self.operands(a, b)?;
                 let op = compare(*op).unwrap_or(CmpOp::Ne);
                 self.branch(
                     Cond {

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use crate::diag::Result;
 use crate::litmus::ast::{CondAst, InitItem, Operand, PropAst, Span, Spanned, ThreadRef};
 use crate::litmus::grammars;
-use crate::litmus::program::{Condition, Prop, Target};
+use crate::litmus::program::{Condition, Prop, Target, Thread};
 use crate::litmus::source::{parse_error, Source, TokenNames};
 
 /// Names of the common grammar's regex terminals, for "expected …" messages.
@@ -208,18 +208,72 @@ pub(crate) struct CondScope<'a> {
     /// parameter `x` names the pointer itself, as in herd and Dat3M: an address, which equals no
     /// integer (and only a pointer to the same location).
     pub(crate) pointers: &'a [HashSet<String>],
+    /// The threads' code: a register the condition names must be one its thread uses (or one
+    /// the initial state sets), a location one some thread accesses (or the initial state or a
+    /// parameter declares).
+    pub(crate) code: &'a [Thread],
 }
 
-/// Parse and resolve the final condition at `span`.
-pub(crate) fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Result<Condition> {
+impl CondScope<'_> {
+    /// Does the test declare `t`? Anything else in a condition is a mistake (herd's strict
+    /// reading), not a value that silently reads as 0.
+    fn declares(&self, t: &Target) -> bool {
+        match t {
+            Target::Reg { thread, reg } => {
+                self.init
+                    .regs
+                    .iter()
+                    .any(|(i, r, _)| i == thread && r == reg)
+                    || self.code[*thread]
+                        .code
+                        .iter()
+                        .any(|i| i.registers().contains(&reg))
+            }
+            Target::Mem(loc) => {
+                self.init.locations().any(|l| l == loc)
+                    || self.pointers.iter().any(|p| p.contains(loc))
+                    || self
+                        .code
+                        .iter()
+                        .flat_map(|t| &t.code)
+                        .any(|i| i.location() == Some(loc))
+            }
+        }
+    }
+}
+
+/// Parse and resolve the final clause at `span`: the condition and herd's `locations` list.
+pub(crate) fn parse_condition(
+    src: &Source,
+    span: Span,
+    scope: &CondScope,
+) -> Result<(Condition, Vec<Target>)> {
     let ast: CondAst = grammars::condition()
         .parse(span.lo, src.slice(span))
         .map_err(|e| parse_error(src, span.lo, "final condition", NAMES, e))?;
+    let locations = ast
+        .locations
+        .into_iter()
+        .map(|o| location_item(src, o, scope))
+        .collect::<Result<Vec<_>>>()?;
     let prop = resolve_prop(src, ast.prop, scope)?;
-    Ok(Condition {
+    let condition = Condition {
         quantifier: ast.quantifier,
         prop,
-    })
+    };
+    Ok((condition, locations))
+}
+
+/// An item of the `locations` list: a register or a location the test declares.
+fn location_item(src: &Source, o: Operand, scope: &CondScope) -> Result<Target> {
+    let span = o.span();
+    match operand(src, o, scope)? {
+        Side::Target(t) => Ok(t),
+        Side::Const(_) | Side::Pointer(_) => Err(src.error(
+            span,
+            "expected a register (`0:r0`) or a location (`x`) in the `locations` list",
+        )),
+    }
 }
 
 fn resolve_prop(src: &Source, p: PropAst, scope: &CondScope) -> Result<Prop> {
@@ -252,6 +306,30 @@ enum Side {
 }
 
 fn operand(src: &Source, o: Operand, scope: &CondScope) -> Result<Side> {
+    let span = o.span();
+    let side = named_operand(src, o, scope)?;
+    match &side {
+        Side::Target(t) if !scope.declares(t) => Err(src.error(span, undeclared(t, scope))),
+        _ => Ok(side),
+    }
+}
+
+/// Why a name in the final clause is refused.
+fn undeclared(t: &Target, scope: &CondScope) -> String {
+    match t {
+        Target::Reg { thread, reg } => format!(
+            "`{reg}` is not a register of thread {}: the thread never uses it and the initial \
+             state does not set it",
+            scope.threads[*thread]
+        ),
+        Target::Mem(loc) => format!(
+            "`{loc}` is not a location of this test: no thread accesses it and the initial state \
+             does not declare it"
+        ),
+    }
+}
+
+fn named_operand(src: &Source, o: Operand, scope: &CondScope) -> Result<Side> {
     Ok(match o {
         Operand::Const(c, _) => Side::Const(c),
         Operand::Reg { thread, reg, .. } => {

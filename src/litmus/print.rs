@@ -16,7 +16,8 @@ use std::fmt::Write;
 
 use crate::diag::{Error, Result};
 use crate::litmus::program::{
-    BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp, Target, Thread,
+    unsequenced_refusal, BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp,
+    Target, Thread,
 };
 use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
 use crate::syntax::ptx::{
@@ -48,6 +49,9 @@ pub fn print_ptx(test: &Litmus) -> Result<String> {
     if test.threads.is_empty() {
         return Err(fail("a PTX test needs at least one thread".into()));
     }
+    if let Some(t) = test.unsequenced_thread() {
+        return Err(fail(unsequenced_refusal(t)));
+    }
     let mut names: Vec<Names> = (0..test.threads.len())
         .map(|i| Names::new(test, i))
         .collect();
@@ -61,7 +65,7 @@ pub fn print_ptx(test: &Litmus) -> Result<String> {
         .collect::<Msg<Vec<_>>>()
         .map_err(fail)?;
     table(&columns, &mut out);
-    let clause = condition_text(&test.condition, &|t| target(test, &names, t)).map_err(fail)?;
+    let clause = final_clause(test, &|t| target(test, &names, t)).map_err(fail)?;
     writeln!(out, "{clause}").ok();
     Ok(out)
 }
@@ -148,7 +152,7 @@ impl Names {
         let mut regs = HashSet::new();
         let mut labels = HashSet::new();
         for instr in &test.threads[index].code {
-            registers(instr, &mut regs);
+            regs.extend(instr.registers().into_iter().cloned());
             if let Instr::Label(l) | Instr::Goto(l) | Instr::BranchIf { target: l, .. } = instr {
                 labels.insert(l.clone());
             }
@@ -160,7 +164,13 @@ impl Names {
             .filter(|(t, ..)| *t == index)
             .map(|(_, r, _)| r.clone())
             .collect();
-        for t in test.condition.prop.targets() {
+        for t in test
+            .condition
+            .prop
+            .targets()
+            .into_iter()
+            .chain(&test.locations)
+        {
             if let Target::Reg { thread, reg } = t {
                 if *thread == index {
                     outside.insert(reg.clone());
@@ -226,52 +236,6 @@ fn renaming(
         out.insert(name.clone(), fresh);
     }
     out
-}
-
-fn registers(instr: &Instr, used: &mut HashSet<String>) {
-    let mut expr = |e: &Expr| expr_regs(e, used);
-    match instr {
-        Instr::Load { dst, .. } => {
-            used.insert(dst.clone());
-        }
-        Instr::Store { value, .. } => expr(value),
-        Instr::Rmw { dst, op, .. } => {
-            match op {
-                RmwOp::Arith(_, e) | RmwOp::Exch(e) => expr(e),
-                RmwOp::Cas { expected, desired } => {
-                    expr(expected);
-                    expr(desired)
-                }
-            }
-            used.extend(dst.iter().cloned());
-        }
-        Instr::Barrier { id, count, .. } => {
-            expr(id);
-            count.iter().for_each(expr)
-        }
-        Instr::Assign { dst, value } => {
-            expr(value);
-            used.insert(dst.clone());
-        }
-        Instr::BranchIf { cond, .. } => {
-            expr(&cond.lhs);
-            expr(&cond.rhs)
-        }
-        Instr::Fence { .. } | Instr::Label(_) | Instr::Goto(_) => {}
-    }
-}
-
-fn expr_regs(e: &Expr, used: &mut HashSet<String>) {
-    match e {
-        Expr::Const(_) => {}
-        Expr::Reg(r) => {
-            used.insert(r.clone());
-        }
-        Expr::Bin(_, a, b) => {
-            expr_regs(a, used);
-            expr_regs(b, used)
-        }
-    }
 }
 
 type Lines = Msg<Vec<String>>;
@@ -512,12 +476,23 @@ fn thread_reg(test: &Litmus, names: &[Names], thread: usize, reg: &str) -> Msg<S
     Ok(format!("{name}:{printed}"))
 }
 
-/// The final clause in the syntax every dialect shares (`cond`): `exists (P0:r0 == 1 /\ x == 2)`;
-/// `target` writes a register or location as the dialect names it.
-pub(super) fn condition_text(
-    c: &Condition,
-    target: &dyn Fn(&Target) -> Msg<String>,
-) -> Msg<String> {
+/// The final clause in the syntax every dialect shares (`cond`): herd's `locations [x; 0:r0;]`
+/// line when the test has one, then `exists (P0:r0 == 1 /\ x == 2)`; `target` writes a register
+/// or location as the dialect names it.
+pub(super) fn final_clause(test: &Litmus, target: &dyn Fn(&Target) -> Msg<String>) -> Msg<String> {
+    let condition = condition_text(&test.condition, target)?;
+    if test.locations.is_empty() {
+        return Ok(condition);
+    }
+    let items = test
+        .locations
+        .iter()
+        .map(|t| Ok(format!("{};", target(t)?)))
+        .collect::<Msg<Vec<String>>>()?;
+    Ok(format!("locations [{}]\n{condition}", items.join(" ")))
+}
+
+fn condition_text(c: &Condition, target: &dyn Fn(&Target) -> Msg<String>) -> Msg<String> {
     let q = match c.quantifier {
         Quantifier::Exists => "exists",
         Quantifier::NotExists => "~exists",

@@ -42,8 +42,8 @@ use std::fmt::Write;
 
 use crate::diag::{Error, Result};
 use crate::litmus::ast::C_TYPE_WORDS;
-use crate::litmus::print::{condition_text, is_ident, Msg, RESERVED};
-use crate::litmus::program::{Arch, Instr, Litmus, Target, Thread};
+use crate::litmus::print::{final_clause, is_ident, Msg, RESERVED};
+use crate::litmus::program::{unsequenced_refusal, Arch, Instr, Litmus, Target, Thread};
 use crate::syntax::c;
 use crate::vocab::{self, Tag};
 use check::check;
@@ -52,6 +52,9 @@ use statements::Body;
 /// Write `test` (a C11 or OpenCL test) as a litmus file in the C dialect.
 pub fn print_c(test: &Litmus) -> Result<String> {
     let fail = |msg: String| Error::file(test.name.clone(), msg);
+    if let Some(t) = test.unsequenced_thread() {
+        return Err(fail(unsequenced_refusal(t)));
+    }
     let text = write_test(test).map_err(fail)?;
     check(test, &text).map_err(fail)?;
     Ok(text)
@@ -136,7 +139,7 @@ fn write_test(test: &Litmus) -> Msg<String> {
     for c in test.condition.prop.constants() {
         constant(c)?;
     }
-    writeln!(out, "\n{}", condition_text(&test.condition, &target)?).ok();
+    writeln!(out, "\n{}", final_clause(test, &target)?).ok();
     Ok(out)
 }
 

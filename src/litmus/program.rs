@@ -36,6 +36,19 @@ pub struct Thread {
     pub name: String,
     pub placement: Placement,
     pub code: Vec<Instr>,
+    /// The operands of C operators whose evaluations are unsequenced (C11 6.5p2), as ranges of
+    /// `code`; empty for PTX and for code a tool wrote.
+    pub unsequenced: Vec<Unsequenced>,
+}
+
+/// The two operands of one C binary operator (`a + b`, `a == b`), as the ranges of `code` they
+/// were lowered to: every event one range performs is unsequenced with every event the other
+/// performs in the same evaluation of the operator — neither is `po`-before the other — while
+/// both stay `po`-after what precedes the expression and `po`-before what follows it.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct Unsequenced {
+    pub left: std::ops::Range<usize>,
+    pub right: std::ops::Range<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -250,6 +263,9 @@ pub struct Litmus {
     pub aliases: Vec<Alias>,
     pub threads: Vec<Thread>,
     pub condition: Condition,
+    /// herd's `locations [...]` clause: registers and locations whose final values the runner
+    /// reports beside those the condition names.
+    pub locations: Vec<Target>,
 }
 
 impl Litmus {
@@ -286,6 +302,83 @@ impl Instr {
             | Instr::Barrier { .. } => 1,
             Instr::Rmw { .. } => 2,
             _ => 0,
+        }
+    }
+}
+
+impl Litmus {
+    /// The first thread with unsequenced operands, which the printers refuse: they write one
+    /// statement (or PTX instruction) per access, which sequences them.
+    pub fn unsequenced_thread(&self) -> Option<&Thread> {
+        self.threads.iter().find(|t| !t.unsequenced.is_empty())
+    }
+}
+
+/// Why a printer refuses `thread`'s unsequenced operands.
+pub fn unsequenced_refusal(thread: &Thread) -> String {
+    format!(
+        "{} has unsequenced operands (a C operator with memory accesses on both sides); \
+         written one access per statement they would be sequenced",
+        thread.name
+    )
+}
+
+impl Instr {
+    /// The registers the instruction writes or reads, in the order they appear (a register may
+    /// appear twice).
+    pub fn registers(&self) -> Vec<&Reg> {
+        let mut out = vec![];
+        match self {
+            Instr::Load { dst, .. } => out.push(dst),
+            Instr::Store { value, .. } => value.registers(&mut out),
+            Instr::Rmw { dst, op, .. } => {
+                out.extend(dst);
+                match op {
+                    RmwOp::Arith(_, e) | RmwOp::Exch(e) => e.registers(&mut out),
+                    RmwOp::Cas { expected, desired } => {
+                        expected.registers(&mut out);
+                        desired.registers(&mut out)
+                    }
+                }
+            }
+            Instr::Barrier { id, count, .. } => {
+                id.registers(&mut out);
+                count.iter().for_each(|c| c.registers(&mut out))
+            }
+            Instr::Assign { dst, value } => {
+                out.push(dst);
+                value.registers(&mut out)
+            }
+            Instr::BranchIf { cond, .. } => {
+                cond.lhs.registers(&mut out);
+                cond.rhs.registers(&mut out)
+            }
+            Instr::Fence { .. } | Instr::Label(_) | Instr::Goto(_) => {}
+        }
+        out
+    }
+
+    /// The location the instruction accesses, if it is a memory access.
+    pub fn location(&self) -> Option<&str> {
+        match self {
+            Instr::Load { loc, .. } | Instr::Store { loc, .. } | Instr::Rmw { loc, .. } => {
+                Some(loc)
+            }
+            _ => None,
+        }
+    }
+}
+
+impl Expr {
+    /// Push the registers `self` reads onto `out`, left to right.
+    fn registers<'a>(&'a self, out: &mut Vec<&'a Reg>) {
+        match self {
+            Expr::Const(_) => {}
+            Expr::Reg(r) => out.push(r),
+            Expr::Bin(_, a, b) => {
+                a.registers(out);
+                b.registers(out)
+            }
         }
     }
 }

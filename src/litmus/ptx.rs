@@ -52,8 +52,9 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
         threads: &names,
         init: &init,
         pointers: &[],
+        code: &threads,
     };
-    let condition = cond::parse_condition(src, layout.condition, &scope)?;
+    let (condition, locations) = cond::parse_condition(src, layout.condition, &scope)?;
     let named = condition.prop.targets();
     if let Some(a) = aliases
         .iter()
@@ -74,6 +75,7 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
         aliases,
         threads,
         condition,
+        locations,
     })
 }
 
@@ -229,6 +231,7 @@ fn thread(src: &Source, header: &Header, column: &[(Cell, Span)]) -> Result<Thre
         name: header.name.node.clone(),
         placement: placement(src, header)?,
         code,
+        unsequenced: vec![],
     })
 }
 

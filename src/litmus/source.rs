@@ -210,6 +210,30 @@ pub(crate) fn layout(src: &Source, from: usize) -> Result<Layout> {
     })
 }
 
+/// The `Key=value` lines herd and the diy generators write between the title and the initial
+/// state (herd's splitter keeps them as the test's "info"; `Hash`, `Variant`, `Stable`, `Align`,
+/// `TTHM`, `MemoryType`/`MT`, `user`, `el0` are herd's own keys, the others diy's). Compared
+/// without case, as herd does. None changes what a test means to mapcheck.
+pub(super) const INFO_KEYS: &[&str] = &[
+    "Generator",
+    "Prefetch",
+    "Com",
+    "Orig",
+    "Cycle",
+    "Relax",
+    "Safe",
+    "Variant",
+    "Hash",
+    "Scopes",
+    "Stable",
+    "Align",
+    "TTHM",
+    "MemoryType",
+    "MT",
+    "user",
+    "el0",
+];
+
 fn init_block(src: &Source, from: usize) -> Result<Span> {
     let bytes = src.masked.as_bytes();
     let mut i = from;
@@ -218,13 +242,16 @@ fn init_block(src: &Source, from: usize) -> Result<Span> {
             b'"' => i = skip_string(&src.path, &src.text, i)?,
             b'{' => return Ok(Span::new(i, matching_brace(src, i)?)),
             c if c.is_ascii_whitespace() => i += 1,
-            _ => {
-                let end = next_char_end(&src.masked, i);
-                return Err(src.error(
-                    Span::new(i, end),
-                    "expected `{` opening the initial state (`{ x=0; }`)",
-                ));
-            }
+            _ => match info_key(src, i) {
+                Some(key) => i = info_line(src, key)?,
+                None => {
+                    let end = next_char_end(&src.masked, i);
+                    return Err(src.error(
+                        Span::new(i, end),
+                        "expected `{` opening the initial state (`{ x=0; }`)",
+                    ));
+                }
+            },
         }
     }
     let end = src.masked.len();
@@ -232,6 +259,36 @@ fn init_block(src: &Source, from: usize) -> Result<Span> {
         Span::new(end, end),
         "unexpected end of file: expected the initial state `{ … }`",
     ))
+}
+
+/// The key of a `Key=value` line starting at `lo` (herd's key syntax: a letter, then letters,
+/// digits, `_`, `/`, `.` or `-`), if the line has that shape.
+fn info_key(src: &Source, lo: usize) -> Option<Span> {
+    let rest = &src.masked[lo..];
+    if !rest.starts_with(|c: char| c.is_ascii_alphabetic()) {
+        return None;
+    }
+    let len = rest
+        .find(|c: char| !(c.is_ascii_alphanumeric() || "_/.-".contains(c)))
+        .unwrap_or(rest.len());
+    let after = rest[len..].trim_start_matches([' ', '\t']);
+    after.starts_with('=').then(|| Span::new(lo, lo + len))
+}
+
+/// Skip the `Key=value` line whose key is `key` if the key is a known one; returns the end of
+/// the line.
+fn info_line(src: &Source, key: Span) -> Result<usize> {
+    let word = src.slice(key);
+    if !INFO_KEYS.iter().any(|k| k.eq_ignore_ascii_case(word)) {
+        let msg = format!(
+            "unknown header line `{word}=…`; the lines between the title and the initial state \
+             may be `Key=value` with a key herd or diy writes: {}",
+            INFO_KEYS.join(", ")
+        );
+        return Err(src.error(key, msg));
+    }
+    let rest = &src.masked[key.hi..];
+    Ok(rest.find('\n').map_or(src.masked.len(), |n| key.hi + n))
 }
 
 /// The end (exclusive) of the `{ … }` block opening at `lo`.

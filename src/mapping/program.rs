@@ -119,6 +119,8 @@ impl Mapping {
                 name: thread.name.clone(),
                 placement: thread.placement,
                 code: out.code,
+                // The compiler evaluates operands in one order, which C allows.
+                unsequenced: vec![],
             });
             origins.push(out.origins);
             images.push(out.images);

@@ -55,7 +55,9 @@ pub struct Outcome {
     pub(crate) condition: String,
     /// Allowed final states, with whether each satisfies the condition's proposition.
     pub states: BTreeMap<String, bool>,
-    /// Consistent executions whose final state satisfies / falsifies the proposition.
+    /// Consistent executions whose final state satisfies / falsifies the proposition (for
+    /// `~exists c`: `c` itself, as herd counts them; herd's `Witnesses` line swaps the two for
+    /// `~exists`, see `witnesses`).
     pub positive: usize,
     pub negative: usize,
     /// Candidate executions enumerated (before the model judged them).
@@ -68,7 +70,7 @@ pub struct Outcome {
 
 /// Run `test` under `model`.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
-    let observed: Vec<Target> = test.condition.prop.targets().into_iter().cloned().collect();
+    let observed = observed(test);
     let names: Vec<String> = observed.iter().map(|t| target_name(test, t)).collect();
     let mut out = Outcome {
         test: test.name.clone(),
@@ -110,6 +112,18 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         Quantifier::Forall => out.negative == 0,
     };
     Ok(out)
+}
+
+/// What a final state shows: the registers and locations the condition names, in order of first
+/// mention, then those of the `locations` clause it does not name (herd shows both).
+fn observed(test: &Litmus) -> Vec<Target> {
+    let mut out: Vec<Target> = test.condition.prop.targets().into_iter().cloned().collect();
+    for t in &test.locations {
+        if !out.contains(t) {
+            out.push(t.clone());
+        }
+    }
+    out
 }
 
 /// A final-state target as herd7 names it (`0:r0`, `x`).
@@ -186,6 +200,17 @@ pub(crate) fn satisfies(p: &Prop, value: &dyn Fn(&Target) -> Option<i64>) -> boo
     }
 }
 
+/// herd7's `Witnesses` counts: executions for and against the final clause. For `exists` and
+/// `forall` these are the executions satisfying and falsifying the proposition; for `~exists c`
+/// herd swaps them (`check_wit` in herd's `top_herd.ml`), so Positive counts the executions that
+/// do not satisfy `c`. The `Observation` line keeps the proposition's own counts.
+pub fn witnesses(o: &Outcome) -> (usize, usize) {
+    match o.quantifier {
+        Quantifier::Exists | Quantifier::Forall => (o.positive, o.negative),
+        Quantifier::NotExists => (o.negative, o.positive),
+    }
+}
+
 /// herd7's output shape for an outcome.
 pub fn render_herd(o: &Outcome) -> String {
     let kind = match o.quantifier {
@@ -199,9 +224,9 @@ pub fn render_herd(o: &Outcome) -> String {
         s.push('\n');
     }
     s.push_str(if o.validated { "Ok\n" } else { "No\n" });
+    let (positive, negative) = witnesses(o);
     s.push_str(&format!(
-        "Witnesses\nPositive: {} Negative: {}\n",
-        o.positive, o.negative
+        "Witnesses\nPositive: {positive} Negative: {negative}\n"
     ));
     for f in &o.flags {
         s.push_str(&format!("Flag {f}\n"));

@@ -30,6 +30,9 @@ pub(crate) struct TraceEvent {
     pub(crate) rmw_read: Option<usize>,
     /// For a barrier: its id and required thread count.
     pub(crate) barrier: Option<(i64, Option<i64>)>,
+    /// Earlier events of the trace this one is unsequenced with (`Thread::unsequenced`): no `po`
+    /// between them.
+    pub(crate) unsequenced: Vec<usize>,
 }
 
 /// A register's value and the reads it depends on.
@@ -72,6 +75,11 @@ struct Path {
     ctrl: BTreeSet<usize>,
     visits: Vec<usize>,
     regs_at_barrier: BTreeMap<usize, BTreeMap<String, i64>>,
+    /// The instruction that performed each event.
+    pcs: Vec<usize>,
+    /// Events before this index were performed before the path last jumped backwards: they
+    /// belong to an earlier evaluation of any expression the path is in now.
+    since_back_jump: usize,
 }
 
 /// Call `f` on every trace of the thread under the value domain. Errors on unknown labels.
@@ -99,6 +107,8 @@ pub(crate) fn for_each_trace(
         ctrl: BTreeSet::new(),
         visits: vec![0; ctx.thread.code.len()],
         regs_at_barrier: BTreeMap::new(),
+        pcs: vec![],
+        since_back_jump: 0,
     };
     let mut stack = vec![start];
     while let Some(mut path) = stack.pop() {
@@ -110,9 +120,34 @@ pub(crate) fn for_each_trace(
         if path.visits[path.pc] > ctx.unroll {
             continue;
         }
-        stack.extend(step(ctx, &labels, path)?);
+        let (pc, before) = (path.pc, path.events.len());
+        for mut next in step(ctx, &labels, path)? {
+            mark_unsequenced(ctx.thread, &mut next, pc, before);
+            if next.pc <= pc {
+                next.since_back_jump = next.events.len();
+            }
+            stack.push(next);
+        }
     }
     Ok(())
+}
+
+/// Record which earlier events the events instruction `pc` just performed (from `before` on) are
+/// unsequenced with: those of the other operand of an operator `pc` is an operand of, performed
+/// in the same evaluation (no backward jump since; an expression never jumps backwards).
+fn mark_unsequenced(thread: &Thread, p: &mut Path, pc: usize, before: usize) {
+    p.pcs.resize(p.events.len(), pc);
+    let earlier: Vec<usize> = (p.since_back_jump..before)
+        .filter(|&f| {
+            thread
+                .unsequenced
+                .iter()
+                .any(|u| u.right.contains(&pc) && u.left.contains(&p.pcs[f]))
+        })
+        .collect();
+    for e in &mut p.events[before..] {
+        e.unsequenced.clone_from(&earlier);
+    }
 }
 
 fn finish(path: Path) -> Trace {
@@ -224,6 +259,7 @@ impl Path {
             ctrl: self.ctrl.iter().copied().collect(),
             rmw_read: None,
             barrier: None,
+            unsequenced: vec![],
         });
         self.events.len() - 1
     }

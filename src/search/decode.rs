@@ -114,6 +114,7 @@ pub(super) fn source_test(
                 gpu: choice.place[t].1 as i64,
             },
             code: vec![],
+            unsequenced: vec![],
         })
         .collect();
     let value = write_values(layout, menu, choice);
@@ -195,6 +196,7 @@ pub(super) fn source_test(
             quantifier: Quantifier::Exists,
             prop: observation(layout, menu, choice, &value),
         },
+        locations: vec![],
     }
 }
 

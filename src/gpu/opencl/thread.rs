@@ -270,8 +270,8 @@ fn registers(test: &Litmus, t: usize) -> Vec<String> {
         add(r);
     }
     for i in &test.threads[t].code {
-        for r in instr_registers(i) {
-            add(&r);
+        for r in i.registers() {
+            add(r);
         }
     }
     for target in test.condition.prop.targets() {
@@ -282,45 +282,6 @@ fn registers(test: &Litmus, t: usize) -> Vec<String> {
         }
     }
     out
-}
-
-fn instr_registers(i: &Instr) -> Vec<String> {
-    let mut out = vec![];
-    match i {
-        Instr::Load { dst, .. } => out.push(dst.clone()),
-        Instr::Store { value, .. } => expr_registers(value, &mut out),
-        Instr::Rmw { dst, op, .. } => {
-            out.extend(dst.iter().cloned());
-            match op {
-                RmwOp::Arith(_, e) | RmwOp::Exch(e) => expr_registers(e, &mut out),
-                RmwOp::Cas { expected, desired } => {
-                    expr_registers(expected, &mut out);
-                    expr_registers(desired, &mut out)
-                }
-            }
-        }
-        Instr::Assign { dst, value } => {
-            out.push(dst.clone());
-            expr_registers(value, &mut out)
-        }
-        Instr::BranchIf { cond, .. } => {
-            expr_registers(&cond.lhs, &mut out);
-            expr_registers(&cond.rhs, &mut out)
-        }
-        Instr::Fence { .. } | Instr::Barrier { .. } | Instr::Label(_) | Instr::Goto(_) => {}
-    }
-    out
-}
-
-fn expr_registers(e: &Expr, out: &mut Vec<String>) {
-    match e {
-        Expr::Const(_) => {}
-        Expr::Reg(r) => out.push(r.clone()),
-        Expr::Bin(_, a, b) => {
-            expr_registers(a, out);
-            expr_registers(b, out)
-        }
-    }
 }
 
 /// Positions of jumps to a label at or before them (the only way a thread can loop).

@@ -73,8 +73,10 @@ impl Shape {
         let [po, rmw, data, ctrl, sync] = &mut rels;
         for (&(t, i), &g) in &global {
             let e = &combo[t].events[i];
-            for (_, &h) in global.range((t, i + 1)..(t + 1, 0)) {
-                po.insert(g, h);
+            for (&(_, j), &h) in global.range((t, i + 1)..(t + 1, 0)) {
+                if !combo[t].events[j].unsequenced.contains(&i) {
+                    po.insert(g, h);
+                }
             }
             e.data.iter().for_each(|d| data.insert(global[&(t, *d)], g));
             e.ctrl.iter().for_each(|d| ctrl.insert(global[&(t, *d)], g));
