@@ -8,7 +8,8 @@
 //! - `coherence` is a keyword only when a name follows it (`coherence total`), so models may keep
 //!   using `coherence` as a check name.
 //!
-//! Herd keywords that mapcheck does not support are reported here, with a message naming them.
+//! `++`, `||` and `->` are tokens of herd's `match`. Herd keywords that mapcheck does not support
+//! are reported here, with a message naming them.
 //! Uses: `ast::Span` only.
 use super::ast::Span;
 
