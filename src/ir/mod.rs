@@ -187,22 +187,12 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    pub const ALL: [Dialect; 3] = [Dialect::Mapcheck, Dialect::Herd, Dialect::Dat3m];
-
     /// Is `co` a partial order for a model of architecture `arch` (its title's first word) that
     /// does not say `coherence …`? Dartagnan's is for PTX; herd's and mapcheck's never are.
     pub fn partial_co(self, arch: Option<&str>) -> bool {
         match self {
             Dialect::Dat3m => arch == Some("PTX"),
             Dialect::Mapcheck | Dialect::Herd => false,
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Mapcheck => "mapcheck",
-            Dialect::Herd => "herd",
-            Dialect::Dat3m => "dat3m",
         }
     }
 }
