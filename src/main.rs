@@ -79,7 +79,7 @@ fn print_json(value: &impl serde::Serialize) {
 }
 
 fn run(args: &RunArgs) -> Result<Ended, Failure> {
-    let model = ir::load(&args.model)?;
+    let model = ir::load_with(&args.model, &args.cat.load_options())?;
     let opts = args.options();
     let run_one = |path: &std::path::PathBuf| -> Result<runner::Outcome, Failure> {
         Ok(runner::run(&model, &litmus::parse_file(path)?, &opts)?)
@@ -103,9 +103,13 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
 fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {
     let suites = oracle::select_suites(&args.suites, &args.suite)?;
     let opts = runner::Options::default();
+    let load = args.cat.load_options();
     let reports = suites
         .iter()
-        .map(|s| oracle::run_suite(&args.dir, s, &opts))
+        .map(|s| {
+            let model = ir::load_with(args.model.as_ref().unwrap_or(&s.model), &load)?;
+            oracle::run_suite_under(&args.dir, s, &model, &opts)
+        })
         .collect::<Result<Vec<_>, _>>()?;
     if args.json {
         print_json(&reports);

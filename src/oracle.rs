@@ -168,17 +168,27 @@ pub fn read_expected(oracle: &Path, suite: &str) -> Result<Vec<(String, bool)>> 
 /// Run one suite: every expected test under the suite's model.
 pub fn run_suite(oracle: &Path, suite: &Suite, opts: &Options) -> Result<SuiteReport> {
     let model = crate::ir::load(&suite.model)?;
+    run_suite_under(oracle, suite, &model, opts)
+}
+
+/// Run one suite under `model` (the suite's, or one given in its place: `oracle --model`).
+pub fn run_suite_under(
+    oracle: &Path,
+    suite: &Suite,
+    model: &crate::ir::Model,
+    opts: &Options,
+) -> Result<SuiteReport> {
     let expected = read_expected(oracle, &suite.name)?;
     let start = std::time::Instant::now();
     let tests: Vec<TestResult> = expected
         .par_iter()
-        .map(|(path, want)| judge(oracle, path, *want, &model, suite.meaning, opts))
+        .map(|(path, want)| judge(oracle, path, *want, model, suite.meaning, opts))
         .collect();
     let seconds = start.elapsed().as_secs_f64();
     let count = |f: fn(&Agreement) -> bool| tests.iter().filter(|t| f(&t.result)).count();
     Ok(SuiteReport {
         suite: suite.name.clone(),
-        model: suite.model.display().to_string(),
+        model: model.path.clone(),
         agree: count(|r| matches!(r, Agreement::Agree)),
         disagree: count(|r| matches!(r, Agreement::Disagree { .. })),
         unsupported: count(|r| matches!(r, Agreement::Unsupported(_))),

@@ -20,7 +20,8 @@ pub(crate) struct File {
 #[derive(Clone, Debug)]
 pub(crate) struct Title {
     pub(crate) text: String,
-    pub(crate) span: Span,
+    /// herd's architecture word, the first name of the line (`PTX` in `PTX "ptx-v6"`).
+    pub(crate) arch: Option<String>,
 }
 
 /// A name as written, with where it was written.
@@ -50,6 +51,12 @@ pub(crate) enum StmtKind {
     With { var: Name, from: Expr },
     /// `coherence total` / `coherence partial` (the word is checked when lowering).
     Coherence(Name),
+    /// herd's `if "variant" stmts [else stmts] end`: one branch, chosen by the variants enabled.
+    IfVariant {
+        variant: Name,
+        then: Vec<Stmt>,
+        otherwise: Vec<Stmt>,
+    },
 }
 
 /// `name = body` or `name(p1, …) = body`; the span starts at its `let` or `and`.
@@ -82,6 +89,8 @@ impl CheckKind {
 #[derive(Clone, Debug)]
 pub(crate) struct Check {
     pub flag: bool,
+    /// herd's `undefined_unless TEST`: the execution's behaviour is undefined when TEST fails.
+    pub undefined_unless: bool,
     pub negated: bool,
     pub kind: CheckKind,
     pub(crate) expr: Expr,
@@ -105,8 +114,46 @@ pub(crate) enum ExprKind {
     Unary(UnOp, Box<Expr>),
     /// `[e]`: the identity on a set.
     Bracket(Box<Expr>),
-    /// `f(e1, …)`: a defined function or a primitive (`domain`, `range`, `linearisations`).
+    /// `f(e1, …)` or `f e`: a defined function or a primitive (`domain`, `range`, `linearisations`).
     App(Name, Vec<Expr>),
+    /// `let [rec] b1 and b2 … in body`: bindings visible in `body` only.
+    LetIn {
+        rec: bool,
+        bindings: Vec<Binding>,
+        body: Box<Expr>,
+    },
+    /// `if cond then e1 else e2`.
+    If(Box<Cond>, Box<Expr>, Box<Expr>),
+    /// `try e1 with e2`: `e1`, or `e2` where `e1` has no meaning (an unknown name, a kind error).
+    Try(Box<Expr>, Box<Expr>),
+    /// `match s with {} -> e1 || x ++ rest -> e2 end`: `e1` when `s` is empty, else `e2`.
+    MatchSet {
+        scrutinee: Box<Expr>,
+        empty: Box<Expr>,
+        element: Name,
+        rest: Name,
+        nonempty: Box<Expr>,
+    },
+}
+
+/// The condition of an `if`.
+#[derive(Clone, Debug)]
+pub(crate) enum Cond {
+    /// `"name"`: whether the variant `name` is enabled.
+    Variant(Name),
+    /// `e1 = e2`.
+    Equal(Expr, Expr),
+    /// `e1 subset e2`.
+    Subset(Expr, Expr),
+}
+
+impl Cond {
+    fn depth(&self) -> u32 {
+        match self {
+            Cond::Variant(_) => 1,
+            Cond::Equal(a, b) | Cond::Subset(a, b) => a.depth.max(b.depth),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -184,6 +231,62 @@ pub(crate) fn app(l: usize, r: usize, f: Name, args: Vec<Expr>) -> Built {
     node(Span::new(l, r), depths, ExprKind::App(f, args))
 }
 
+pub(crate) fn let_in(
+    l: usize,
+    r: usize,
+    rec: bool,
+    mut first: Binding,
+    rest: Vec<Binding>,
+    body: Expr,
+) -> Built {
+    first.span.lo = l;
+    let mut depths: Vec<u32> = rest.iter().map(|b| b.body.depth).collect();
+    depths.extend([first.body.depth, body.depth]);
+    let mut bindings = vec![first];
+    bindings.extend(rest);
+    let kind = ExprKind::LetIn {
+        rec,
+        bindings,
+        body: Box::new(body),
+    };
+    node(Span::new(l, r), depths, kind)
+}
+
+pub(crate) fn if_expr(l: usize, r: usize, cond: Cond, a: Expr, b: Expr) -> Built {
+    node(
+        Span::new(l, r),
+        [cond.depth(), a.depth, b.depth],
+        ExprKind::If(Box::new(cond), Box::new(a), Box::new(b)),
+    )
+}
+
+pub(crate) fn try_expr(l: usize, r: usize, a: Expr, b: Expr) -> Built {
+    node(
+        Span::new(l, r),
+        [a.depth, b.depth],
+        ExprKind::Try(Box::new(a), Box::new(b)),
+    )
+}
+
+/// `match s with {} -> empty || element ++ rest -> nonempty end`.
+pub(crate) fn match_set(
+    l: usize,
+    r: usize,
+    scrutinee: Expr,
+    empty: Expr,
+    (element, rest, nonempty): (Name, Name, Expr),
+) -> Built {
+    let depths = [scrutinee.depth, empty.depth, nonempty.depth];
+    let kind = ExprKind::MatchSet {
+        scrutinee: Box::new(scrutinee),
+        empty: Box::new(empty),
+        element,
+        rest,
+        nonempty: Box::new(nonempty),
+    };
+    node(Span::new(l, r), depths, kind)
+}
+
 /// A parenthesised expression keeps its node but widens its span to the parentheses.
 pub(crate) fn paren(l: usize, r: usize, e: Expr) -> Expr {
     Expr {
@@ -210,13 +313,7 @@ pub(crate) fn let_stmt(
 }
 
 /// A title line: a string wins over a bare name (`PTX "Lustig et al."` is titled by the string).
-pub(crate) fn title(
-    l: usize,
-    r: usize,
-    word: Option<&str>,
-    word2: Option<&str>,
-    string: Option<&str>,
-) -> Title {
+pub(crate) fn title(word: Option<&str>, word2: Option<&str>, string: Option<&str>) -> Title {
     let text = match (string, word, word2) {
         (Some(s), _, _) => s.to_string(),
         (None, Some(a), Some(b)) => format!("{a} {b}"),
@@ -225,6 +322,6 @@ pub(crate) fn title(
     };
     Title {
         text,
-        span: Span::new(l, r),
+        arch: word.map(str::to_string),
     }
 }

@@ -8,7 +8,8 @@
 //! - `coherence` is a keyword only when a name follows it (`coherence total`), so models may keep
 //!   using `coherence` as a check name.
 //!
-//! Herd keywords that mapcheck does not support are reported here, with a message naming them.
+//! `++`, `||` and `->` are tokens of herd's `match`. Herd keywords that mapcheck does not support
+//! are reported here, with a message naming them.
 //! Uses: `ast::Span` only.
 use super::ast::Span;
 
@@ -31,11 +32,28 @@ pub(crate) enum Tok<'src> {
     With,
     From,
     Coherence,
+    In,
+    If,
+    Then,
+    Else,
+    Match,
+    Try,
+    End,
+    Subset,
+    UndefinedUnless,
     Zero,
     LParen,
     RParen,
     LBrack,
     RBrack,
+    LBrace,
+    RBrace,
+    /// `||`: separates the clauses of a `match`.
+    DoubleBar,
+    /// `->`: after a `match` pattern.
+    Arrow,
+    /// `++`: a `match` pattern's element and rest.
+    PlusPlus,
     Comma,
     Equals,
     Bar,
@@ -88,16 +106,11 @@ pub(crate) fn user<'src>(
 /// Herd keywords for constructs mapcheck rejects on purpose, with what to do instead.
 const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
     (
-        "in",
-        "local `let … in` bindings are not supported; use a top-level `let`",
-    ),
-    (
         "fun",
         "anonymous functions are not supported; use `let f(x) = …`",
     ),
     ("when", "conditional `let rec … when` is not supported"),
     ("begin", "`begin … end` is not supported; use parentheses"),
-    ("end", "`begin … end` is not supported; use parentheses"),
     (
         "procedure",
         "procedures are not supported; inline their checks",
@@ -108,22 +121,12 @@ const UNSUPPORTED_KEYWORDS: &[(&str, &str)] = &[
         "enumerations are not supported; tags come from the event vocabulary",
     ),
     ("debug", "`debug` is not supported"),
-    ("match", "`match` is not supported"),
     ("forall", "`forall` is not supported"),
     ("do", "`forall … do` is not supported"),
-    ("try", "`try … with` is not supported"),
-    ("if", "variant conditionals are not supported"),
-    ("then", "variant conditionals are not supported"),
-    ("else", "variant conditionals are not supported"),
     ("yield", "`yield` is not supported"),
     ("instructions", "bell files are not supported"),
     ("default", "bell files are not supported"),
     ("compat", "bell files are not supported"),
-    (
-        "undefined_unless",
-        "`undefined_unless` checks are not supported",
-    ),
-    ("subset", "`subset` is not supported"),
 ];
 
 /// Tokenize all of `src`. Lexing stops at the first error, which ends the list.
@@ -259,11 +262,16 @@ impl<'src> Lexer<'src> {
             self.pos += 2;
             return Ok(Tok::MinusOne);
         }
-        if let Some(op) = ["++", "||", "->"].into_iter().find(|s| two(s)) {
-            return Err(SyntaxError::new(
-                Span::new(start, start + 2),
-                format!("herd's `{op}` is not supported by mapcheck"),
-            ));
+        let pair = [
+            ("++", Tok::PlusPlus),
+            ("||", Tok::DoubleBar),
+            ("->", Tok::Arrow),
+        ]
+        .into_iter()
+        .find(|(s, _)| two(s));
+        if let Some((_, tok)) = pair {
+            self.pos += 2;
+            return Ok(tok);
         }
         self.pos += c.len_utf8();
         let tok = match c {
@@ -272,6 +280,8 @@ impl<'src> Lexer<'src> {
             ')' => Tok::RParen,
             '[' => Tok::LBrack,
             ']' => Tok::RBrack,
+            '{' => Tok::LBrace,
+            '}' => Tok::RBrace,
             ',' => Tok::Comma,
             '=' => Tok::Equals,
             '|' => Tok::Bar,
@@ -292,9 +302,6 @@ impl<'src> Lexer<'src> {
 fn unexpected_char(c: char, span: Span) -> SyntaxError {
     let e = SyntaxError::new(span, format!("unexpected character `{c}`"));
     match c {
-        '{' | '}' => {
-            e.with_note("herd's explicit sets `{…}` are not supported; `0` is the empty set")
-        }
         '\'' => e.with_note(
             "herd's tags `'name` are not supported; tags are sets named in the vocabulary",
         ),
@@ -326,6 +333,15 @@ fn keyword(word: &str) -> Option<Tok<'static>> {
         "unshow" => Tok::Unshow,
         "with" => Tok::With,
         "from" => Tok::From,
+        "in" => Tok::In,
+        "if" => Tok::If,
+        "then" => Tok::Then,
+        "else" => Tok::Else,
+        "match" => Tok::Match,
+        "try" => Tok::Try,
+        "end" => Tok::End,
+        "subset" => Tok::Subset,
+        "undefined_unless" => Tok::UndefinedUnless,
         _ => return None,
     })
 }
@@ -345,7 +361,7 @@ fn unsupported(word: &str, span: Span) -> Result<(), SyntaxError> {
 fn starts_operand(tok: &Tok) -> bool {
     matches!(
         tok,
-        Tok::Ident(_) | Tok::Zero | Tok::LParen | Tok::LBrack | Tok::Tilde
+        Tok::Ident(_) | Tok::Zero | Tok::LParen | Tok::LBrack | Tok::LBrace | Tok::Tilde
     )
 }
 

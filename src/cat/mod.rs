@@ -71,8 +71,10 @@ fn describe(tok: &Tok, text: &str) -> String {
     }
 }
 
-/// Terminals that can start an expression; when all are expected we say "an expression".
-const EXPR_START: &[&str] = &["Name", "\"0\"", "\"(\"", "\"[\"", "\"~\""];
+/// Terminals that can start an operand; when all are expected we say "an expression".
+const OPERAND_START: &[&str] = &["Name", "\"0\"", "\"(\"", "\"[\"", "\"~\"", "\"{\""];
+/// Terminals that start only a whole expression (a binding's body, a check's), not an operand.
+const EXPR_ONLY_START: &[&str] = &["\"let\"", "\"if\"", "\"match\"", "\"try\""];
 /// Terminals that can start a statement; when all are expected we say "a statement".
 const STMT_START: &[&str] = &[
     "\"let\"",
@@ -85,16 +87,25 @@ const STMT_START: &[&str] = &[
     "\"unshow\"",
     "\"with\"",
     "\"coherence\"",
+    "\"if\"",
+    "\"undefined_unless\"",
 ];
 
 /// "expected …" in words: whole groups of terminals are named by what they start.
 fn expected_note(expected: &[String]) -> String {
     let mut rest: Vec<&str> = expected.iter().map(String::as_str).collect();
     let mut words = Vec::new();
-    for (group, word) in [(EXPR_START, "an expression"), (STMT_START, "a statement")] {
-        if group.iter().all(|t| rest.contains(t)) {
+    let groups = [
+        (OPERAND_START, "an expression"),
+        (EXPR_ONLY_START, "an expression"),
+        (STMT_START, "a statement"),
+    ];
+    for (group, word) in groups {
+        if group.iter().all(|t| expected.iter().any(|e| e == t)) {
             rest.retain(|t| !group.contains(t));
-            words.push(word.to_string());
+            if !words.iter().any(|w| w == word) {
+                words.push(word.to_string());
+            }
         }
     }
     words.extend(rest.iter().map(|t| terminal_in_words(t)));

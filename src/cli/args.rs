@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use mapcheck::encode::Backend;
 use mapcheck::gpu::commands::{EmitOptions, RunOptions, Target};
 use mapcheck::solver::Stop;
-use mapcheck::{runner, search};
+use mapcheck::{ir, runner, search};
 
 #[derive(Parser)]
 #[command(
@@ -59,6 +59,8 @@ pub enum Command {
 pub struct RunArgs {
     /// The model, a cat file.
     pub model: PathBuf,
+    #[command(flatten)]
+    pub cat: CatArgs,
     /// One or more litmus tests.
     #[arg(required = true)]
     pub tests: Vec<PathBuf>,
@@ -94,8 +96,48 @@ pub struct OracleArgs {
     /// Run only these suites.
     #[arg(long)]
     pub suite: Vec<String>,
+    /// Judge every suite with this model instead of the table's.
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    #[command(flatten)]
+    pub cat: CatArgs,
     #[arg(long)]
     pub json: bool,
+}
+
+/// How a cat model is read (`ir::LoadOptions`).
+#[derive(Args)]
+pub struct CatArgs {
+    /// Look for included files here too, after the including file's directory (herd's -I).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<PathBuf>,
+    /// Enable herd's variant NAME (`if "NAME"` in the model).
+    #[arg(long, value_name = "NAME")]
+    pub variant: Vec<String>,
+    /// Read the model's names as herd7's or Dartagnan's models mean them.
+    #[arg(long, value_enum, default_value_t = DialectArg::Mapcheck)]
+    pub dialect: DialectArg,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum DialectArg {
+    Mapcheck,
+    Herd,
+    Dat3m,
+}
+
+impl CatArgs {
+    pub fn load_options(&self) -> ir::LoadOptions {
+        ir::LoadOptions {
+            include_dirs: self.include.clone(),
+            variants: self.variant.clone(),
+            dialect: match self.dialect {
+                DialectArg::Mapcheck => ir::Dialect::Mapcheck,
+                DialectArg::Herd => ir::Dialect::Herd,
+                DialectArg::Dat3m => ir::Dialect::Dat3m,
+            },
+        }
+    }
 }
 
 #[derive(Args)]

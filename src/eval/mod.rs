@@ -95,13 +95,13 @@ impl From<Rel> for Value {
 }
 
 impl Value {
-    pub(crate) fn is_empty(&self) -> bool {
+    pub fn is_empty(&self) -> bool {
         match self {
             Value::Set(s) => s.is_empty(),
             Value::Rel(r) => r.is_empty(),
         }
     }
-    pub(crate) fn as_set(&self) -> Option<Set> {
+    pub fn as_set(&self) -> Option<Set> {
         match self {
             Value::Set(s) => Some(*s),
             Value::Rel(_) => None,

@@ -11,9 +11,11 @@
 //! `include`, `with`, `coherence`), `expressions` (operators, applications of `domain` and
 //! `range`), `functions` (definitions, their names, inlining at calls), `let_rec` (fixpoint
 //! groups: kinds and monotonicity).
+mod conditions;
 mod expressions;
 mod functions;
 mod let_rec;
+mod prelude;
 mod statements;
 
 use std::path::{Path, PathBuf};
@@ -41,8 +43,9 @@ pub(super) fn lower_top(
     text: Arc<str>,
     dir: Option<&Path>,
     file: Option<&Path>,
+    opts: &LoadOptions,
 ) -> diag::Result<Model> {
-    let work = || lower_top_here(path, text.clone(), dir, file);
+    let work = || lower_top_here(path, text.clone(), dir, file, opts);
     std::thread::scope(|s| {
         match std::thread::Builder::new()
             .stack_size(LOWERING_STACK)
@@ -61,11 +64,16 @@ fn lower_top_here(
     text: Arc<str>,
     dir: Option<&Path>,
     file: Option<&Path>,
+    opts: &LoadOptions,
 ) -> diag::Result<Model> {
     let file_ast = cat::parse(path, &text)?;
-    let mut lw = Lowerer::default();
+    let mut lw = Lowerer {
+        options: opts.clone(),
+        ..Lowerer::default()
+    };
     lw.model.path = path.to_string();
     lw.model.title = file_ast.title.as_ref().map(|t| t.text.clone());
+    lw.load_prelude()?;
     let id = lw.add_file(path, text, dir);
     if let Some(f) = file {
         lw.including.push((
@@ -74,6 +82,10 @@ fn lower_top_here(
         ));
     }
     lw.lower_stmts(id, &file_ast.stmts)?;
+    let arch = file_ast.title.as_ref().and_then(|t| t.arch.as_deref());
+    if lw.coherence.is_none() && lw.options.dialect.partial_co(arch) {
+        lw.model.coherence = CoKind::Partial;
+    }
     Ok(lw.model)
 }
 
@@ -184,6 +196,12 @@ struct Lowerer {
     model: Model,
     coherence: Option<(CoKind, String)>,
     nodes: usize,
+    options: LoadOptions,
+    /// The dialect's prelude files (`library::prelude`), the names lowered from them so far, and
+    /// those being lowered.
+    prelude: Vec<(FileId, Rc<ast::File>)>,
+    prelude_defined: Vec<(String, Entry)>,
+    prelude_busy: Vec<String>,
 }
 
 /// "1 argument", "2 arguments".

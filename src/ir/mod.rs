@@ -5,11 +5,12 @@
 //! Entry points: `load` and `load_str`. Uses: `cat` (syntax), `vocab` (built-in names and kinds),
 //! `diag` (errors). Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing
 //! else, so all of them agree on what a model means.
+mod library;
 mod lower;
 mod names;
 
 use std::collections::BTreeSet;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 pub use crate::cat::ast::{BinOp, CheckKind};
@@ -132,7 +133,7 @@ pub enum Step {
 #[derive(Clone, Debug, Default)]
 pub struct Model {
     /// The file the model was loaded from (as given).
-    pub(crate) path: String,
+    pub path: String,
     pub title: Option<String>,
     pub coherence: CoKind,
     pub defs: Vec<Def>,
@@ -174,8 +175,45 @@ impl Model {
     }
 }
 
-/// Load a model file, resolving `include`s relative to its directory.
+/// Whose meaning a model's names have (`--dialect`): mapcheck's own vocabulary, or the names
+/// herd7's or Dartagnan's models rely on without defining them (`cat-lib/herd.cat`,
+/// `cat-lib/dat3m.cat`; decision 007).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Dialect {
+    #[default]
+    Mapcheck,
+    Herd,
+    Dat3m,
+}
+
+impl Dialect {
+    /// Is `co` a partial order for a model of architecture `arch` (its title's first word) that
+    /// does not say `coherence …`? Dartagnan's is for PTX; herd's and mapcheck's never are.
+    pub fn partial_co(self, arch: Option<&str>) -> bool {
+        match self {
+            Dialect::Dat3m => arch == Some("PTX"),
+            Dialect::Mapcheck | Dialect::Herd => false,
+        }
+    }
+}
+
+/// How a model file is read: where `include`s are looked for after the including file's
+/// directory (herd's `-I DIR`; the bundled library `cat-lib/` comes last), the variants herd's
+/// `if "name"` sees as enabled, and the dialect.
+#[derive(Clone, Debug, Default)]
+pub struct LoadOptions {
+    pub include_dirs: Vec<PathBuf>,
+    pub variants: Vec<String>,
+    pub dialect: Dialect,
+}
+
+/// Load a model file, resolving `include`s relative to its directory, then in the bundled library.
 pub fn load(path: &Path) -> diag::Result<Model> {
+    load_with(path, &LoadOptions::default())
+}
+
+/// Load a model file as `opts` says.
+pub fn load_with(path: &Path, opts: &LoadOptions) -> diag::Result<Model> {
     let text = diag::read_source(path)?;
     let dir = path.parent().map(|d| {
         if d.as_os_str().is_empty() {
@@ -184,10 +222,16 @@ pub fn load(path: &Path) -> diag::Result<Model> {
             d
         }
     });
-    lower::lower_top(&path.display().to_string(), text, dir, Some(path))
+    lower::lower_top(&path.display().to_string(), text, dir, Some(path), opts)
 }
 
 /// Load a model from text; `include`s are resolved in `include_dir` (an error when it is `None`).
 pub fn load_str(path_name: &str, text: &str, include_dir: Option<&Path>) -> diag::Result<Model> {
-    lower::lower_top(path_name, Arc::from(text), include_dir, None)
+    lower::lower_top(
+        path_name,
+        Arc::from(text),
+        include_dir,
+        None,
+        &LoadOptions::default(),
+    )
 }

@@ -27,12 +27,34 @@ impl Lowerer {
                 )
             }
             ast::ExprKind::App(f, args) => self.lower_app(env, e.span, f, args)?,
+            ast::ExprKind::LetIn {
+                rec,
+                bindings,
+                body,
+            } => self.lower_let_in(env, e.span, *rec, bindings, body)?,
+            ast::ExprKind::If(cond, a, b) => self.lower_if(env, cond, a, b)?,
+            ast::ExprKind::Try(a, b) => self.lower_try(env, a, b)?,
+            ast::ExprKind::MatchSet {
+                scrutinee,
+                empty,
+                element,
+                rest,
+                nonempty,
+            } => self.lower_match_set(env, scrutinee, empty, [element, rest], nonempty)?,
         };
         self.bounded(env.file, e.span, l)
     }
 
-    fn lower_var(&mut self, env: &Env, span: ast::Span, name: &str) -> diag::Result<Lowered> {
+    /// What `name` denotes: the scope, then the dialect's prelude.
+    fn resolve(&mut self, env: &Env, name: &str) -> diag::Result<Option<Entry>> {
         match self.lookup(env, name) {
+            Some(entry) => Ok(Some(entry)),
+            None => self.prelude_entry(name),
+        }
+    }
+
+    fn lower_var(&mut self, env: &Env, span: ast::Span, name: &str) -> diag::Result<Lowered> {
+        match self.resolve(env, name)? {
             Some(Entry::Param(l) | Entry::Poly(l)) => Ok(l),
             Some(Entry::Value(id, k)) => Ok(Lowered::leaf(Expr::Def(id), Some(k))),
             Some(Entry::Function(f)) => Err(self.err(
@@ -56,7 +78,7 @@ impl Lowerer {
     }
 
     /// The IR for a vocabulary name, registering it in `Model::bases`.
-    fn base(&mut self, name: &str) -> Expr {
+    pub(super) fn base(&mut self, name: &str) -> Expr {
         let typed =
             vocab::Name::from_name(name).unwrap_or(vocab::Name::Set(vocab::EventSet::Wildcard));
         let name = typed.name();
@@ -161,7 +183,7 @@ impl Lowerer {
         f: &ast::Name,
         args: &[ast::Expr],
     ) -> diag::Result<Lowered> {
-        match self.lookup(env, &f.text) {
+        match self.resolve(env, &f.text)? {
             Some(Entry::Function(func)) => return self.call(env, span, func, args),
             Some(_) => {
                 return Err(self.err(env.file, f.span, format!("`{}` is not a function", f.text)))

@@ -54,7 +54,11 @@ impl Lowerer {
             params: &[],
             scope_len,
         };
-        let known = |x: &str| params.iter().any(|p| p == x) || self.lookup(&env, x).is_some();
+        let known = |x: &str| {
+            params.iter().any(|p| p == x)
+                || self.lookup(&env, x).is_some()
+                || self.prelude_defines(x)
+        };
         match &e.kind {
             ast::ExprKind::Var(x)
                 if !known(x)
@@ -75,7 +79,26 @@ impl Lowerer {
             {
                 Err(self.unknown_name(&env, params, f.span, &f.text))
             }
-            _ => children(e).try_for_each(|c| self.check_names(file, fname, params, scope_len, c)),
+            // `try a with b` is `b` exactly when `a` names something unknown.
+            ast::ExprKind::Try(_, b) => self.check_names(file, fname, params, scope_len, b),
+            ast::ExprKind::LetIn { bindings, body, .. } => {
+                let mut inner = params.to_vec();
+                for b in bindings {
+                    self.check_names(file, fname, params, scope_len, &b.body)?;
+                    inner.push(b.name.text.clone());
+                }
+                self.check_names(file, fname, &inner, scope_len, body)
+            }
+            ast::ExprKind::MatchSet { element, rest, .. } => {
+                let mut inner = params.to_vec();
+                inner.extend([element.text.clone(), rest.text.clone()]);
+                children(e)
+                    .into_iter()
+                    .try_for_each(|c| self.check_names(file, fname, &inner, scope_len, c))
+            }
+            _ => children(e)
+                .into_iter()
+                .try_for_each(|c| self.check_names(file, fname, params, scope_len, c)),
         }
     }
 
@@ -122,13 +145,30 @@ impl Lowerer {
 }
 
 /// The sub-expressions of an AST expression.
-fn children(e: &ast::Expr) -> Box<dyn Iterator<Item = &ast::Expr> + '_> {
+pub(super) fn children(e: &ast::Expr) -> Vec<&ast::Expr> {
     match &e.kind {
-        ast::ExprKind::Var(_) | ast::ExprKind::Zero => Box::new(std::iter::empty()),
-        ast::ExprKind::Binary(_, a, b) => Box::new([a.as_ref(), b.as_ref()].into_iter()),
-        ast::ExprKind::Unary(_, a) | ast::ExprKind::Bracket(a) => {
-            Box::new(std::iter::once(a.as_ref()))
+        ast::ExprKind::Var(_) | ast::ExprKind::Zero => vec![],
+        ast::ExprKind::Binary(_, a, b) | ast::ExprKind::Try(a, b) => vec![a, b],
+        ast::ExprKind::Unary(_, a) | ast::ExprKind::Bracket(a) => vec![a],
+        ast::ExprKind::App(_, args) => args.iter().collect(),
+        ast::ExprKind::LetIn { bindings, body, .. } => {
+            let mut out: Vec<&ast::Expr> = bindings.iter().map(|b| &b.body).collect();
+            out.push(body);
+            out
         }
-        ast::ExprKind::App(_, args) => Box::new(args.iter()),
+        ast::ExprKind::If(cond, a, b) => {
+            let mut out = match cond.as_ref() {
+                ast::Cond::Variant(_) => vec![],
+                ast::Cond::Equal(x, y) | ast::Cond::Subset(x, y) => vec![x, y],
+            };
+            out.extend([a.as_ref(), b.as_ref()]);
+            out
+        }
+        ast::ExprKind::MatchSet {
+            scrutinee,
+            empty,
+            nonempty,
+            ..
+        } => vec![scrutinee, empty, nonempty],
     }
 }

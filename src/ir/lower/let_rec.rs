@@ -138,6 +138,16 @@ impl Lowerer {
                 Some(Kind::Set)
             }
             ast::ExprKind::App(..) => None,
+            ast::ExprKind::LetIn { body, .. } => self.guess_kind(env, group, body),
+            ast::ExprKind::If(_, a, b)
+            | ast::ExprKind::Try(a, b)
+            | ast::ExprKind::MatchSet {
+                empty: a,
+                nonempty: b,
+                ..
+            } => self
+                .guess_kind(env, group, a)
+                .or_else(|| self.guess_kind(env, group, b)),
         }
     }
 }

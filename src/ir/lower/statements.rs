@@ -5,6 +5,17 @@
 use std::sync::Arc;
 
 use super::*;
+use crate::ir::library;
+
+/// An included file, found.
+struct Included {
+    shown: String,
+    text: Arc<str>,
+    /// Where its own `include`s are looked for first (none for a bundled file).
+    dir: Option<PathBuf>,
+    /// What include cycles are detected by.
+    canon: PathBuf,
+}
 
 const NOTE_CHECK: &str =
     "`acyclic` and `irreflexive` test relations; `empty` tests sets or relations";
@@ -28,8 +39,20 @@ impl Lowerer {
             ast::StmtKind::Check(c) => self.lower_check(file, stmt.span, c),
             ast::StmtKind::Include { path, path_span } => self.include(file, path, *path_span),
             ast::StmtKind::Show => Ok(()),
-            ast::StmtKind::With { var, from } => self.lower_with(file, stmt.span, var, from),
+            ast::StmtKind::With { var, from } => {
+                let entry = self.lower_with(file, stmt.span, var, from)?;
+                self.scope.push((var.text.clone(), entry));
+                Ok(())
+            }
             ast::StmtKind::Coherence(word) => self.declare_coherence(file, word),
+            ast::StmtKind::IfVariant {
+                variant,
+                then,
+                otherwise,
+            } => {
+                let on = self.options.variants.contains(&variant.text);
+                self.lower_stmts(file, if on { then } else { otherwise })
+            }
         }
     }
 
@@ -71,7 +94,7 @@ impl Lowerer {
         Ok(())
     }
 
-    fn define_value(
+    pub(super) fn define_value(
         &mut self,
         file: FileId,
         b: &ast::Binding,
@@ -118,8 +141,9 @@ impl Lowerer {
             kind: c.kind,
             expr: l.expr,
             name,
-            flag: c.flag,
-            negated: c.negated,
+            // `undefined_unless T` is reported as `flag ~T` is: when T fails.
+            flag: c.flag || c.undefined_unless,
+            negated: c.negated != c.undefined_unless,
             source_text: self.text(file, span),
         };
         self.model.checks.push(check);
@@ -128,52 +152,96 @@ impl Lowerer {
     }
 
     fn include(&mut self, file: FileId, path: &str, span: ast::Span) -> diag::Result<()> {
-        let Some(dir) = self.files[file].dir.clone() else {
-            return Err(self
-                .err(file, span, format!("cannot include `{path}`: this model was given as text, with no directory to look in"))
-                .with_note("load the model from a file, or pass an include directory"));
-        };
-        let full = dir.join(path);
-        let shown = full.display().to_string();
-        let canon = std::fs::canonicalize(&full).map_err(|e| {
-            self.err(
-                file,
-                span,
-                format!("cannot read included file `{shown}`: {e}"),
-            )
-        })?;
-        if let Some(pos) = self.including.iter().position(|(p, _)| *p == canon) {
+        let found = self.find_include(file, path, span)?;
+        if let Some(pos) = self.including.iter().position(|(p, _)| *p == found.canon) {
             let chain: Vec<&str> = self.including[pos..]
                 .iter()
                 .map(|(_, s)| s.as_str())
-                .chain([shown.as_str()])
+                .chain([found.shown.as_str()])
                 .collect();
             return Err(self
                 .err(file, span, "include cycle")
                 .with_note(chain.join(" includes ")));
         }
-        let text: Arc<str> = std::fs::read_to_string(&full).map(Arc::from).map_err(|e| {
-            self.err(
-                file,
-                span,
-                format!("cannot read included file `{shown}`: {e}"),
-            )
-        })?;
-        let included = cat::parse(&shown, &text)?;
-        let id = self.add_file(&shown, text, full.parent());
-        self.including.push((canon, shown));
+        let included = cat::parse(&found.shown, &found.text)?;
+        let id = self.add_file(&found.shown, found.text, found.dir.as_deref());
+        self.including.push((found.canon, found.shown));
         self.lower_stmts(id, &included.stmts)?;
         self.including.pop();
         Ok(())
     }
 
-    fn lower_with(
+    /// Where `include "path"` is read from, as herd looks: the including file's directory, each
+    /// `-I` directory in order, then the bundled library (`library`).
+    fn find_include(&self, file: FileId, path: &str, span: ast::Span) -> diag::Result<Included> {
+        let dirs: Vec<PathBuf> = self.files[file]
+            .dir
+            .iter()
+            .chain(&self.options.include_dirs)
+            .cloned()
+            .collect();
+        if let Some(full) = dirs.iter().map(|d| d.join(path)).find(|f| f.is_file()) {
+            let shown = full.display().to_string();
+            let read = |e: std::io::Error| {
+                self.err(
+                    file,
+                    span,
+                    format!("cannot read included file `{shown}`: {e}"),
+                )
+            };
+            let canon = std::fs::canonicalize(&full).map_err(read)?;
+            let text: Arc<str> = std::fs::read_to_string(&full)
+                .map(Arc::from)
+                .map_err(read)?;
+            let dir = full.parent().map(Path::to_path_buf);
+            return Ok(Included {
+                shown,
+                text,
+                dir,
+                canon,
+            });
+        }
+        if let Some(text) = library::file(path) {
+            let shown = format!("{}/{path}", library::SHOWN_DIR);
+            let canon = PathBuf::from(&shown);
+            let text = Arc::from(text);
+            return Ok(Included {
+                shown,
+                text,
+                dir: None,
+                canon,
+            });
+        }
+        let Some(first) = dirs.first().map(|d| d.join(path)) else {
+            return Err(self
+                .err(file, span, format!("cannot include `{path}`: this model was given as text, with no directory to look in"))
+                .with_note("load the model from a file, or pass an include directory"));
+        };
+        let why = std::fs::metadata(&first)
+            .err()
+            .map_or_else(|| "not a file".to_string(), |e| e.to_string());
+        let mut e = self.err(
+            file,
+            span,
+            format!("cannot read included file `{}`: {why}", first.display()),
+        );
+        if dirs.len() > 1 {
+            let rest: Vec<String> = dirs[1..].iter().map(|d| d.display().to_string()).collect();
+            e = e.with_note(format!(
+                "also looked in {} and mapcheck's cat-lib",
+                rest.join(", ")
+            ));
+        }
+        Err(e)
+    }
+
+    pub(super) fn lower_with(
         &mut self,
         file: FileId,
         span: ast::Span,
         var: &ast::Name,
         from: &ast::Expr,
-    ) -> diag::Result<()> {
+    ) -> diag::Result<Entry> {
         let (set, order) = match &from.kind {
             ast::ExprKind::App(f, args) if f.text == "linearisations" && args.len() == 2 => {
                 (&args[0], &args[1])
@@ -212,9 +280,7 @@ impl Lowerer {
             source_text,
         });
         self.model.steps.push(Step::Choose(index));
-        self.scope
-            .push((var.text.clone(), Entry::Value(def, Kind::Rel)));
-        Ok(())
+        Ok(Entry::Value(def, Kind::Rel))
     }
 
     fn declare_coherence(&mut self, file: FileId, word: &ast::Name) -> diag::Result<()> {
