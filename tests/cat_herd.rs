@@ -5,36 +5,11 @@ use std::path::{Path, PathBuf};
 
 use mapcheck::eval::{self, Base, Value};
 use mapcheck::ir::{self, Dialect, LoadOptions};
-use mapcheck::rel::{Rel, Set};
+mod random_common;
 
-const N: usize = 5;
+use random_common::{Rng, N};
+
 const DIR: &str = "tests/data/cat/herd";
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    /// A set; one draw in four is empty, so that emptiness tests see both answers.
-    fn set(&mut self) -> Set {
-        if self.next().is_multiple_of(4) {
-            return Set(0);
-        }
-        Set((self.next() as u128) & ((1 << N) - 1))
-    }
-    fn rel(&mut self) -> Rel {
-        let pairs: Vec<(usize, usize)> = (0..N * N)
-            .filter(|_| self.next().is_multiple_of(3))
-            .map(|i| (i / N, i % N))
-            .collect();
-        Rel::from_pairs(N, pairs)
-    }
-}
 
 /// Random executions; in some, `co` equals `rf` (so `rf = co` holds there).
 fn random_bases() -> Vec<Base> {
@@ -50,7 +25,7 @@ fn random_bases() -> Vec<Base> {
                 b.set(name, Value::Rel(rng.rel()));
             }
             for name in ["W", "R", "F", "SC"] {
-                b.set(name, Value::Set(rng.set()));
+                b.set(name, Value::Set(rng.set_or_empty()));
             }
             b
         })

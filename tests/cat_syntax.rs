@@ -5,31 +5,9 @@
 //! different value than the other parenthesisation on at least one of them (so the test can fail).
 use mapcheck::eval::{self, Base, Value};
 use mapcheck::ir;
-use mapcheck::rel::{Rel, Set};
+mod random_common;
 
-const N: usize = 5;
-
-/// A small deterministic generator (xorshift), so failures reproduce.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn set(&mut self) -> Set {
-        Set((self.next() as u128) & ((1 << N) - 1))
-    }
-    fn rel(&mut self) -> Rel {
-        let pairs: Vec<(usize, usize)> = (0..N * N)
-            .filter(|_| self.next().is_multiple_of(3))
-            .map(|i| (i / N, i % N))
-            .collect();
-        Rel::from_pairs(N, pairs)
-    }
-}
+use random_common::{Rng, N};
 
 fn random_bases(count: usize) -> Vec<Base> {
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
