@@ -33,11 +33,12 @@ Definition mp_skeleton : bexec := {|
   b_ACQ_REL := bset0; b_SC := bset0; b_CON := bset0; b_V := bset0; b_RED := bset0;
   b_CTA := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
   b_DEV := bset0; b_ALL := bset0; b_GLOBAL := bset0; b_LOCAL := bset0; b_SYNC := bset0;
-  b_ARRIVE := bset0;
+  b_ARRIVE := bset0; b_SUR := bset0; b_TEX := bset0; b_CONST := bset0; b_ALIAS := bset0;
   b_id := fun x y => Nat.eqb x y;
   b_po := brel_of_list [(2, 3); (4, 5)];
   b_rf := brel0; b_co := brel0; b_fr := brel0;
   b_loc := bunion (pairs_within [0; 2; 5]) (pairs_within [1; 3; 4]);
+  b_vloc := bunion (pairs_within [0; 2; 5]) (pairs_within [1; 3; 4]);
   b_int := bunion (pairs_within [2; 3]) (pairs_within [4; 5]);
   b_ext := fun x y => negb (bunion (pairs_within [2; 3]) (pairs_within [4; 5]) x y);
   b_rmw := brel0; b_addr := brel0; b_data := brel0;
@@ -147,11 +148,12 @@ Definition mp3_skeleton : bexec := {|
   b_ACQ_REL := bset0; b_SC := bset0; b_CON := bset0; b_V := bset0; b_RED := bset0;
   b_CTA := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
   b_DEV := bset0; b_ALL := bset0; b_GLOBAL := bset0; b_LOCAL := bset0; b_SYNC := bset0;
-  b_ARRIVE := bset0;
+  b_ARRIVE := bset0; b_SUR := bset0; b_TEX := bset0; b_CONST := bset0; b_ALIAS := bset0;
   b_id := fun x y => Nat.eqb x y;
   b_po := brel_of_list [(2, 3); (4, 5); (4, 6); (5, 6)];
   b_rf := brel0; b_co := brel0; b_fr := brel0;
   b_loc := bunion (pairs_within [0; 2; 5; 6]) (pairs_within [1; 3; 4]);
+  b_vloc := bunion (pairs_within [0; 2; 5; 6]) (pairs_within [1; 3; 4]);
   b_int := bunion (pairs_within [2; 3]) (pairs_within [4; 5; 6]);
   b_ext := fun x y => negb (bunion (pairs_within [2; 3]) (pairs_within [4; 5; 6]) x y);
   b_rmw := brel0; b_addr := brel0; b_data := brel0; b_ctrl := brel0; b_syncbar := brel0;
