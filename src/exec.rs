@@ -44,8 +44,11 @@ pub struct Execution {
     pub(crate) locations: Vec<String>,
     /// Placement of each thread in the scope tree.
     pub(crate) placements: Vec<Placement>,
+    /// Program order: strict, per thread, (earlier, later) pairs; initial writes are in none.
     pub po: Rel,
+    /// Reads-from: (write, read) pairs of the same location, the read taking the write's value.
     pub rf: Rel,
+    /// Coherence: a transitive order on each location's writes (total or partial, per the model).
     pub co: Rel,
     pub(crate) rmw: Rel,
     pub(crate) addr: Rel,
@@ -56,6 +59,7 @@ pub struct Execution {
 }
 
 impl Execution {
+    /// Number of events, initial writes included; events are `0..n`.
     pub fn n(&self) -> usize {
         self.events.len()
     }

@@ -35,7 +35,7 @@
 //! assert!(!outcome.validated);
 //! # Ok::<(), mapcheck::Error>(())
 //! ```
-#![warn(unreachable_pub)]
+#![warn(missing_docs, unreachable_pub)]
 
 // The entry points (ARCHITECTURE.md, "Entry points").
 pub use diag::Error;

@@ -24,7 +24,10 @@ pub(crate) enum Meaning {
 /// One row of `models/suites.tsv`.
 #[derive(Clone, Debug, serde::Serialize)]
 pub struct Suite {
+    /// The suite's name (`PTXv6_0`): its verdicts are `expected/<name>.tsv` or Dat3M's
+    /// `<name>-expected.csv`.
     pub name: String,
+    /// The cat model that should reproduce the verdicts, joined to the table's directory.
     pub model: PathBuf,
     pub(crate) meaning: Meaning,
 }
@@ -32,9 +35,13 @@ pub struct Suite {
 /// The verdict of one oracle test.
 #[derive(Clone, Debug, serde::Serialize)]
 pub enum Agreement {
+    /// mapcheck's verdict is the suite's.
     Agree,
+    /// mapcheck's verdict differs from the suite's.
     Disagree {
+        /// The suite's verdict (under the suite's meaning: clause validated, or no race flagged).
         expected: bool,
+        /// mapcheck's verdict, with the same meaning.
         got: bool,
     },
     /// The test could not be run (parse error, unsupported construct); the reason is kept.
@@ -42,20 +49,25 @@ pub enum Agreement {
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
+/// One oracle test's outcome: its path and whether mapcheck agreed with the suite.
 pub struct TestResult {
+    /// The litmus test's path, relative to the oracle directory, as the verdict file lists it.
     pub path: String,
+    /// Agreement of mapcheck's verdict with the suite's, or why the test could not be run.
     pub result: Agreement,
     /// Candidate executions the runner enumerated for this test.
     pub(crate) candidates: usize,
 }
 
 #[derive(Clone, Debug, serde::Serialize)]
+/// One suite's tally of agreements, with every test's result.
 pub struct SuiteReport {
     pub(crate) suite: String,
     pub(crate) model: String,
     pub(crate) agree: usize,
     pub(crate) disagree: usize,
     pub(crate) unsupported: usize,
+    /// Every test's result, in the verdict file's order.
     pub tests: Vec<TestResult>,
     /// Wall-clock time of the whole suite (all cores).
     pub(crate) seconds: f64,

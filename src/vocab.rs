@@ -16,7 +16,9 @@ pub(crate) use reading::{Defaulted, Partial, Reading};
 /// Whether a name denotes a set of events or a relation between events.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize)]
 pub enum Kind {
+    /// A set of events (`R`, `ACQ`, `domain(r)`).
     Set,
+    /// A relation between events (`po`, `rf`, `r ; s`).
     Rel,
 }
 
@@ -437,8 +439,11 @@ impl Relation {
 /// Any built-in name: an event set, a tag (the set of events carrying it) or a relation.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
 pub enum Name {
+    /// A built-in event set (`R`, `W`, `F`, …).
     Set(EventSet),
+    /// A tag: the set of events carrying it (`ACQ`, `GPU`, …).
     Tag(Tag),
+    /// A built-in relation (`po`, `rf`, `co`, …).
     Rel(Relation),
 }
 

@@ -71,8 +71,11 @@ pub(crate) struct Binding {
 /// What a check tests of its expression.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum CheckKind {
+    /// `acyclic e`: the relation `e` has no cycle.
     Acyclic,
+    /// `irreflexive e`: the relation `e` relates no event to itself.
     Irreflexive,
+    /// `empty e`: the set or relation `e` is empty.
     Empty,
 }
 
@@ -157,11 +160,17 @@ impl Cond {
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+/// A binary operator of cat expressions.
 pub enum BinOp {
+    /// `e1 | e2`: union.
     Union,
+    /// `e1 & e2`: intersection.
     Inter,
+    /// `e1 \ e2`: difference.
     Diff,
+    /// `r1 ; r2`: sequential composition of relations.
     Seq,
+    /// `S1 * S2`: cartesian product of two sets, a relation.
     Product,
 }
 

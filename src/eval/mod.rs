@@ -26,8 +26,11 @@ pub(crate) use witness::for_each_linearisation;
 /// empty set or relation, except `E` and `_` (all events) and `id`; `missing` lists such names.
 #[derive(Clone, Debug, Default)]
 pub struct Base {
+    /// Number of events of the execution; events are `0..n`.
     pub n: usize,
+    /// The values of the vocabulary's set names (`R`, `W`, `ACQ`, …), by cat spelling.
     pub sets: HashMap<&'static str, Set>,
+    /// The values of the vocabulary's relation names (`po`, `rf`, `co`, …), by cat spelling.
     pub rels: HashMap<&'static str, Rel>,
 }
 
@@ -78,7 +81,9 @@ impl Base {
 /// The value of a cat expression on one execution.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Value {
+    /// A set of events.
     Set(Set),
+    /// A relation between events.
     Rel(Rel),
 }
 
@@ -95,18 +100,21 @@ impl From<Rel> for Value {
 }
 
 impl Value {
+    /// Is the set or relation empty?
     pub fn is_empty(&self) -> bool {
         match self {
             Value::Set(s) => s.is_empty(),
             Value::Rel(r) => r.is_empty(),
         }
     }
+    /// The set, or `None` if the value is a relation.
     pub fn as_set(&self) -> Option<Set> {
         match self {
             Value::Set(s) => Some(*s),
             Value::Rel(_) => None,
         }
     }
+    /// The relation, or `None` if the value is a set.
     pub fn as_rel(&self) -> Option<&Rel> {
         match self {
             Value::Rel(r) => Some(r),

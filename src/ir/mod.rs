@@ -48,13 +48,17 @@ pub enum Expr {
     Empty(Kind),
     /// A name of the event vocabulary; `slot` indexes `Model::bases`.
     Base {
+        /// The name as cat spells it (`po`, `rf`, `ACQ`, …).
         name: &'static str,
+        /// Index into `Model::bases`.
         slot: usize,
     },
     /// A definition of the model (a `let`, a `let rec` variable or a witness).
     Def(DefId),
     /// `|`, `&`, `\` (operands of equal kind), `;` (relations), `*` (sets, giving a relation).
     Binary(BinOp, Box<Expr>, Box<Expr>),
+    /// A unary operator applied to an expression (`~e`, `e^-1`, `e+`, `e*`, `e?`, `[S]`, `domain`,
+    /// `range`).
     Unary(Op1, Box<Expr>),
 }
 
@@ -62,16 +66,20 @@ pub enum Expr {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum CoKind {
     #[default]
+    /// `co` is a strict total order on each location's writes (the default; `coherence total`).
     Total,
+    /// `co` may be any transitive partial order (`coherence partial`; Dartagnan's PTX models).
     Partial,
 }
 
 /// A named definition, in the order the model (with its includes spliced in) defines them.
 #[derive(Clone, Debug)]
 pub struct Def {
+    /// The name bound; a later definition of the same name shadows this one (`Model::def_named`).
     pub name: String,
     /// `None` only for functions, whose kind depends on their arguments.
     pub kind: Option<Kind>,
+    /// What the name is bound to.
     pub body: DefBody,
     /// The cat text of the binding, from its `let` (or `and`) to the end of its body.
     pub source_text: String,
@@ -80,6 +88,7 @@ pub struct Def {
 }
 
 #[derive(Clone, Debug)]
+/// What a definition binds: a value, a fixpoint variable, a witness or a function.
 pub enum DefBody {
     /// `let x = e`.
     Value(Expr),
@@ -89,12 +98,16 @@ pub enum DefBody {
     /// `with x from linearisations(…)`: index into `Model::witnesses`.
     Witness(usize),
     /// `let f(a, b) = e`: inlined at every call, so the IR holds no calls.
-    Function { params: Vec<String> },
+    Function {
+        /// The parameter names, in order.
+        params: Vec<String>,
+    },
 }
 
 /// One `acyclic` / `irreflexive` / `empty` statement.
 #[derive(Clone, Debug)]
 pub struct Check {
+    /// Whether the statement is `acyclic`, `irreflexive` or `empty`.
     pub kind: CheckKind,
     pub(crate) expr: Expr,
     /// The `as` name, or `<kind>#<k>` for the k-th check of the model (1-based), e.g. `acyclic#2`.
@@ -111,19 +124,23 @@ pub struct Check {
 /// `set` that contains `order` restricted to `set`.
 #[derive(Clone, Debug)]
 pub struct Witness {
+    /// The witness variable (`x`); it is also a definition of the model (`DefBody::Witness`).
     pub name: String,
     pub(crate) def: DefId,
     pub(crate) set: Expr,
     pub(crate) order: Expr,
+    /// The cat text of the `with` statement.
     pub source_text: String,
 }
 
 /// The model's statements in evaluation order.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Step {
+    /// Evaluate the `let` definition `defs[id]` (one outside a `let rec` group).
     Define(DefId),
     /// A `let rec` group, solved together.
     Fixpoint(Vec<DefId>),
+    /// Evaluate `checks[i]` on the values computed so far.
     Check(usize),
     /// Choose a value for `witnesses[i]`; the steps after it are evaluated under each choice.
     Choose(usize),
@@ -134,11 +151,19 @@ pub enum Step {
 pub struct Model {
     /// The file the model was loaded from (as given).
     pub path: String,
+    /// The model's name from its title line (the string of `PTX "ptx-v6"`); `None` without a title.
     pub title: Option<String>,
+    /// How the litmus runner enumerates `co`: `coherence …` if the model says, else the dialect's
+    /// default.
     pub coherence: CoKind,
+    /// Every definition in definition order; a `DefId` indexes it.
     pub defs: Vec<Def>,
+    /// The `acyclic` / `irreflexive` / `empty` statements in model order; `Step::Check` indexes it.
     pub checks: Vec<Check>,
+    /// The `with … from linearisations(…)` witnesses; `DefBody::Witness` and `Step::Choose`
+    /// index it.
     pub witnesses: Vec<Witness>,
+    /// The statements in evaluation order.
     pub steps: Vec<Step>,
     /// The vocabulary names the model uses, indexed by `Expr::Base::slot`.
     pub bases: Vec<vocab::Name>,
@@ -181,8 +206,12 @@ impl Model {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Dialect {
     #[default]
+    /// mapcheck's own vocabulary only (the default).
     Mapcheck,
+    /// herd7's: names herd's models use without defining them come from `cat-lib/herd.cat`.
     Herd,
+    /// Dartagnan's: such names come from `cat-lib/dat3m.cat`; a PTX model without `coherence …` has
+    /// partial `co`.
     Dat3m,
 }
 
@@ -202,8 +231,11 @@ impl Dialect {
 /// `if "name"` sees as enabled, and the dialect.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
+    /// Directories searched, in order, for an `include`d file not found beside the including file.
     pub include_dirs: Vec<PathBuf>,
+    /// Variant names herd's `if "name"` sees as enabled; empty: none is.
     pub variants: Vec<String>,
+    /// Whose meaning the names a model uses without defining have.
     pub dialect: Dialect,
 }
 

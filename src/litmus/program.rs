@@ -8,8 +8,11 @@ use crate::vocab::Tag;
 /// The instruction set a test is written in.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
 pub enum Arch {
+    /// NVIDIA PTX (title line `PTX`).
     Ptx,
+    /// C11 atomics (title line `C`); threads may be placed with `@cta N` / `gpu N`.
     C11,
+    /// OpenCL C atomics, fences and barriers (title line `OpenCL`).
     OpenCl,
 }
 
@@ -31,10 +34,13 @@ pub struct Placement {
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
+/// One thread of a litmus test: its name, its place in the scope tree and its code.
 pub struct Thread {
     /// Thread name as written (`P0`).
     pub name: String,
+    /// The CTA / work-group and GPU / device the thread runs on.
     pub placement: Placement,
+    /// The thread's instructions in program order (`po`), labels and branches included.
     pub code: Vec<Instr>,
     /// The operands of C operators whose evaluations are unsequenced (C11 6.5p2), as ranges of
     /// `code`; empty for PTX and for code a tool wrote.
@@ -47,17 +53,27 @@ pub struct Thread {
 /// both stay `po`-after what precedes the expression and `po`-before what follows it.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Unsequenced {
+    /// The indices into `Thread::code` of the instructions the left operand was lowered to.
     pub left: std::ops::Range<usize>,
+    /// The indices into `Thread::code` of the instructions the right operand was lowered to.
     pub right: std::ops::Range<usize>,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A binary arithmetic or bitwise operator on 64-bit values (C operators, PTX `add` … `xor`,
+/// the operation of `atom` / `red` / `atomic_fetch_*`); `+`, `-` and `*` wrap on overflow.
 pub enum BinOp {
+    /// `+` / PTX `add`, `atom.add`, `red.add` / C `atomic_fetch_add`.
     Add,
+    /// `-` / PTX `sub`, `atom.sub`, `red.sub` / C `atomic_fetch_sub`.
     Sub,
+    /// `*` / PTX `mul` (no RMW form).
     Mul,
+    /// Bitwise `&` / PTX `and`, `atom.and` / C `atomic_fetch_and`.
     And,
+    /// Bitwise `|` / PTX `or`, `atom.or` / C `atomic_fetch_or`.
     Or,
+    /// Bitwise `^` / PTX `xor`, `atom.xor` / C `atomic_fetch_xor`.
     Xor,
 }
 
@@ -76,27 +92,42 @@ impl BinOp {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
+/// A comparison in a branch condition (C `==`, `<`, … in `if` / `while`; PTX `beq`, `blt`, …),
+/// on signed 64-bit values.
 pub enum CmpOp {
+    /// `==` / PTX `beq`.
     Eq,
+    /// `!=` / PTX `bne`.
     Ne,
+    /// `<` / PTX `blt`.
     Lt,
+    /// `<=` / PTX `ble`.
     Le,
+    /// `>` / PTX `bgt`.
     Gt,
+    /// `>=` / PTX `bge`.
     Ge,
 }
 
 /// A value computed from constants and registers (no memory access).
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Expr {
+    /// An integer literal.
     Const(i64),
+    /// The current value of a register of the executing thread.
     Reg(Reg),
+    /// An operator on two subexpressions (C `a + b`, PTX `add r, a, b` as a value).
     Bin(BinOp, Box<Expr>, Box<Expr>),
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
+/// A branch condition `lhs op rhs`, evaluated on the thread's registers (no memory access).
 pub struct Cond {
+    /// How the two sides are compared.
     pub op: CmpOp,
+    /// The value on the left of the comparison.
     pub lhs: Expr,
+    /// The value on the right of the comparison.
     pub rhs: Expr,
 }
 
@@ -108,51 +139,88 @@ pub enum RmwOp {
     /// Writes `operand` (PTX `atom.exch`, C `atomic_exchange`).
     Exch(Expr),
     /// Writes `desired` only if the old value equals `expected`; otherwise it is a read alone.
-    Cas { expected: Expr, desired: Expr },
+    Cas {
+        /// The value the location must hold for the write to happen (C's `*expected`, PTX
+        /// `atom.cas`'s first value operand).
+        expected: Expr,
+        /// The value written when the old value equals `expected`.
+        desired: Expr,
+    },
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
+/// One instruction of a thread, as a front end lowered it from PTX or C / OpenCL source.
 pub enum Instr {
     /// `dst := [loc]`.
     Load {
+        /// Register that receives the value read.
         dst: Reg,
+        /// Name read: a location, or a PTX alias of one (`Litmus::location_of` resolves it).
         loc: String,
+        /// Vocabulary tags of the read: memory order, scope, proxy, … (`ld.acquire.gpu`: `ACQ`,
+        /// `GPU`).
         tags: Tags,
     },
     /// `[loc] := value`.
     Store {
+        /// Name written: a location, or a PTX alias of one.
         loc: String,
+        /// The value written.
         value: Expr,
+        /// Vocabulary tags of the write: memory order, scope, proxy, ….
         tags: Tags,
     },
     /// Atomic read-modify-write; `dst` receives the old value (`None` for PTX `red`).
     /// `fail_tags` are the read's tags when a CAS fails (C's failure order); `None` = same as `tags`.
     Rmw {
+        /// Register that receives the old value; `None` for PTX `red`, which returns nothing.
         dst: Option<Reg>,
+        /// Name read and written: a location, or a PTX alias of one.
         loc: String,
+        /// What the write computes from the old value.
         op: RmwOp,
+        /// Vocabulary tags of both the read and the write (memory order, scope, …).
         tags: Tags,
+        /// Tags of the lone read a failed CAS performs (C's failure order); `None`: the same as
+        /// `tags`.
         fail_tags: Option<Tags>,
     },
+    /// A memory fence: PTX `fence` / `membar`, C `atomic_thread_fence`, OpenCL
+    /// `atomic_work_item_fence` (and OpenCL's `atomic_thread_fence`).
     Fence {
+        /// Order and scope of the fence (for OpenCL also its `global` / `local` address-space
+        /// flags).
         tags: Tags,
     },
     /// Execution barrier `id`; `count` threads must arrive (`None`: all threads of the CTA).
     Barrier {
+        /// Barrier number: PTX `bar.sync b`'s `b`; in OpenCL 0, or a number per label of a labelled
+        /// barrier.
         id: Expr,
+        /// Number of threads that must arrive (PTX `bar.sync b, n`); `None`: all threads of the
+        /// CTA.
         count: Option<Expr>,
+        /// The barrier's mode (`bar.sync` / `bar.arrive`, OpenCL sync) and scope (`CTA` / `WG`),
+        /// plus OpenCL's fence flags.
         tags: Tags,
     },
     /// Register assignment without memory access (`mov`, `add`, C `r = e`).
     Assign {
+        /// Register written.
         dst: Reg,
+        /// The value it receives.
         value: Expr,
     },
+    /// A branch target (`L:` in PTX, a C label or one the C lowering made); performs no event.
     Label(String),
+    /// Unconditional jump to a label: PTX `bra` / `goto`, C `goto`, and the jumps that C `if`,
+    /// `while` and `switch` lower to.
     Goto(String),
     /// Jump to the label if the condition holds.
     BranchIf {
+        /// The condition tested.
         cond: Cond,
+        /// Label jumped to when the condition holds; otherwise execution falls through.
         target: String,
     },
 }
@@ -161,19 +229,32 @@ pub enum Instr {
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub enum Target {
     /// Register of a thread (thread index into `Litmus::threads`).
-    Reg { thread: usize, reg: Reg },
+    Reg {
+        /// Index of the thread in `Litmus::threads`.
+        thread: usize,
+        /// The register's name as the thread writes it (`r0`).
+        reg: Reg,
+    },
     /// Final value of a memory location.
     Mem(String),
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
+/// The proposition of a final condition, over the final values of registers and locations.
 pub enum Prop {
+    /// `true` (also a comparison of two constants that holds).
     True,
+    /// `false` (also a comparison of two constants that fails).
     False,
+    /// The target's final value equals the constant (`P0:r0 = 1`, `x == 2`); `!=` gives `Not(Eq)`.
     Eq(Target, i64),
+    /// Negation: `~` (a `!=` comparison also gives `Not(Eq)`).
     Not(Box<Prop>),
+    /// Conjunction: `/\`.
     And(Box<Prop>, Box<Prop>),
+    /// Disjunction: `\/`.
     Or(Box<Prop>, Box<Prop>),
+    /// Implication: `=>`.
     Implies(Box<Prop>, Box<Prop>),
     /// Two final values are equal (`P0:r1 == P0:r2`, used by PTX ticket-lock tests).
     EqTargets(Target, Target),
@@ -224,15 +305,22 @@ impl Prop {
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+/// How a final condition quantifies over the executions the model allows.
 pub enum Quantifier {
+    /// `exists`: validated when some execution satisfies the proposition (herd's Positive > 0).
     Exists,
+    /// `~exists`: validated when no execution satisfies the proposition (herd's Positive = 0).
     NotExists,
+    /// `forall`: validated when every execution satisfies the proposition (herd's Negative = 0).
     Forall,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
+/// A test's final condition: a quantifier over a proposition.
 pub struct Condition {
+    /// `exists`, `~exists` or `forall`.
     pub quantifier: Quantifier,
+    /// The proposition evaluated on each execution's final state.
     pub prop: Prop,
 }
 
@@ -244,14 +332,21 @@ pub struct Condition {
 /// address seen through that proxy. `target` is a location or an alias declared before.
 #[derive(Clone, PartialEq, Eq, Debug)]
 pub struct Alias {
+    /// The alias's own name (`y`).
     pub name: String,
+    /// `None` for a generic alias; `Some(SUR | TEX | CONST)` for a surface, texture or constant
+    /// one.
     pub proxy: Option<Tag>,
+    /// The name aliased (`x`): a location or an alias declared before.
     pub target: String,
 }
 
 #[derive(Clone, PartialEq, Eq, Debug)]
+/// A parsed litmus test: its threads, initial state and final condition.
 pub struct Litmus {
+    /// Instruction set the threads are written in (from the title line).
     pub arch: Arch,
+    /// Test name from the title line (`MP`, `SB+rel+acq`).
     pub name: String,
     /// Initial memory values; locations not listed start at 0.
     pub init_mem: Vec<(String, i64)>,
@@ -261,7 +356,9 @@ pub struct Litmus {
     pub loc_tags: Vec<(String, Tags)>,
     /// PTX 7.5 virtual aliases, each after its target; empty in every other test.
     pub aliases: Vec<Alias>,
+    /// The threads in declaration order; `init_regs` and `Target::Reg` refer to them by index.
     pub threads: Vec<Thread>,
+    /// The final condition (`exists`, `~exists` or `forall` over a proposition).
     pub condition: Condition,
     /// herd's `locations [...]` clause: registers and locations whose final values the runner
     /// reports beside those the condition names.

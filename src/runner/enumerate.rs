@@ -37,6 +37,7 @@ use rf_co::Shape;
 
 /// One candidate execution with the model's judgement.
 pub struct Candidate<'a> {
+    /// The candidate execution: its events, `po`, `rf`, `co` and the structural relations.
     pub execution: &'a Execution,
     /// The model's verdict on this candidate.
     pub judgement: Judgement,
@@ -45,6 +46,7 @@ pub struct Candidate<'a> {
 }
 
 impl Candidate<'_> {
+    /// Does the model accept this candidate as consistent (`judgement.consistent`)?
     pub fn is_consistent(&self) -> bool {
         self.judgement.consistent
     }

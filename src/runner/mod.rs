@@ -59,6 +59,8 @@ pub struct Outcome {
     /// `~exists c`: `c` itself, as herd counts them; herd's `Witnesses` line swaps the two for
     /// `~exists`, see `witnesses`).
     pub positive: usize,
+    /// Consistent executions whose final state falsifies the proposition (same counting as
+    /// `positive`).
     pub negative: usize,
     /// Candidate executions enumerated (before the model judged them).
     pub candidates: usize,
