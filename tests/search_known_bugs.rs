@@ -244,3 +244,29 @@ fn a_stop_between_bounds_records_the_next_bound_as_unfinished() {
         assert!(unfinished.shapes > 0);
     }
 }
+
+/// PTX 6.0's Fence-SC order is a witness (`with sco from linearisations`): the solver guesses
+/// one under which a source axiom fails, the runner asks whether another makes it hold. A PTX
+/// model mapped onto itself by the identity must then be clean, not an internal error.
+#[test]
+fn a_witness_source_model_mapped_onto_itself_is_clean() {
+    let text = r#"
+        source "ptx-v6-alloy.cat"
+        target ptx "ptx-v6-alloy.cat"
+        scope CTA -> cta
+        scope GPU -> gpu
+        scope SYS -> sys
+        class W.WEAK
+        class R.ACQ.$s
+        class F.SC.$s
+        W.WEAK -> st.weak
+        R.ACQ.$s -> ld.acquire.$s
+        F.SC.$s -> fence.sc.$s
+    "#;
+    let m = mapping::load_str("ptx-identity.map", text, Some(Path::new("models"))).unwrap();
+    let report = search::check(&m, &options(2, &[]), &|_| {}).expect("no internal error");
+    for a in &report.axioms {
+        assert!(a.counterexample.is_none(), "{}", a.axiom);
+        assert_eq!(a.clean_to, 2, "{}", a.axiom);
+    }
+}

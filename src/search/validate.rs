@@ -60,6 +60,11 @@ pub(super) fn validate(mapping: &Mapping, f: &SolutionTests, axiom: &str) -> Ver
     }
     match source.lifted_failed {
         None => Verdict::Disagree("the runner has no source execution with the lifted rf and co".into()),
+        // The solver guessed one witness (`with … from …`) under which the axiom fails; the
+        // runner found one under which it holds: refinement, not a disagreement.
+        Some(fs) if !fs.iter().any(|n| n == axiom) && !mapping.source.witnesses.is_empty() => {
+            Verdict::Explained
+        }
         Some(fs) if !fs.iter().any(|n| n == axiom) => Verdict::Disagree(format!(
             "the solver says {axiom} fails on the lifted execution; the runner says it holds (failed: {fs:?})"
         )),
