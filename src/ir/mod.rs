@@ -202,7 +202,7 @@ impl Model {
 
 /// Whose meaning a model's names have (`--dialect`): mapcheck's own vocabulary, or the names
 /// herd7's or Dartagnan's models rely on without defining them (`cat-lib/herd.cat`,
-/// `cat-lib/dat3m.cat`; decision 007).
+/// `cat-lib/dat3m.cat`; decision 008).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Dialect {
     #[default]
