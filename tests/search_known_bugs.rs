@@ -161,7 +161,7 @@ fn the_models_are_the_mapping_files() {
 /// out) break scoped RC11's SC axiom when scopes are mixed: an IRIW-like test of 5 events in
 /// which one thread's SC load has a narrower scope than the rest, so its leading `fence.sc` is
 /// not morally strong with another thread's. Found, minimal and confirmed by the runner (see
-/// docs/decisions/002-mapping-check.md, "SC accesses with mixed scopes").
+/// docs/decisions/002-mapping-check.md, the `rc11-ptx.map` result).
 #[test]
 fn rc11_ptx_sc_accesses_with_mixed_scopes_break_sc() {
     let found = found_at("mappings/rc11-ptx.map", 5, &["SC"]);
