@@ -56,6 +56,9 @@ pub struct Execution {
     pub(crate) ctrl: Rel,
     /// Barrier events that synchronise with each other (same barrier generation).
     pub(crate) syncbar: Rel,
+    /// Vulkan system-synchronizes-with: every event of a thread to every event of a thread the
+    /// test declares it synchronises with.
+    pub(crate) ssw: Rel,
 }
 
 impl Execution {
@@ -100,7 +103,8 @@ impl Execution {
         match level {
             Level::System => true,
             Level::Thread => a.thread.is_some() && a.thread == b.thread,
-            Level::Cta => placed(|pa, pb| pa == pb),
+            Level::Subgroup => placed(|pa, pb| pa == pb),
+            Level::Cta => placed(|pa, pb| (pa.cta, pa.gpu) == (pb.cta, pb.gpu)),
             Level::Gpu => placed(|pa, pb| pa.gpu == pb.gpu),
         }
     }
@@ -191,8 +195,10 @@ impl Reading for &Execution {
             Relation::Data => self.data.clone(),
             Relation::Ctrl => self.ctrl.clone(),
             Relation::Syncbar => self.syncbar.clone(),
+            Relation::Ssg => same(Level::Subgroup),
+            Relation::Ssw => self.ssw.clone(),
             Relation::Scta | Relation::Swg => same(Level::Cta),
-            Relation::Sgpu | Relation::Sdv => same(Level::Gpu),
+            Relation::Sgpu | Relation::Sdv | Relation::Sqf => same(Level::Gpu),
             Relation::Sr => self.sr(),
             Relation::Incl => self.incl(),
         }
@@ -230,6 +236,7 @@ mod tests {
             data: Rel::empty(n),
             ctrl: Rel::empty(n),
             syncbar: Rel::empty(n),
+            ssw: Rel::empty(n),
         }
     }
 
@@ -237,9 +244,21 @@ mod tests {
     fn incl_is_hierarchical() {
         // P0@cta 0,gpu 0 and P1@cta 0,gpu 1 are in different CTAs and different GPUs.
         let p = vec![
-            Placement { cta: 0, gpu: 0 },
-            Placement { cta: 0, gpu: 1 },
-            Placement { cta: 1, gpu: 0 },
+            Placement {
+                subgroup: 0,
+                cta: 0,
+                gpu: 0,
+            },
+            Placement {
+                subgroup: 0,
+                cta: 0,
+                gpu: 1,
+            },
+            Placement {
+                subgroup: 0,
+                cta: 1,
+                gpu: 0,
+            },
         ];
         let x = exec(
             vec![

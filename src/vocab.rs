@@ -82,10 +82,47 @@ pub enum Tag {
     Const,
     /// PTX 7.5 fence.proxy.alias (orders accesses through virtual aliases).
     Alias,
+    /// Vulkan QueueFamily scope (`.qf`).
+    Qf,
+    /// Vulkan Device scope (`.dv`): every thread of the test.
+    Dv,
+    /// Vulkan atomic access (`ld.atom`, `st.atom`, `rmw.atom`).
+    Atom,
+    /// Vulkan non-private access: it takes part in inter-thread ordering (`.nonpriv`, `.av`,
+    /// `.vis`, every atomic).
+    Nonpriv,
+    /// Vulkan write with an availability operation (`st.av`, every atomic write).
+    Av,
+    /// Vulkan read with a visibility operation (`ld.vis`, every atomic read).
+    Vis,
+    /// Vulkan release whose semantics include MakeAvailable (`.semav`).
+    Semav,
+    /// Vulkan acquire whose semantics include MakeVisible (`.semvis`).
+    Semvis,
+    /// Vulkan availability operation to the device domain (`avdevice`, issued by the host).
+    Avdevice,
+    /// Vulkan visibility operation from the device domain (`visdevice`, issued by the host).
+    Visdevice,
+    /// Vulkan storage class 0 of an access (`.sc0`).
+    Sc0,
+    /// Vulkan storage class 1 of an access (`.sc1`).
+    Sc1,
+    /// Vulkan storage class 2 of an access (`.sc2`).
+    Sc2,
+    /// Vulkan storage class 3 of an access (`.sc3`).
+    Sc3,
+    /// Vulkan memory semantics over storage class 0 (`.semsc0`).
+    Semsc0,
+    /// Vulkan memory semantics over storage class 1 (`.semsc1`).
+    Semsc1,
+    /// Vulkan memory semantics over storage class 2 (`.semsc2`).
+    Semsc2,
+    /// Vulkan memory semantics over storage class 3 (`.semsc3`).
+    Semsc3,
 }
 
 /// Every tag, in the vocabulary's order (the order of `all_names`).
-pub(crate) const TAGS: [Tag; 26] = [
+pub(crate) const TAGS: [Tag; 44] = [
     Tag::Na,
     Tag::Weak,
     Tag::Rlx,
@@ -112,6 +149,24 @@ pub(crate) const TAGS: [Tag; 26] = [
     Tag::Tex,
     Tag::Const,
     Tag::Alias,
+    Tag::Qf,
+    Tag::Dv,
+    Tag::Atom,
+    Tag::Nonpriv,
+    Tag::Av,
+    Tag::Vis,
+    Tag::Semav,
+    Tag::Semvis,
+    Tag::Avdevice,
+    Tag::Visdevice,
+    Tag::Sc0,
+    Tag::Sc1,
+    Tag::Sc2,
+    Tag::Sc3,
+    Tag::Semsc0,
+    Tag::Semsc1,
+    Tag::Semsc2,
+    Tag::Semsc3,
 ];
 
 /// What a tag says about its event.
@@ -130,10 +185,12 @@ pub(crate) enum Role {
     Proxy,
 }
 
-/// The scope level a scope tag denotes (a thread, a CTA / work-group, a GPU / device, the system).
+/// The scope level a scope tag denotes (a thread, a subgroup, a CTA / work-group, a GPU / device
+/// / Vulkan queue family, the system / Vulkan device).
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub(crate) enum Level {
     Thread,
+    Subgroup,
     Cta,
     Gpu,
     System,
@@ -141,7 +198,13 @@ pub(crate) enum Level {
 
 impl Level {
     /// Every level, innermost first (a test checks that every scope tag's level is here).
-    pub(crate) const ALL: [Level; 4] = [Level::Thread, Level::Cta, Level::Gpu, Level::System];
+    pub(crate) const ALL: [Level; 5] = [
+        Level::Thread,
+        Level::Subgroup,
+        Level::Cta,
+        Level::Gpu,
+        Level::System,
+    ];
 }
 
 impl Tag {
@@ -174,6 +237,24 @@ impl Tag {
             Tag::Tex => "TEX",
             Tag::Const => "CONST",
             Tag::Alias => "ALIAS",
+            Tag::Qf => "QF",
+            Tag::Dv => "DV",
+            Tag::Atom => "ATOM",
+            Tag::Nonpriv => "NONPRIV",
+            Tag::Av => "AV",
+            Tag::Vis => "VIS",
+            Tag::Semav => "SEMAV",
+            Tag::Semvis => "SEMVIS",
+            Tag::Avdevice => "AVDEVICE",
+            Tag::Visdevice => "VISDEVICE",
+            Tag::Sc0 => "SC0",
+            Tag::Sc1 => "SC1",
+            Tag::Sc2 => "SC2",
+            Tag::Sc3 => "SC3",
+            Tag::Semsc0 => "SEMSC0",
+            Tag::Semsc1 => "SEMSC1",
+            Tag::Semsc2 => "SEMSC2",
+            Tag::Semsc3 => "SEMSC3",
         }
     }
 
@@ -194,11 +275,37 @@ impl Tag {
             | Tag::Sc
             | Tag::Con
             | Tag::V => Role::Order,
-            Tag::Cta | Tag::Gpu | Tag::Sys | Tag::Wi | Tag::Sg | Tag::Wg | Tag::Dev | Tag::All => {
-                Role::Scope
-            }
-            Tag::Global | Tag::Local => Role::Region,
-            Tag::Red | Tag::Sync | Tag::Arrive => Role::Flavour,
+            Tag::Cta
+            | Tag::Gpu
+            | Tag::Sys
+            | Tag::Wi
+            | Tag::Sg
+            | Tag::Wg
+            | Tag::Dev
+            | Tag::All
+            | Tag::Qf
+            | Tag::Dv => Role::Scope,
+            Tag::Global
+            | Tag::Local
+            | Tag::Sc0
+            | Tag::Sc1
+            | Tag::Sc2
+            | Tag::Sc3
+            | Tag::Semsc0
+            | Tag::Semsc1
+            | Tag::Semsc2
+            | Tag::Semsc3 => Role::Region,
+            Tag::Red
+            | Tag::Sync
+            | Tag::Arrive
+            | Tag::Atom
+            | Tag::Nonpriv
+            | Tag::Av
+            | Tag::Vis
+            | Tag::Semav
+            | Tag::Semvis
+            | Tag::Avdevice
+            | Tag::Visdevice => Role::Flavour,
             Tag::Sur | Tag::Tex | Tag::Const | Tag::Alias => Role::Proxy,
         }
     }
@@ -207,9 +314,10 @@ impl Tag {
     pub(crate) fn level(self) -> Option<Level> {
         match self {
             Tag::Wi => Some(Level::Thread),
-            Tag::Cta | Tag::Wg | Tag::Sg => Some(Level::Cta),
-            Tag::Gpu | Tag::Dev => Some(Level::Gpu),
-            Tag::Sys | Tag::All => Some(Level::System),
+            Tag::Sg => Some(Level::Subgroup),
+            Tag::Cta | Tag::Wg => Some(Level::Cta),
+            Tag::Gpu | Tag::Dev | Tag::Qf => Some(Level::Gpu),
+            Tag::Sys | Tag::All | Tag::Dv => Some(Level::System),
             Tag::Na
             | Tag::Weak
             | Tag::Rlx
@@ -227,7 +335,23 @@ impl Tag {
             | Tag::Sur
             | Tag::Tex
             | Tag::Const
-            | Tag::Alias => None,
+            | Tag::Alias
+            | Tag::Atom
+            | Tag::Nonpriv
+            | Tag::Av
+            | Tag::Vis
+            | Tag::Semav
+            | Tag::Semvis
+            | Tag::Avdevice
+            | Tag::Visdevice
+            | Tag::Sc0
+            | Tag::Sc1
+            | Tag::Sc2
+            | Tag::Sc3
+            | Tag::Semsc0
+            | Tag::Semsc1
+            | Tag::Semsc2
+            | Tag::Semsc3 => None,
         }
     }
 
@@ -365,6 +489,8 @@ pub enum Relation {
     Ctrl,
     /// Barrier events of the same barrier instance (same id, same CTA / work-group).
     Syncbar,
+    /// Same Vulkan subgroup (threads placed in the same subgroup of the same workgroup).
+    Ssg,
     /// Same CTA (threads placed in the same cta of the same gpu).
     Scta,
     /// Same GPU.
@@ -373,6 +499,11 @@ pub enum Relation {
     Swg,
     /// Same device (OpenCL name for sgpu).
     Sdv,
+    /// Same Vulkan queue family (Vulkan name for sgpu).
+    Sqf,
+    /// Vulkan system-synchronizes-with: from every event of a thread to every event of a thread
+    /// the test's `ssw` block declares after it (host-side synchronisation, such as a semaphore).
+    Ssw,
     /// Same scope tag and same scope instance.
     Sr,
     /// Both events scoped, and each one's scope instance contains the other's thread.
@@ -380,7 +511,7 @@ pub enum Relation {
 }
 
 /// Every built-in relation, in the vocabulary's order.
-pub(crate) const RELATIONS: [Relation; 20] = [
+pub(crate) const RELATIONS: [Relation; 23] = [
     Relation::Id,
     Relation::Po,
     Relation::Rf,
@@ -395,10 +526,13 @@ pub(crate) const RELATIONS: [Relation; 20] = [
     Relation::Data,
     Relation::Ctrl,
     Relation::Syncbar,
+    Relation::Ssg,
     Relation::Scta,
     Relation::Sgpu,
     Relation::Swg,
     Relation::Sdv,
+    Relation::Sqf,
+    Relation::Ssw,
     Relation::Sr,
     Relation::Incl,
 ];
@@ -421,10 +555,13 @@ impl Relation {
             Relation::Data => "data",
             Relation::Ctrl => "ctrl",
             Relation::Syncbar => "syncbar",
+            Relation::Ssg => "ssg",
             Relation::Scta => "scta",
             Relation::Sgpu => "sgpu",
             Relation::Swg => "swg",
             Relation::Sdv => "sdv",
+            Relation::Sqf => "sqf",
+            Relation::Ssw => "ssw",
             Relation::Sr => "sr",
             Relation::Incl => "incl",
         }

@@ -175,18 +175,28 @@ fn scoped_message_passing() -> Litmus {
         name: "MP+scoped".into(),
         init_mem: vec![("data".into(), 0), ("flag".into(), 0), ("vol".into(), 0)],
         init_regs: vec![],
+        ssw: vec![],
+        filter: None,
         loc_tags: vec![],
         aliases: vec![],
         threads: vec![
             Thread {
                 name: "P0".into(),
-                placement: Placement { cta: 0, gpu: 0 },
+                placement: Placement {
+                    subgroup: 0,
+                    cta: 0,
+                    gpu: 0,
+                },
                 code: p0,
                 unsequenced: vec![],
             },
             Thread {
                 name: "P1".into(),
-                placement: Placement { cta: 1, gpu: 0 },
+                placement: Placement {
+                    subgroup: 0,
+                    cta: 1,
+                    gpu: 0,
+                },
                 code: p1,
                 unsequenced: vec![],
             },

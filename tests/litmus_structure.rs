@@ -167,8 +167,22 @@ fn ptx_barrier_operands_and_placements() {
     );
 
     let t = corpus("PTX/Manual/CoRR-relaxed-acquire-weak.litmus");
-    assert_eq!(t.threads[0].placement, Placement { cta: 0, gpu: 0 });
-    assert_eq!(t.threads[1].placement, Placement { cta: 1, gpu: 1 });
+    assert_eq!(
+        t.threads[0].placement,
+        Placement {
+            subgroup: 0,
+            cta: 0,
+            gpu: 0
+        }
+    );
+    assert_eq!(
+        t.threads[1].placement,
+        Placement {
+            subgroup: 0,
+            cta: 1,
+            gpu: 1
+        }
+    );
 }
 
 #[test]
@@ -255,7 +269,14 @@ fn ptx_qualifier_defaults_and_synonyms() {
          L: bra.uni L ;\n\
          exists (x = 1 => ~(0:r0 != 2) \\/ false)",
     );
-    assert_eq!(t.threads[0].placement, Placement { cta: 0, gpu: 1 });
+    assert_eq!(
+        t.threads[0].placement,
+        Placement {
+            subgroup: 0,
+            cta: 0,
+            gpu: 1
+        }
+    );
     assert_eq!(
         t.threads[0].code,
         vec![
@@ -603,8 +624,22 @@ fn c11_thread_scopes_placement_and_volatile_accesses() {
          }\n\
          exists (1:r0=1)",
     );
-    assert_eq!(t.threads[0].placement, Placement { cta: 0, gpu: 1 });
-    assert_eq!(t.threads[1].placement, Placement { cta: 2, gpu: 1 });
+    assert_eq!(
+        t.threads[0].placement,
+        Placement {
+            subgroup: 0,
+            cta: 0,
+            gpu: 1
+        }
+    );
+    assert_eq!(
+        t.threads[1].placement,
+        Placement {
+            subgroup: 0,
+            cta: 2,
+            gpu: 1
+        }
+    );
     let all_tags: Vec<Vec<Tag>> = t
         .threads
         .iter()
@@ -675,7 +710,14 @@ fn opencl_scopes_regions_and_fence_flags() {
     );
 
     let t = corpus("OPENCL/herd/3LB.litmus");
-    assert_eq!(t.threads[2].placement, Placement { cta: 1, gpu: 0 });
+    assert_eq!(
+        t.threads[2].placement,
+        Placement {
+            subgroup: 0,
+            cta: 1,
+            gpu: 0
+        }
+    );
     // atomic_load / atomic_store: seq_cst at device scope.
     assert_eq!(
         t.threads[0].code[0],
@@ -687,7 +729,14 @@ fn opencl_scopes_regions_and_fence_flags() {
     );
 
     let t = corpus("OPENCL/overhauling/MP_ra_dev_broken.litmus");
-    assert_eq!(t.threads[1].placement, Placement { cta: 0, gpu: 1 });
+    assert_eq!(
+        t.threads[1].placement,
+        Placement {
+            subgroup: 0,
+            cta: 0,
+            gpu: 1
+        }
+    );
 }
 
 #[test]

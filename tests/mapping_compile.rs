@@ -45,7 +45,11 @@ fn reg(thread: usize, r: &str, v: i64) -> Prop {
 fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
     let thread = |n: &str, cta, code| Thread {
         name: n.into(),
-        placement: Placement { cta, gpu: 0 },
+        placement: Placement {
+            subgroup: 0,
+            cta,
+            gpu: 0,
+        },
         code,
         unsequenced: vec![],
     };
@@ -54,6 +58,8 @@ fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
         name: name.into(),
         init_mem: vec![("x".into(), 0), ("y".into(), 0)],
         init_regs: vec![],
+        ssw: vec![],
+        filter: None,
         loc_tags: vec![],
         aliases: vec![],
         threads: vec![thread("P0", 0, p0), thread("P1", 1, p1)],

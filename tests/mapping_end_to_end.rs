@@ -52,7 +52,11 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
         .enumerate()
         .map(|(i, (cta, code))| Thread {
             name: format!("P{i}"),
-            placement: Placement { cta, gpu: 0 },
+            placement: Placement {
+                subgroup: 0,
+                cta,
+                gpu: 0,
+            },
             code,
             unsequenced: vec![],
         })
@@ -62,6 +66,8 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
         name: name.into(),
         init_mem: vec![],
         init_regs: vec![],
+        ssw: vec![],
+        filter: None,
         loc_tags: vec![],
         aliases: vec![],
         threads,

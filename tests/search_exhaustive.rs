@@ -207,6 +207,7 @@ fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
             Thread {
                 name: format!("P{t}"),
                 placement: Placement {
+                    subgroup: 0,
                     cta: p.place[t].0 as i64,
                     gpu: p.place[t].1 as i64,
                 },
@@ -223,6 +224,8 @@ fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
             .map(|&l| (LOCATIONS[l].to_string(), 0))
             .collect(),
         init_regs: vec![],
+        ssw: vec![],
+        filter: None,
         loc_tags: vec![],
         aliases: vec![],
         threads,

@@ -93,10 +93,13 @@ fn chosen(rel: Relation) -> bool {
         | Relation::Data
         | Relation::Ctrl
         | Relation::Syncbar
+        | Relation::Ssg
         | Relation::Scta
         | Relation::Sgpu
         | Relation::Swg
         | Relation::Sdv
+        | Relation::Sqf
+        | Relation::Ssw
         | Relation::Sr
         | Relation::Incl => false,
     }

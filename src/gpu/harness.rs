@@ -130,6 +130,10 @@ pub(crate) fn print_test(test: &Litmus) -> Result<String> {
     match test.arch {
         Arch::Ptx => litmus::print_ptx(test),
         Arch::C11 | Arch::OpenCl => litmus::print_c(test),
+        Arch::Vulkan => Err(Error::file(
+            test.name.clone(),
+            "a Vulkan test has no GPU harness: the backend writes PTX and OpenCL".to_string(),
+        )),
     }
 }
 

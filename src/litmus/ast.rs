@@ -191,13 +191,16 @@ pub(crate) fn prop2<'a>(
     Deep::above(make(Box::new(a.node), Box::new(b.node)), depth, span)
 }
 
-/// `exists`, `~exists` or `forall`, with the span of the keyword(s).
+/// The clauses after the threads: `locations`, `filter`, and the final condition (`exists`,
+/// `~exists` or `forall` and its proposition), which only a test with a filter may leave out.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(crate) struct CondAst {
     /// herd's `locations [...]` clause: registers and locations whose final values are reported.
     pub(crate) locations: Vec<Operand>,
-    pub(crate) quantifier: crate::litmus::program::Quantifier,
-    pub(crate) prop: PropAst,
+    /// herd's `filter` proposition.
+    pub(crate) filter: Option<PropAst>,
+    /// The quantifier and proposition of the final condition.
+    pub(crate) clause: Option<(crate::litmus::program::Quantifier, PropAst)>,
 }
 
 /// Words that may make up a C type in declarations and parameters: integer types, their atomic

@@ -57,17 +57,23 @@ pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> 
         pointers: &pointers,
         code: &threads,
     };
-    let (condition, locations) = cond::parse_condition(src, layout.condition, &scope)?;
+    let cond::Clauses {
+        condition,
+        locations,
+        filter,
+    } = cond::parse_condition(src, layout.condition, &scope)?;
     Ok(Litmus {
         arch,
         name,
         init_mem: init.mem,
         init_regs: init.regs,
         loc_tags,
+        ssw: vec![],
         aliases: vec![],
         threads,
         condition,
         locations,
+        filter,
     })
 }
 

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use crate::diag::Result;
 use crate::litmus::ast::{CondAst, InitItem, Operand, PropAst, Span, Spanned, ThreadRef};
 use crate::litmus::grammars;
-use crate::litmus::program::{Condition, Prop, Target, Thread};
+use crate::litmus::program::{Condition, Prop, Quantifier, Target, Thread};
 use crate::litmus::source::{parse_error, Source, TokenNames};
 
 /// Names of the common grammar's regex terminals, for "expected …" messages.
@@ -243,11 +243,7 @@ impl CondScope<'_> {
 }
 
 /// Parse and resolve the final clause at `span`: the condition and herd's `locations` list.
-pub(crate) fn parse_condition(
-    src: &Source,
-    span: Span,
-    scope: &CondScope,
-) -> Result<(Condition, Vec<Target>)> {
+pub(crate) fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Result<Clauses> {
     let ast: CondAst = grammars::condition()
         .parse(span.lo, src.slice(span))
         .map_err(|e| parse_error(src, span.lo, "final condition", NAMES, e))?;
@@ -256,12 +252,31 @@ pub(crate) fn parse_condition(
         .into_iter()
         .map(|o| location_item(src, o, scope))
         .collect::<Result<Vec<_>>>()?;
-    let prop = resolve_prop(src, ast.prop, scope)?;
+    let filter = ast
+        .filter
+        .map(|p| resolve_prop(src, p, scope))
+        .transpose()?;
+    // A filter alone (Dat3M's data-race tests) asks nothing of the final states: `forall true`.
+    let (quantifier, prop) = ast.clause.unwrap_or((Quantifier::Forall, PropAst::True));
     let condition = Condition {
-        quantifier: ast.quantifier,
-        prop,
+        quantifier,
+        prop: resolve_prop(src, prop, scope)?,
     };
-    Ok((condition, locations))
+    Ok(Clauses {
+        condition,
+        locations,
+        filter,
+    })
+}
+
+/// The clauses after a test's threads, resolved.
+pub(crate) struct Clauses {
+    /// The final condition (`forall true` when the test gives only a filter).
+    pub(crate) condition: Condition,
+    /// herd's `locations` clause.
+    pub(crate) locations: Vec<Target>,
+    /// herd's `filter` clause.
+    pub(crate) filter: Option<Prop>,
 }
 
 /// An item of the `locations` list: a register or a location the test declares.

@@ -1,7 +1,7 @@
 //! The parsers lalrpop generates from `grammar/litmus_*.lalrpop` (into OUT_DIR, by `build.rs`).
 //!
-//! Owns the module declarations and one shared instance of each parser; `cond`, `ptx` and `c`
-//! call these.
+//! Owns the module declarations and one shared instance of each parser; `cond`, `table`, `ptx`,
+//! `c` and `vulkan` call these.
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types, unreachable_pub, missing_docs)]
     pub litmus_common
@@ -13,6 +13,10 @@ lalrpop_util::lalrpop_mod!(
 lalrpop_util::lalrpop_mod!(
     #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types, unreachable_pub, missing_docs)]
     pub litmus_c
+);
+lalrpop_util::lalrpop_mod!(
+    #[allow(clippy::all, unused_parens, unused_imports, dead_code, non_snake_case, non_camel_case_types, unreachable_pub, missing_docs)]
+    pub litmus_vulkan
 );
 
 /// Building a parser compiles its lexer's regular expressions, which costs far more than parsing
@@ -31,3 +35,4 @@ shared_parser!(condition, litmus_common::ConditionParser);
 shared_parser!(ptx_header, litmus_ptx::HeaderParser);
 shared_parser!(ptx_cell, litmus_ptx::CellParser);
 shared_parser!(c_threads, litmus_c::ThreadsParser);
+shared_parser!(vulkan_cell, litmus_vulkan::CellParser);

@@ -1,15 +1,17 @@
-//! Litmus front ends: PTX, C11 and OpenCL test files parsed into one `Litmus` representation.
+//! Litmus front ends: PTX, C11, OpenCL and Vulkan test files parsed into one `Litmus`
+//! representation.
 //!
 //! Owns: the litmus grammars' drivers and the `Litmus` type. Entry points: `parse_file`,
-//! `parse_str`, which read the title word (`PTX`, `C`, `OPENCL`) and hand the file to the matching
-//! front end (`ptx`, `c`). Every malformed input yields a `diag::Error` at file:line:column; no
+//! `parse_str`, which read the title word (`PTX`, `C`, `OPENCL`, `VULKAN`) and hand the file to the
+//! matching front end (`ptx`, `c`, `vulkan`). Every malformed input yields a `diag::Error` at file:line:column; no
 //! input makes the parsers panic.
 //! Uses: `diag` for errors, `vocab` for tag names. Knows nothing of models or executions.
 //!
 //! Module map: `source` (title, comments, regions, parser errors) → `cond` (initial state and
-//! final condition, grammar `litmus_common`) → `ptx` + `ptx_instr` (grammar `litmus_ptx`) or
-//! `c` + `c_lower` + `c_calls` (grammar `litmus_c`); `labels` checks jumps; `ast`, `ptx_ast`,
-//! `c_ast` are the syntax trees the grammars build. `print` (`print_ptx`) and `print_c` write a
+//! final condition, grammar `litmus_common`) → `ptx` + `ptx_instr` (grammar `litmus_ptx`), `c` +
+//! `c_lower` + `c_calls` (grammar `litmus_c`) or `vulkan` (grammar `litmus_vulkan`); `table`
+//! cuts the PTX and Vulkan thread tables; `labels` checks jumps; `ast`, `ptx_ast`, `c_ast`,
+//! `vulkan_ast` are the syntax trees the grammars build. `print` (`print_ptx`) and `print_c` write a
 //! `Litmus` back as a PTX or C / OpenCL file that parses into the same `Litmus`.
 pub(crate) mod program;
 
@@ -27,6 +29,9 @@ mod ptx;
 mod ptx_ast;
 mod ptx_instr;
 mod source;
+mod table;
+mod vulkan;
+mod vulkan_ast;
 pub use print::{print_ptx, single_order};
 pub use print_c::print_c;
 
@@ -38,7 +43,7 @@ pub use program::*;
 use crate::diag::{self, Error};
 
 /// The architectures a title line may name, as written there.
-pub(crate) const ARCHITECTURES: &[&str] = &["PTX", "C", "OPENCL"];
+pub(crate) const ARCHITECTURES: &[&str] = &["PTX", "C", "OPENCL", "VULKAN"];
 
 /// Read and parse the litmus test at `path`.
 pub fn parse_file(path: &Path) -> diag::Result<Litmus> {
@@ -57,6 +62,7 @@ fn parse_source(path: &str, text: &Arc<str>) -> diag::Result<Litmus> {
         "PTX" => Arch::Ptx,
         "C" => Arch::C11,
         "OPENCL" => Arch::OpenCl,
+        "VULKAN" => Arch::Vulkan,
         _ => {
             let msg = format!(
                 "unsupported architecture `{}`; supported: {}",
@@ -71,5 +77,6 @@ fn parse_source(path: &str, text: &Arc<str>) -> diag::Result<Litmus> {
     match arch {
         Arch::Ptx => ptx::parse(&src, title.name, &layout),
         Arch::C11 | Arch::OpenCl => c::parse(&src, arch, title.name, &layout),
+        Arch::Vulkan => vulkan::parse(&src, title.name, &layout),
     }
 }

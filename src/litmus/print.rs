@@ -16,8 +16,8 @@ use std::fmt::Write;
 
 use crate::diag::{Error, Result};
 use crate::litmus::program::{
-    unsequenced_refusal, BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier, RmwOp,
-    Target, Thread,
+    unsequenced_refusal, Arch, BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier,
+    RmwOp, Target, Thread,
 };
 use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
 use crate::syntax::ptx::{
@@ -29,6 +29,14 @@ use crate::vocab::{self, Tag};
 /// Write `test` as a PTX litmus file.
 pub fn print_ptx(test: &Litmus) -> Result<String> {
     let fail = |msg: String| Error::file(test.name.clone(), msg);
+    if test.arch == Arch::Vulkan {
+        return Err(fail(
+            "this is a Vulkan test; print_ptx writes PTX tests".into(),
+        ));
+    }
+    if let Some(msg) = test.filter_refusal() {
+        return Err(fail(msg));
+    }
     if test.name.trim().is_empty() || test.name.contains('\n') {
         return Err(fail(format!(
             "test name `{}` cannot be a PTX title",

@@ -55,6 +55,9 @@ pub fn print_c(test: &Litmus) -> Result<String> {
     if let Some(t) = test.unsequenced_thread() {
         return Err(fail(unsequenced_refusal(t)));
     }
+    if let Some(msg) = test.filter_refusal() {
+        return Err(fail(msg));
+    }
     let text = write_test(test).map_err(fail)?;
     check(test, &text).map_err(fail)?;
     Ok(text)
@@ -85,15 +88,16 @@ fn is_fresh_label(l: &str) -> bool {
 }
 
 fn write_test(test: &Litmus) -> Msg<String> {
-    let opencl =
-        match test.arch {
-            Arch::C11 => false,
-            Arch::OpenCl => true,
-            Arch::Ptx => return Err(
-                "this is a PTX test; print_c writes C11 and OpenCL tests (print_ptx writes PTX)"
-                    .into(),
-            ),
-        };
+    let opencl = match test.arch {
+        Arch::C11 => false,
+        Arch::OpenCl => true,
+        Arch::Ptx | Arch::Vulkan => {
+            return Err(format!(
+                "this is a {:?} test; print_c writes C11 and OpenCL tests (print_ptx writes PTX)",
+                test.arch
+            ))
+        }
+    };
     let name = &test.name;
     if name.trim().is_empty() || name.trim() != name || name.contains('\n') {
         return Err(format!("test name `{name}` cannot be a litmus title"));

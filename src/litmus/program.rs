@@ -10,6 +10,9 @@ use crate::vocab::Tag;
 pub enum Arch {
     /// NVIDIA PTX (title line `PTX`).
     Ptx,
+    /// Vulkan / SPIR-V memory operations in the Khronos and Dat3M litmus syntax (title line
+    /// `Vulkan`).
+    Vulkan,
     /// C11 atomics (title line `C`); threads may be placed with `@cta N` / `gpu N`.
     C11,
     /// OpenCL C atomics, fences and barriers (title line `OpenCL`).
@@ -24,12 +27,16 @@ pub(crate) type Reg = String;
 /// tests show, and a sorted set would change them; `print_c` compares tests up to tag order.
 pub(crate) type Tags = Vec<Tag>;
 
-/// Where a thread sits in the scope tree: its CTA (work-group) and GPU (device).
+/// Where a thread sits in the scope tree: its subgroup, CTA (work-group) and GPU (device).
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
 pub struct Placement {
+    /// Vulkan subgroup id (`@sg N`), unique only within its work-group; the front ends without
+    /// subgroups (PTX, C, OpenCL) leave 0, one subgroup per CTA / work-group.
+    pub subgroup: i64,
     /// CTA id (PTX and C11 `@cta N`) or work-group id (OpenCL `@wg N`); unique only within its GPU.
     pub cta: i64,
-    /// GPU id (PTX and C11 `gpu N`) or device id (OpenCL `dev N`).
+    /// GPU id (PTX and C11 `gpu N`), device id (OpenCL `dev N`) or Vulkan queue family id
+    /// (`qf N`).
     pub gpu: i64,
 }
 
@@ -354,6 +361,9 @@ pub struct Litmus {
     pub init_regs: Vec<(usize, Reg, i64)>,
     /// Tags attached to every access of a location (OpenCL `global` / `local`).
     pub loc_tags: Vec<(String, Tags)>,
+    /// Vulkan's system-synchronizes-with declarations (`ssw 0 1;`): pairs of thread indices,
+    /// the first synchronising with the second; empty in every other test.
+    pub ssw: Vec<(usize, usize)>,
     /// PTX 7.5 virtual aliases, each after its target; empty in every other test.
     pub aliases: Vec<Alias>,
     /// The threads in declaration order; `init_regs` and `Target::Reg` refer to them by index.
@@ -363,6 +373,9 @@ pub struct Litmus {
     /// herd's `locations [...]` clause: registers and locations whose final values the runner
     /// reports beside those the condition names.
     pub locations: Vec<Target>,
+    /// herd's `filter` clause: executions whose final state falsifies it are not considered —
+    /// neither for the condition nor for the model's flags.
+    pub filter: Option<Prop>,
 }
 
 impl Litmus {
@@ -408,6 +421,14 @@ impl Litmus {
     /// statement (or PTX instruction) per access, which sequences them.
     pub fn unsequenced_thread(&self) -> Option<&Thread> {
         self.threads.iter().find(|t| !t.unsequenced.is_empty())
+    }
+}
+
+impl Litmus {
+    /// Why the printers refuse the test's `filter` clause, if it has one: they do not write it.
+    pub(crate) fn filter_refusal(&self) -> Option<String> {
+        let msg = "the test has a `filter` clause, which the printers do not write";
+        self.filter.as_ref().map(|_| msg.to_string())
     }
 }
 

@@ -17,6 +17,7 @@ use crate::litmus::program::{Alias, Arch, Instr, Litmus, Placement, Target, Thre
 use crate::litmus::ptx_ast::{Cell, Header, PtxInstr};
 use crate::litmus::ptx_instr;
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
+use crate::litmus::table;
 use crate::syntax::ptx::{GENERIC, PROXIES};
 
 /// Names of the PTX grammar's regex terminals, for "expected …" messages.
@@ -30,19 +31,9 @@ const NAMES: TokenNames = &[
 /// Parse a PTX test whose title is `name` and whose regions are `layout`.
 pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmus> {
     let (init_items, aliases) = aliases(src, cond::parse_init_with_aliases(src, layout.init)?)?;
-    let rows = rows(src, layout.body)?;
-    let (header_row, code_rows) = rows.split_first().ok_or_else(|| {
-        let at = src.trim(layout.body);
-        src.error(at, "expected the thread header row `P0@cta 0,gpu 0 | … ;`")
-    })?;
-    let headers = headers(src, *header_row)?;
+    let example = "P0@cta 0,gpu 0 | … ;";
+    let (headers, columns) = table::columns(src, layout.body, example, &|cell| cell_at(src, cell))?;
     let names: Vec<String> = headers.iter().map(|h| h.name.node.clone()).collect();
-    let mut columns: Vec<Vec<(Cell, Span)>> = vec![Vec::new(); headers.len()];
-    for row in code_rows {
-        for (column, cell) in columns.iter_mut().zip(row_cells(src, *row, headers.len())?) {
-            column.push(cell);
-        }
-    }
     let mut threads = Vec::with_capacity(headers.len());
     for (header, column) in headers.iter().zip(&columns) {
         threads.push(thread(src, header, column)?);
@@ -54,7 +45,11 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
         pointers: &[],
         code: &threads,
     };
-    let (condition, locations) = cond::parse_condition(src, layout.condition, &scope)?;
+    let cond::Clauses {
+        condition,
+        locations,
+        filter,
+    } = cond::parse_condition(src, layout.condition, &scope)?;
     let named = condition.prop.targets();
     if let Some(a) = aliases
         .iter()
@@ -71,18 +66,20 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
         name,
         init_mem: init.mem,
         init_regs: init.regs,
+        ssw: vec![],
         loc_tags: vec![],
         aliases,
         threads,
         condition,
         locations,
+        filter,
     })
 }
 
 /// Take the alias declarations (`y @ generic aliases x`) out of the initial state's items, in
 /// order: each names a proxy (`generic`, or a `syntax::ptx::PROXIES` word), a target declared
 /// before it (a location or an earlier alias) and a name declared nowhere else.
-fn aliases(src: &Source, items: Vec<InitItem>) -> Result<(Vec<InitItem>, Vec<Alias>)> {
+pub(super) fn aliases(src: &Source, items: Vec<InitItem>) -> Result<(Vec<InitItem>, Vec<Alias>)> {
     let mut declared: HashSet<String> = HashSet::new();
     let mut alias_names: HashSet<String> = HashSet::new();
     let mut rest = Vec::new();
@@ -140,78 +137,17 @@ fn aliases(src: &Source, items: Vec<InitItem>) -> Result<(Vec<InitItem>, Vec<Ali
     Ok((rest, aliases))
 }
 
-/// The `;`-terminated rows of the table.
-fn rows(src: &Source, body: Span) -> Result<Vec<Span>> {
-    let mut rows = Vec::new();
-    let mut start = body.lo;
-    for (i, _) in src.slice(body).match_indices(';') {
-        rows.push(Span::new(start, body.lo + i));
-        start = body.lo + i + 1;
-    }
-    let rest = src.trim(Span::new(start, body.hi));
-    if rest.lo < rest.hi {
-        return Err(src.error(rest, "expected `;` at the end of this table row"));
-    }
-    Ok(rows)
-}
-
-/// The `|`-separated cells of a row.
-fn cells(src: &Source, row: Span) -> Vec<Span> {
-    let mut cells = Vec::new();
-    let mut start = row.lo;
-    for (i, _) in src.slice(row).match_indices('|') {
-        cells.push(Span::new(start, row.lo + i));
-        start = row.lo + i + 1;
-    }
-    cells.push(Span::new(start, row.hi));
-    cells
-}
-
-fn headers(src: &Source, row: Span) -> Result<Vec<Header>> {
-    let mut seen = HashSet::new();
-    let mut headers = Vec::new();
-    for cell in cells(src, row) {
-        let header = grammars::ptx_header()
-            .parse(cell.lo, src.slice(cell))
-            .map_err(|e| parse_error(src, cell.lo, "thread header", NAMES, e))?;
-        cond::check_thread_name(src, &header.name)?;
-        if !seen.insert(header.name.node.clone()) {
-            return Err(src.error(
-                header.name.span,
-                format!("thread `{}` is declared twice", header.name.node),
-            ));
-        }
-        headers.push(header);
-    }
-    Ok(headers)
-}
-
-/// Parse the cells of an instruction row, which must have one cell per thread.
-fn row_cells(src: &Source, row: Span, width: usize) -> Result<Vec<(Cell, Span)>> {
-    let spans = cells(src, row);
-    if spans.len() != width {
-        let at = src.trim(row);
-        let msg = format!(
-            "this row has {} column(s) but the header declares {width} thread(s)",
-            spans.len()
-        );
-        return Err(src.error(at, msg));
-    }
-    spans
-        .into_iter()
-        .map(|cell| {
-            grammars::ptx_cell()
-                .parse(cell.lo, src.slice(cell))
-                .map(|c| (c, cell))
-                .map_err(|e| {
-                    unknown_mnemonic(src, cell)
-                        .unwrap_or_else(|| parse_error(src, cell.lo, "instruction", NAMES, e))
-                })
+/// Parse one instruction cell.
+fn cell_at(src: &Source, cell: Span) -> Result<Cell<PtxInstr>> {
+    grammars::ptx_cell()
+        .parse(cell.lo, src.slice(cell))
+        .map_err(|e| {
+            unknown_mnemonic(src, cell)
+                .unwrap_or_else(|| parse_error(src, cell.lo, "instruction", NAMES, e))
         })
-        .collect()
 }
 
-fn thread(src: &Source, header: &Header, column: &[(Cell, Span)]) -> Result<Thread> {
+fn thread(src: &Source, header: &Header, column: &[(Cell<PtxInstr>, Span)]) -> Result<Thread> {
     let mut labels = Labels::default();
     let mut code = Vec::new();
     for (cell, _) in column {
@@ -237,28 +173,12 @@ fn thread(src: &Source, header: &Header, column: &[(Cell, Span)]) -> Result<Thre
 
 /// `@cta C,gpu G` (either order; a missing one is 0).
 fn placement(src: &Source, header: &Header) -> Result<Placement> {
-    let mut placement = Placement::default();
-    let mut seen = HashSet::new();
-    for (key, value) in &header.placement {
-        let slot = match key.node.as_str() {
-            "cta" => &mut placement.cta,
-            "gpu" => &mut placement.gpu,
-            _ => {
-                return Err(src.error(
-                    key.span,
-                    format!(
-                        "unexpected `{}` in a PTX placement; expected `cta` or `gpu`",
-                        key.node
-                    ),
-                ))
-            }
-        };
-        if !seen.insert(key.node.as_str()) {
-            return Err(src.error(key.span, format!("`{}` is given twice", key.node)));
-        }
-        *slot = value.node;
-    }
-    Ok(placement)
+    let [cta, gpu] = table::placement(src, header, "PTX", ["cta", "gpu"])?;
+    Ok(Placement {
+        subgroup: 0,
+        cta,
+        gpu,
+    })
 }
 
 /// Mnemonics the PTX grammar knows.

@@ -4,6 +4,7 @@
 //!
 //! Owns: `Cell`, `PtxInstr`, `Header` and their parts. Uses `ast` for spans.
 use crate::litmus::ast::{Span, Spanned};
+use crate::litmus::program::Expr;
 pub(crate) use crate::litmus::program::{BinOp, CmpOp};
 
 /// `.word` after a mnemonic, without the dot.
@@ -17,6 +18,14 @@ pub(crate) enum Value {
 }
 
 impl Value {
+    /// The value as an expression: a register read or a constant.
+    pub(crate) fn expr(&self) -> Expr {
+        match self {
+            Value::Reg(r) => Expr::Reg(r.node.clone()),
+            Value::Int(i) => Expr::Const(i.node),
+        }
+    }
+
     pub(crate) fn span(&self) -> Span {
         match self {
             Value::Reg(r) => r.span,
@@ -127,10 +136,12 @@ pub(crate) enum PtxInstr {
 }
 
 /// One cell of an instruction row: empty, a label, an instruction, or a label then an instruction.
-#[derive(Clone, Debug, PartialEq, Eq, Default)]
-pub(crate) struct Cell {
+/// One table cell: an optional label and an optional instruction (`I`: the dialect's
+/// instruction tree, `PtxInstr` or `VulkanInstr`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Cell<I> {
     pub(crate) label: Option<Spanned<String>>,
-    pub(crate) instr: Option<Spanned<PtxInstr>>,
+    pub(crate) instr: Option<Spanned<I>>,
 }
 
 /// A thread-header cell: `P0@cta 0,gpu 0` (the placement may be absent).

@@ -179,13 +179,6 @@ fn set<T>(slot: &mut Option<Spanned<T>>, value: T, span: Span) -> bool {
     taken
 }
 
-fn value(v: &Value) -> Expr {
-    match v {
-        Value::Reg(r) => Expr::Reg(r.node.clone()),
-        Value::Int(i) => Expr::Const(i.node),
-    }
-}
-
 /// Lower one instruction (spanning `span`).
 pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr> {
     match instr {
@@ -208,7 +201,7 @@ pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr>
             };
             Ok(Instr::Store {
                 loc: addr.node.clone(),
-                value: value(v),
+                value: v.expr(),
                 tags,
             })
         }
@@ -260,7 +253,7 @@ pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr>
             classify(src, "mov", quals, PLAIN)?;
             Ok(Instr::Assign {
                 dst: dst.node.clone(),
-                value: value(v),
+                value: v.expr(),
             })
         }
         PtxInstr::Arith {
@@ -271,7 +264,7 @@ pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr>
             rhs,
         } => {
             classify(src, arith_mnemonic(*op), quals, PLAIN)?;
-            let e = Expr::Bin(*op, Box::new(value(lhs)), Box::new(value(rhs)));
+            let e = Expr::Bin(*op, Box::new(lhs.expr()), Box::new(rhs.expr()));
             Ok(Instr::Assign {
                 dst: dst.node.clone(),
                 value: e,
@@ -285,8 +278,8 @@ pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr>
         } => {
             let cond = Cond {
                 op: *op,
-                lhs: value(lhs),
-                rhs: value(rhs),
+                lhs: lhs.expr(),
+                rhs: rhs.expr(),
             };
             Ok(Instr::BranchIf {
                 cond,
@@ -313,7 +306,7 @@ fn lower_ld(
         // Memalloy / Dat3M: `ld r0, 1` puts a value in a register; qualifiers are irrelevant.
         LdSrc::Value(v) if proxy.is_none() => Ok(Instr::Assign {
             dst: dst.node.clone(),
-            value: value(v),
+            value: v.expr(),
         }),
         LdSrc::Value(v) => Err(src.error(
             v.span(),
@@ -439,11 +432,11 @@ fn rmw_op(
         ));
     }
     Ok(match op.node {
-        AtomOp::Arith(b) => RmwOp::Arith(b, value(&operands[0])),
-        AtomOp::Exch => RmwOp::Exch(value(&operands[0])),
+        AtomOp::Arith(b) => RmwOp::Arith(b, operands[0].expr()),
+        AtomOp::Exch => RmwOp::Exch(operands[0].expr()),
         AtomOp::Cas => RmwOp::Cas {
-            expected: value(&operands[0]),
-            desired: value(&operands[1]),
+            expected: operands[0].expr(),
+            desired: operands[1].expr(),
         },
     })
 }
@@ -538,18 +531,30 @@ fn lower_bar(
         .mode
         .as_ref()
         .ok_or_else(|| src.error(span, format!("`{mnemonic}` needs `.sync` or `.arrive`")))?;
-    let (id, count) = match operands {
-        [b] => (value(b), None),
-        [_instance, b] => (value(b), None),
-        [_instance, b, n] => (value(b), Some(value(n))),
-        _ => {
-            let at = operands.get(3).map_or(span, Value::span);
-            return Err(src.error(at, format!("`{mnemonic}` takes one to three operands")));
-        }
-    };
+    let (id, count) = barrier_operands(src, mnemonic, operands, span)?;
     Ok(Instr::Barrier {
         id,
         count,
         tags: vec![mode.node, Tag::Cta],
     })
+}
+
+/// A barrier's operands as the Dat3M suites write them (PTX `bar`, Vulkan `cbar`): `b` — barrier
+/// b; `i, b` — i a static instance label only the Dat3M encoding uses, b the barrier (may be a
+/// register); `i, b, n` — n the number of threads that must arrive. Gives (b, n); i is dropped.
+pub(crate) fn barrier_operands(
+    src: &Source,
+    mnemonic: &str,
+    operands: &[Value],
+    span: Span,
+) -> Result<(Expr, Option<Expr>)> {
+    match operands {
+        [b] => Ok((b.expr(), None)),
+        [_instance, b] => Ok((b.expr(), None)),
+        [_instance, b, n] => Ok((b.expr(), Some(n.expr()))),
+        _ => {
+            let at = operands.get(3).map_or(span, Value::span);
+            Err(src.error(at, format!("`{mnemonic}` takes one to three operands")))
+        }
+    }
 }

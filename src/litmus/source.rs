@@ -292,7 +292,7 @@ fn info_line(src: &Source, key: Span) -> Result<usize> {
 }
 
 /// The end (exclusive) of the `{ … }` block opening at `lo`.
-fn matching_brace(src: &Source, lo: usize) -> Result<usize> {
+pub(super) fn matching_brace(src: &Source, lo: usize) -> Result<usize> {
     let mut depth = 0usize;
     for (i, b) in src.masked.bytes().enumerate().skip(lo) {
         match b {
@@ -321,7 +321,8 @@ fn condition_start(src: &Source, from: usize) -> Result<usize> {
             let end = i + src.masked[i..]
                 .find(|ch: char| !(ch.is_ascii_alphanumeric() || ch == '_'))
                 .unwrap_or(bytes.len() - i);
-            if depth == 0 && matches!(&src.masked[i..end], "exists" | "forall" | "locations") {
+            let word = &src.masked[i..end];
+            if depth == 0 && matches!(word, "exists" | "forall" | "locations" | "filter") {
                 return Ok(tilde_before(src, from, i));
             }
             i = end;

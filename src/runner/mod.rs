@@ -16,6 +16,7 @@ use crate::diag::Result;
 use crate::ir::Model;
 use crate::litmus::{Litmus, Prop, Quantifier, Target};
 
+use enumerate::Finals;
 pub use enumerate::{estimate, for_each_candidate, Candidate, Estimate};
 
 /// How the runner explores a test.
@@ -91,8 +92,14 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         if !cand.is_consistent() {
             return;
         }
+        let kept: Vec<&Finals> = (cand.finals.iter())
+            .filter(|finals| passes_filter(test, finals))
+            .collect();
+        if kept.is_empty() {
+            return;
+        }
         out.flags.extend(cand.judgement.flags.iter().cloned());
-        for finals in &cand.finals {
+        for finals in kept {
             let lookup = |t: &Target| finals.value_of(t);
             let sat = satisfies(&test.condition.prop, &lookup);
             if sat {
@@ -114,6 +121,11 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         Quantifier::Forall => out.negative == 0,
     };
     Ok(out)
+}
+
+/// Does a final state pass the test's `filter` clause (every state passes without one)?
+fn passes_filter(test: &Litmus, finals: &Finals) -> bool {
+    (test.filter.as_ref()).is_none_or(|p| satisfies(p, &|t: &Target| finals.value_of(t)))
 }
 
 /// What a final state shows: the registers and locations the condition names, in order of first

@@ -110,6 +110,7 @@ pub(super) fn source_test(
         .map(|(t, _)| Thread {
             name: format!("P{t}"),
             placement: Placement {
+                subgroup: 0,
                 cta: choice.place[t].0 as i64,
                 gpu: choice.place[t].1 as i64,
             },
@@ -183,6 +184,8 @@ pub(super) fn source_test(
             .map(|&l| (LOCATIONS[l].to_string(), 0))
             .collect(),
         init_regs: vec![],
+        ssw: vec![],
+        filter: None,
         loc_tags: match region {
             Some(r) => used
                 .iter()

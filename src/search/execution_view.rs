@@ -87,7 +87,7 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
     }
 
     /// The scope levels the model reads off each event's tags.
-    fn levels(&self) -> &[[Node; 4]] {
+    fn levels(&self) -> &[[Node; Level::ALL.len()]] {
         let side = if self.source {
             &self.vars.source
         } else {
@@ -99,7 +99,7 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
     /// `sr`: both events scoped at the same level, in the same instance of it.
     fn sr(&self, c: &mut Circuit, a: usize, b: usize) -> Node {
         let (p, levels) = (&self.vars.program, self.levels());
-        let per: Vec<Node> = (0..4)
+        let per: Vec<Node> = (0..Level::ALL.len())
             .map(|k| {
                 let si = p.same_instance(Level::ALL[k], a, b);
                 c.and([levels[a][k], levels[b][k], si])
@@ -112,7 +112,7 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
     fn incl(&self, c: &mut Circuit, a: usize, b: usize) -> Node {
         let (p, levels) = (&self.vars.program, self.levels());
         let mut within = |e: usize| {
-            let per: Vec<Node> = (0..4)
+            let per: Vec<Node> = (0..Level::ALL.len())
                 .map(|k| {
                     let si = p.same_instance(Level::ALL[k], a, b);
                     c.and2(levels[e][k], si)
@@ -220,10 +220,12 @@ impl Reading for ViewReading<'_, '_, '_, '_> {
             Relation::Ctrl => x.pairs(c, &|c, a, b| x.ctrl(c, a, b)),
             // The search places no barriers.
             Relation::Syncbar => Matrix::empty(n),
-            Relation::Scta | Relation::Swg => {
+            // The searched programs place one subgroup per CTA and declare no `ssw`.
+            Relation::Ssw => Matrix::empty(n),
+            Relation::Ssg | Relation::Scta | Relation::Swg => {
                 x.pairs(c, &|_, a, b| p.same_instance(Level::Cta, a, b))
             }
-            Relation::Sgpu | Relation::Sdv => {
+            Relation::Sgpu | Relation::Sdv | Relation::Sqf => {
                 x.pairs(c, &|_, a, b| p.same_instance(Level::Gpu, a, b))
             }
             Relation::Sr => x.pairs(c, &|c, a, b| x.sr(c, a, b)),

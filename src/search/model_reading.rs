@@ -25,7 +25,7 @@ pub(super) struct ModelReading {
     pub(super) fences: Vector,
     pub(super) tags: BTreeMap<&'static str, Vector>,
     /// Per slot and scope level (`Level::ALL` order): the event's scope is at that level.
-    pub(super) levels: Vec<[Node; 4]>,
+    pub(super) levels: Vec<[Node; Level::ALL.len()]>,
 }
 
 impl ModelReading {
@@ -101,7 +101,7 @@ impl ModelReading {
             writes: Vector(vec![Node::FALSE; n]),
             fences: Vector(vec![Node::FALSE; n]),
             tags: BTreeMap::new(),
-            levels: vec![[Node::FALSE; 4]; n],
+            levels: vec![[Node::FALSE; Level::ALL.len()]; n],
         }
     }
 }

@@ -180,7 +180,8 @@ impl<'a> ProgramVariables<'a> {
         match level {
             Level::System => Node::TRUE,
             Level::Thread => Node::constant(self.same_thread(a, b)),
-            Level::Cta => placed(&self.same_cta),
+            // The searched programs place one subgroup per CTA.
+            Level::Subgroup | Level::Cta => placed(&self.same_cta),
             Level::Gpu => placed(&self.same_gpu),
         }
     }

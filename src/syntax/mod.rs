@@ -10,6 +10,7 @@ use crate::vocab::Tag;
 
 pub(crate) mod c;
 pub(crate) mod ptx;
+pub(crate) mod vulkan;
 
 /// A table between the words of one syntax position and the tags they stand for. The first word
 /// listed for a tag is how it is written; a later word for the same tag is an alias, only read.

@@ -81,6 +81,8 @@ fn store_and_load(
         name: "witness".into(),
         init_mem: vec![("x".into(), 0)],
         init_regs: vec![],
+        ssw: vec![],
+        filter: None,
         loc_tags: region
             .map(|r| vec![("x".to_string(), vec![r])])
             .unwrap_or_default(),

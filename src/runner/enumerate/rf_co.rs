@@ -88,6 +88,16 @@ impl Shape {
             sync.insert(global[a], global[b]);
         }
         let [po, rmw, data, ctrl, syncbar] = rels;
+        let events_of = |thread: usize| {
+            let of_thread = global.iter().filter(move |((t, _), _)| *t == thread);
+            of_thread.map(|(_, &g)| g)
+        };
+        let mut ssw = Rel::empty(n);
+        for &(from, to) in &test.ssw {
+            for a in events_of(from) {
+                events_of(to).for_each(|b| ssw.insert(a, b));
+            }
+        }
         let regs = combo
             .iter()
             .enumerate()
@@ -112,6 +122,7 @@ impl Shape {
             data,
             ctrl,
             syncbar,
+            ssw,
         };
         Ok(Shape { exec, regs })
     }
