@@ -137,8 +137,16 @@ fn blank(masked: &mut [u8], lo: usize, hi: usize) -> usize {
     hi
 }
 
+/// Skip the string opened at `lo`. It closes at the first `"` that ends its line: a quote with
+/// more text after it on the line is part of the text (a description such as
+/// `"… and is "enforced" by the"`, as the Khronos Vulkan tests write them); without such a
+/// quote, at the first one.
 fn skip_string(path: &str, text: &Arc<str>, lo: usize) -> Result<usize> {
-    match text[lo + 1..].find('"') {
+    let rest = &text[lo + 1..];
+    let ends_line = |n: &usize| rest[n + 1..].split('\n').next().is_none_or(|t| t.trim().is_empty());
+    let mut quotes = rest.match_indices('"').map(|(n, _)| n);
+    let close = quotes.clone().find(ends_line).or_else(|| quotes.next());
+    match close {
         Some(n) => Ok(lo + 1 + n + 1),
         None => Err(Error::at(
             path,

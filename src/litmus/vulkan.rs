@@ -18,6 +18,7 @@
 //!                                           threads that must arrive), with those tags; without
 //!                                           an order it is an execution barrier only
 //!   avdevice / visdevice                  → a fence tagged [AVDEVICE] / [VISDEVICE]
+//!   add r, v, v (sub, mul, and, or, xor)  → a register assignment
 //! The semantics flags (`.M`, `.semav`, `.semvis`) need an order; an acquire reads, a release
 //! writes. Placement: `sg` is the subgroup, `wg` the work-group (`Placement::cta`), `qf` the
 //! queue family (`Placement::gpu`).
@@ -31,7 +32,9 @@ use crate::litmus::ast::{InitItem, Span, Spanned};
 use crate::litmus::cond::{self, Init};
 use crate::litmus::grammars;
 use crate::litmus::labels::Labels;
-use crate::litmus::program::{Arch, BinOp, Cond, Instr, Litmus, Placement, RmwOp, Tags, Thread};
+use crate::litmus::program::{
+    Arch, BinOp, Cond, Expr, Instr, Litmus, Placement, RmwOp, Tags, Thread,
+};
 use crate::litmus::ptx;
 use crate::litmus::ptx_ast::{Cell, Header, Qual};
 use crate::litmus::ptx_instr::barrier_operands;
@@ -514,6 +517,10 @@ fn lower(src: &Source, instr: &VulkanInstr, span: Span) -> Result<Instr> {
         }),
         VulkanInstr::VisDevice => Ok(Instr::Fence {
             tags: vec![Tag::Visdevice],
+        }),
+        VulkanInstr::Arith { op, dst, lhs, rhs } => Ok(Instr::Assign {
+            dst: dst.node.clone(),
+            value: Expr::Bin(*op, Box::new(lhs.expr()), Box::new(rhs.expr())),
         }),
         VulkanInstr::Branch {
             op,

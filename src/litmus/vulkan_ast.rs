@@ -4,7 +4,7 @@
 //!
 //! Owns: `VulkanInstr`. Uses `ptx_ast` for the parts both tables share (values, qualifiers).
 use crate::litmus::ast::Spanned;
-pub(crate) use crate::litmus::program::CmpOp;
+pub(crate) use crate::litmus::program::{BinOp, CmpOp};
 use crate::litmus::ptx_ast::{Qual, Value};
 
 /// One Vulkan instruction as written.
@@ -40,6 +40,13 @@ pub(crate) enum VulkanInstr {
     AvDevice,
     /// `visdevice`.
     VisDevice,
+    /// `add r, v, v` and the other register arithmetic.
+    Arith {
+        op: BinOp,
+        dst: Spanned<String>,
+        lhs: Value,
+        rhs: Value,
+    },
     /// `beq v, v, L` and the other conditional branches.
     Branch {
         op: CmpOp,
