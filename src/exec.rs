@@ -285,6 +285,42 @@ mod tests {
         assert!(sys_and_self.incl().contains(0, 0));
     }
 
+    /// Vulkan's subgroups: `ssg` and the SG scope separate two subgroups of one work-group,
+    /// which `swg` and the WG scope join; QF reaches the queue family, DV everything.
+    #[test]
+    fn subgroups_lie_inside_work_groups() {
+        let at = |subgroup, cta, gpu| Placement { subgroup, cta, gpu };
+        let x = exec(
+            vec![
+                ev(Some(0), EventKind::Write, Some(0), &[Tag::Sg]),
+                ev(Some(1), EventKind::Read, Some(0), &[Tag::Sg]),
+                ev(Some(1), EventKind::Read, Some(0), &[Tag::Wg]),
+                ev(Some(0), EventKind::Read, Some(0), &[Tag::Wg]),
+                ev(Some(2), EventKind::Read, Some(0), &[Tag::Qf]),
+                ev(Some(1), EventKind::Read, Some(0), &[Tag::Qf]),
+                ev(Some(3), EventKind::Read, Some(0), &[Tag::Dv]),
+                ev(Some(0), EventKind::Read, Some(0), &[Tag::Dv]),
+            ],
+            vec![at(0, 0, 0), at(1, 0, 0), at(0, 1, 0), at(0, 0, 1)],
+        );
+        let mut reading = &x;
+        let (ssg, swg, sqf) = (
+            reading.relation(Relation::Ssg),
+            reading.relation(Relation::Swg),
+            reading.relation(Relation::Sqf),
+        );
+        assert!(!ssg.contains(0, 1) && swg.contains(0, 1) && sqf.contains(0, 1));
+        assert!(!swg.contains(0, 4) && sqf.contains(0, 4) && !sqf.contains(0, 6));
+        let incl = x.incl();
+        assert!(!incl.contains(0, 1), "two subgroups");
+        assert!(incl.contains(2, 3), "one work-group");
+        assert!(
+            incl.contains(4, 5) && !incl.contains(4, 6),
+            "one queue family"
+        );
+        assert!(incl.contains(6, 7), "the device");
+    }
+
     #[test]
     fn base_names_cover_the_vocabulary() {
         let x = exec(vec![ev(None, EventKind::Write, Some(0), &[])], vec![]);

@@ -850,3 +850,99 @@ exists (P1:r1 == 0)",
     );
     assert_eq!(t.locations, vec![Target::Mem("x".into()), treg(1, "r0")]);
 }
+
+#[test]
+fn vulkan_placement_ssw_block_and_aliases() {
+    let t = corpus("VULKAN/Kronos-Group/ssw4.litmus");
+    assert_eq!(t.arch, Arch::Vulkan);
+    assert_eq!(t.ssw, vec![(0, 1)]);
+    assert_eq!(t.aliases.len(), 1);
+    assert_eq!(
+        (t.aliases[0].name.as_str(), t.aliases[0].target.as_str()),
+        ("y", "x")
+    );
+    assert_eq!(
+        t.aliases[0].proxy, None,
+        "a second reference, as a generic alias"
+    );
+    assert_eq!(t.location_of("y"), "x");
+    assert_eq!(
+        t.threads[1].placement,
+        Placement {
+            subgroup: 1,
+            cta: 0,
+            gpu: 0
+        }
+    );
+    assert_eq!(
+        t.threads[1].code,
+        vec![Instr::Load {
+            dst: "r0".into(),
+            loc: "y".into(),
+            tags: tags(&["NONPRIV", "VIS", "DV", "SC1"]),
+        }]
+    );
+    let chained = corpus("VULKAN/Kronos-Group/ssw7.litmus");
+    assert_eq!(chained.ssw, vec![(0, 1), (1, 2)]);
+}
+
+#[test]
+fn vulkan_filter_without_a_final_condition() {
+    let t = corpus("VULKAN/Data-Race/mp3-filter.litmus");
+    assert_eq!(
+        t.filter,
+        Some(Prop::And(eq(treg(1, "r0"), 1), eq(treg(2, "r1"), 1)))
+    );
+    assert_eq!(t.condition.quantifier, Quantifier::Forall);
+    assert_eq!(t.condition.prop, Prop::True);
+    let both = parse(
+        "Vulkan both\n{ x=0; }\nP0@sg 0, wg 0, qf 0;\nld.sc0 r0, x;\nfilter (P0:r0 = 0)\nexists (P0:r0 = 1)\n",
+    );
+    assert_eq!(both.filter, Some(Prop::Eq(treg(0, "r0"), 0)));
+    assert_eq!(both.condition.quantifier, Quantifier::Exists);
+}
+
+#[test]
+fn vulkan_quorum_barrier_and_rmw_operations() {
+    let t = corpus("VULKAN/Barrier/quorum1-pass.litmus");
+    assert_eq!(
+        t.threads[1].code[0],
+        Instr::Barrier {
+            id: Expr::Const(1),
+            count: Some(Expr::Const(2)),
+            tags: tags(&["DV", "ACQ_REL", "SEMSC0"]),
+        }
+    );
+    let rmw = parse(
+        "Vulkan rmw\n{ x=0; }\nP0@sg 0, wg 0, qf 0;\nrmw.atom.acq.wg.sc0.semsc0.add r1, x, 1;\nrmw.atom.dv.sc0 r2, x, 5;\nadd r3, r1, 2;\nexists (x = 6)\n",
+    );
+    let code = &rmw.threads[0].code;
+    assert!(matches!(
+        &code[0],
+        Instr::Rmw {
+            op: RmwOp::Arith(BinOp::Add, Expr::Const(1)),
+            ..
+        }
+    ));
+    assert!(matches!(
+        &code[1],
+        Instr::Rmw {
+            op: RmwOp::Exch(Expr::Const(5)),
+            ..
+        }
+    ));
+    assert_eq!(
+        code[2],
+        Instr::Assign {
+            dst: "r3".into(),
+            value: Expr::Bin(BinOp::Add, Box::new(reg("r1")), Box::new(Expr::Const(2))),
+        }
+    );
+}
+
+/// A description line may quote a word (`is "enforced" by the`), as Khronos' tests do.
+#[test]
+fn quotes_inside_a_description_line() {
+    let t = corpus("VULKAN/Kronos-Group/corr.litmus");
+    assert_eq!(t.name, "corr");
+}

@@ -360,3 +360,28 @@ exists (1:r1=0)"
     let global = run("models/opencl.cat", &mp("global"));
     assert!(global.validated && global.flags.contains("data-race"));
 }
+
+/// herd's `filter`: executions whose final state falsifies it are not considered, neither for
+/// the states nor for the model's flags. Vulkan message passing with release and acquire races on
+/// `x` only when the acquire does not read the release.
+#[test]
+fn filter_drops_executions_before_states_and_flags() {
+    let mp = "Vulkan MP
+{ x=0; y=0; }
+ P0@sg 0, wg 0, qf 0             | P1@sg 0, wg 1, qf 0             ;
+ st.av.dv.sc0 x, 1               | ld.atom.acq.dv.sc0.semsc0 r0, y ;
+ st.atom.rel.dv.sc0.semsc0 y, 1  | ld.vis.dv.sc0 r1, x             ;
+FILTER
+exists (P1:r0 == 1 /\\ P1:r1 == 0)";
+    let unfiltered = run("models/vulkan.cat", &mp.replace("FILTER", ""));
+    assert_eq!(unfiltered.states.len(), 3, "{:?}", unfiltered.states);
+    assert!(!unfiltered.validated);
+    assert!(unfiltered.flags.contains("racy"));
+    let synchronised = run(
+        "models/vulkan.cat",
+        &mp.replace("FILTER", "filter (P1:r0 == 1)"),
+    );
+    assert_eq!(synchronised.states.len(), 1, "{:?}", synchronised.states);
+    assert!(!synchronised.validated);
+    assert!(synchronised.flags.is_empty(), "{:?}", synchronised.flags);
+}

@@ -34,6 +34,10 @@ Definition mp_skeleton : bexec := {|
   b_CTA := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
   b_DEV := bset0; b_ALL := bset0; b_GLOBAL := bset0; b_LOCAL := bset0; b_SYNC := bset0;
   b_ARRIVE := bset0; b_SUR := bset0; b_TEX := bset0; b_CONST := bset0; b_ALIAS := bset0;
+  b_QF := bset0; b_DV := bset0; b_ATOM := bset0; b_NONPRIV := bset0; b_AV := bset0;
+  b_VIS := bset0; b_SEMAV := bset0; b_SEMVIS := bset0; b_AVDEVICE := bset0; b_VISDEVICE := bset0;
+  b_SC0 := bset0; b_SC1 := bset0; b_SC2 := bset0; b_SC3 := bset0;
+  b_SEMSC0 := bset0; b_SEMSC1 := bset0; b_SEMSC2 := bset0; b_SEMSC3 := bset0;
   b_id := fun x y => Nat.eqb x y;
   b_po := brel_of_list [(2, 3); (4, 5)];
   b_rf := brel0; b_co := brel0; b_fr := brel0;
@@ -43,9 +47,10 @@ Definition mp_skeleton : bexec := {|
   b_ext := fun x y => negb (bunion (pairs_within [2; 3]) (pairs_within [4; 5]) x y);
   b_rmw := brel0; b_addr := brel0; b_data := brel0;
   b_ctrl := brel_of_list [(4, 5)];
-  b_syncbar := brel0;
+  b_syncbar := brel0; b_ssg := pairs_within [2; 3; 4; 5];
   b_scta := pairs_within [2; 3; 4; 5]; b_sgpu := pairs_within [2; 3; 4; 5];
   b_swg := pairs_within [2; 3; 4; 5]; b_sdv := pairs_within [2; 3; 4; 5];
+  b_sqf := pairs_within [2; 3; 4; 5]; b_ssw := brel0;
   b_sr := brel0; b_incl := brel0
 |}.
 
@@ -149,6 +154,10 @@ Definition mp3_skeleton : bexec := {|
   b_CTA := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
   b_DEV := bset0; b_ALL := bset0; b_GLOBAL := bset0; b_LOCAL := bset0; b_SYNC := bset0;
   b_ARRIVE := bset0; b_SUR := bset0; b_TEX := bset0; b_CONST := bset0; b_ALIAS := bset0;
+  b_QF := bset0; b_DV := bset0; b_ATOM := bset0; b_NONPRIV := bset0; b_AV := bset0;
+  b_VIS := bset0; b_SEMAV := bset0; b_SEMVIS := bset0; b_AVDEVICE := bset0; b_VISDEVICE := bset0;
+  b_SC0 := bset0; b_SC1 := bset0; b_SC2 := bset0; b_SC3 := bset0;
+  b_SEMSC0 := bset0; b_SEMSC1 := bset0; b_SEMSC2 := bset0; b_SEMSC3 := bset0;
   b_id := fun x y => Nat.eqb x y;
   b_po := brel_of_list [(2, 3); (4, 5); (4, 6); (5, 6)];
   b_rf := brel0; b_co := brel0; b_fr := brel0;
@@ -157,8 +166,10 @@ Definition mp3_skeleton : bexec := {|
   b_int := bunion (pairs_within [2; 3]) (pairs_within [4; 5; 6]);
   b_ext := fun x y => negb (bunion (pairs_within [2; 3]) (pairs_within [4; 5; 6]) x y);
   b_rmw := brel0; b_addr := brel0; b_data := brel0; b_ctrl := brel0; b_syncbar := brel0;
+  b_ssg := pairs_within [2; 3; 4; 5; 6];
   b_scta := pairs_within [2; 3; 4; 5; 6]; b_sgpu := pairs_within [2; 3; 4; 5; 6];
   b_swg := pairs_within [2; 3; 4; 5; 6]; b_sdv := pairs_within [2; 3; 4; 5; 6];
+  b_sqf := pairs_within [2; 3; 4; 5; 6]; b_ssw := brel0;
   b_sr := brel0; b_incl := brel0
 |}.
 

@@ -143,7 +143,12 @@ fn blank(masked: &mut [u8], lo: usize, hi: usize) -> usize {
 /// quote, at the first one.
 fn skip_string(path: &str, text: &Arc<str>, lo: usize) -> Result<usize> {
     let rest = &text[lo + 1..];
-    let ends_line = |n: &usize| rest[n + 1..].split('\n').next().is_none_or(|t| t.trim().is_empty());
+    let ends_line = |n: &usize| {
+        rest[n + 1..]
+            .split('\n')
+            .next()
+            .is_none_or(|t| t.trim().is_empty())
+    };
     let mut quotes = rest.match_indices('"').map(|(n, _)| n);
     let close = quotes.clone().find(ends_line).or_else(|| quotes.next());
     match close {
