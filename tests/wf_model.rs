@@ -62,10 +62,11 @@ fn every_ptx_candidate_is_well_formed() {
 }
 
 #[test]
-fn every_c11_and_opencl_candidate_is_well_formed() {
+fn every_c11_opencl_and_vulkan_candidate_is_well_formed() {
     for (dir, model) in [
         ("tests/data/oracle/dat3m/litmus/C11", "models/rc11.cat"),
         ("tests/data/oracle/dat3m/litmus/OPENCL", "models/opencl.cat"),
+        ("tests/data/oracle/dat3m/litmus/VULKAN", "models/vulkan.cat"),
     ] {
         let (seen, failures) = check_suite(dir, model);
         assert!(seen > 100, "{dir}: only {seen} candidates");
