@@ -60,6 +60,7 @@ pub mod mapping;
 mod syntax;
 
 // Consumers.
+pub mod decide;
 pub mod encode;
 pub mod eval;
 pub mod exec;

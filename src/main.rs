@@ -22,7 +22,7 @@ use cli::args::{
 };
 use mapcheck::gpu::commands::{self, Failure};
 use mapcheck::output::{self, eprint, print, OutputDir};
-use mapcheck::{bench, coq, ir, litmus, mapping, oracle, report, runner, search};
+use mapcheck::{bench, coq, decide, ir, litmus, mapping, oracle, report, runner, search};
 
 /// How a command that did not fail ended.
 enum Ended {
@@ -82,7 +82,7 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
     let model = ir::load_with(&args.model, &args.cat.load_options())?;
     let opts = args.options();
     let run_one = |path: &std::path::PathBuf| -> Result<runner::Outcome, Failure> {
-        Ok(runner::run(&model, &litmus::parse_file(path)?, &opts)?)
+        Ok(decide::run(&model, &litmus::parse_file(path)?, &opts)?)
     };
     if args.json {
         // One document however many tests: an array of outcomes, printed once all have run.

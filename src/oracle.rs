@@ -9,8 +9,9 @@ use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;
 
+use crate::decide;
 use crate::diag::{read_source, Error, Result};
-use crate::runner::{self, Options};
+use crate::runner::Options;
 
 /// What a suite's verdicts mean.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
@@ -218,7 +219,7 @@ fn judge(
     opts: &Options,
 ) -> TestResult {
     let got = crate::litmus::parse_file(&oracle.join(path))
-        .and_then(|test| runner::run(model, &test, opts));
+        .and_then(|test| decide::run(model, &test, opts));
     let (result, candidates) = match got {
         Err(e) => (Agreement::Unsupported(e.to_string()), 0),
         Ok(outcome) => {

@@ -39,7 +39,7 @@ impl From<Matrix> for Value {
 }
 
 impl Vector {
-    #[cfg(test)]
+    /// The constant vector of set `s` over `n` slots.
     pub(crate) fn constant(n: usize, s: crate::rel::Set) -> Vector {
         Vector((0..n).map(|i| Node::constant(s.contains(i))).collect())
     }

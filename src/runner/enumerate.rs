@@ -20,6 +20,7 @@
 mod combinations;
 mod counting;
 mod domain;
+mod families;
 mod rf_co;
 
 use std::collections::BTreeMap;
@@ -31,8 +32,9 @@ use crate::exec::Execution;
 use crate::ir::Model;
 use crate::litmus::{Litmus, Target};
 use combinations::{for_each_barrier_choice, Combinations};
-use counting::count;
+use counting::{count, count_up_to};
 use domain::{prepare, Memory, Prepared, Threads, ValueIndex};
+pub use families::{Family, Member};
 use rf_co::Shape;
 
 /// One candidate execution with the model's judgement.
@@ -119,6 +121,31 @@ pub fn for_each_candidate(
                 Ok(())
             })
         })
+    })
+}
+
+/// Can the runner go through the test's candidates: are they within `opts.max_candidates`, by
+/// the bound read off the code or by counting them? (An error for a test it cannot prepare.)
+pub fn enumerable(model: &Model, test: &Litmus, opts: &Options) -> Result<bool> {
+    with_combinations(model, test, opts, &mut |combos, prepared| {
+        if prepared.code.candidates <= u128::from(opts.max_candidates) {
+            return Ok(true);
+        }
+        Ok(count_up_to(combos, model.coherence)?.is_some())
+    })
+}
+
+/// Call `f` on every trace family combination of `test` (`families`): its events with `rf` and
+/// `co` open, for a decision that leaves those to a solver. Refuses a test whose traces are more
+/// than the limit, or a thread with more traces than it holds in memory.
+pub fn for_each_family(
+    model: &Model,
+    test: &Litmus,
+    opts: &Options,
+    f: &mut dyn FnMut(Family) -> Result<()>,
+) -> Result<()> {
+    with_combinations(model, test, opts, &mut |combos, _| {
+        families::for_each_family(test, combos, f)
     })
 }
 

@@ -17,7 +17,9 @@ use crate::ir::Model;
 use crate::litmus::{Litmus, Prop, Quantifier, Target};
 
 use enumerate::Finals;
-pub use enumerate::{estimate, for_each_candidate, Candidate, Estimate};
+pub use enumerate::{
+    enumerable, estimate, for_each_candidate, for_each_family, Candidate, Estimate, Family, Member,
+};
 
 /// How the runner explores a test.
 #[derive(Clone, Debug, serde::Serialize)]
@@ -69,24 +71,15 @@ pub struct Outcome {
     pub flags: BTreeSet<String>,
     /// Is the final clause validated (herd's `Ok`)?
     pub validated: bool,
+    /// Decided by the solver (`crate::decide`) rather than by enumerating: the states are those
+    /// of the executions the solver found, `positive` / `negative` count the trace-family
+    /// combinations with such an execution, and `candidates` is 0.
+    pub decided: bool,
 }
 
 /// Run `test` under `model`.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
-    let observed = observed(test);
-    let names: Vec<String> = observed.iter().map(|t| target_name(test, t)).collect();
-    let mut out = Outcome {
-        test: test.name.clone(),
-        model: model.title.clone().unwrap_or_else(|| model.path.clone()),
-        quantifier: test.condition.quantifier,
-        condition: render_condition(test),
-        states: BTreeMap::new(),
-        positive: 0,
-        negative: 0,
-        candidates: 0,
-        flags: BTreeSet::new(),
-        validated: false,
-    };
+    let mut out = empty_outcome(model, test);
     for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
         out.candidates += 1;
         if !cand.is_consistent() {
@@ -107,12 +100,7 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
             } else {
                 out.negative += 1;
             }
-            let state: State = names
-                .iter()
-                .cloned()
-                .zip(observed.iter().map(lookup))
-                .collect();
-            out.states.insert(render_state(&state), sat);
+            out.states.insert(render_observed(test, &lookup), sat);
         }
     })?;
     out.validated = match out.quantifier {
@@ -121,6 +109,31 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         Quantifier::Forall => out.negative == 0,
     };
     Ok(out)
+}
+
+/// The outcome of `test` before any execution is seen.
+pub(crate) fn empty_outcome(model: &Model, test: &Litmus) -> Outcome {
+    Outcome {
+        test: test.name.clone(),
+        model: model.title.clone().unwrap_or_else(|| model.path.clone()),
+        quantifier: test.condition.quantifier,
+        condition: render_condition(test),
+        states: BTreeMap::new(),
+        positive: 0,
+        negative: 0,
+        candidates: 0,
+        flags: BTreeSet::new(),
+        validated: false,
+        decided: false,
+    }
+}
+
+/// A final state as herd7 prints it, over the targets a state shows (`observed`).
+pub(crate) fn render_observed(test: &Litmus, lookup: &dyn Fn(&Target) -> Option<i64>) -> String {
+    let state: State = (observed(test).iter())
+        .map(|t| (target_name(test, t), lookup(t)))
+        .collect();
+    render_state(&state)
 }
 
 /// Does a final state pass the test's `filter` clause (every state passes without one)?
@@ -256,5 +269,8 @@ pub fn render_herd(o: &Outcome) -> String {
         o.test, o.positive, o.negative
     ));
     s.push_str(&format!("Candidates {} {}\n", o.test, o.candidates));
+    if o.decided {
+        s.push_str("Decided by the solver: states are those of the executions found\n");
+    }
     s
 }

@@ -18,18 +18,30 @@ use crate::runner::Options;
 /// count exceeds the limit.
 pub(super) fn count(combos: &Combinations, prepared: &Prepared, coherence: CoKind) -> Result<u128> {
     let threads = combos.threads;
+    count_up_to(combos, coherence)?
+        .ok_or_else(|| over_limit(threads.test, &prepared.code, true, threads.opts))
+}
+
+/// The candidates counted as `count` does; `None` as soon as the count exceeds the limit.
+pub(super) fn count_up_to(combos: &Combinations, coherence: CoKind) -> Result<Option<u128>> {
+    let threads = combos.threads;
     let limit = u128::from(threads.opts.max_candidates);
-    let mut counted = 0u128;
-    combos.extend(&[], &[0; 8], &[0; 8], &mut |combo| {
+    let (mut counted, mut over) = (0u128, false);
+    let result = combos.extend(&[], &[0; 8], &[0; 8], &mut |combo| {
         for_each_barrier_choice(threads.test, combo, &mut |blocked, _| {
             counted = counted.saturating_add(rf_co_count(combo, blocked, threads.mem, coherence));
-            if counted > limit {
-                return Err(over_limit(threads.test, &prepared.code, true, threads.opts));
+            over = counted > limit;
+            match over {
+                true => Err(Error::file(&threads.test.name, "over the candidate limit")),
+                false => Ok(()),
             }
-            Ok(())
         })
-    })?;
-    Ok(counted)
+    });
+    match result {
+        Err(_) if over => Ok(None),
+        Err(e) => Err(e),
+        Ok(()) => Ok(Some(counted)),
+    }
 }
 
 /// How many `rf` and `co` choices the shape of `combo` with threads `blocked` has: what

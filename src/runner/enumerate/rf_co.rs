@@ -127,6 +127,11 @@ impl Shape {
         Ok(Shape { exec, regs })
     }
 
+    /// The execution, `rf` and `co` still empty.
+    pub(super) fn into_execution(self) -> Execution {
+        self.exec
+    }
+
     /// Every `rf` and `co` for this shape, judged by the model.
     pub(super) fn for_each_rf_co(self, model: &Model, mem: &Memory, f: &mut dyn FnMut(&Candidate)) {
         let Shape { mut exec, regs } = self;
@@ -159,7 +164,7 @@ impl Shape {
                     finals,
                 });
             });
-            if !advance_rf(&mut pick, &sources) {
+            if !advance(&mut pick, sources.iter().map(|(_, ws)| ws.len())) {
                 return;
             }
         }
@@ -207,10 +212,12 @@ pub(super) fn rf_sources(exec: &Execution) -> Vec<(usize, Vec<usize>)> {
         .collect()
 }
 
-pub(super) fn advance_rf(pick: &mut [usize], sources: &[(usize, Vec<usize>)]) -> bool {
-    for (p, (_, ws)) in pick.iter_mut().zip(sources) {
+/// The next choice of one index per position (position k taking values below `sizes[k]`), the
+/// first position varying fastest; false after the last.
+pub(super) fn advance(pick: &mut [usize], sizes: impl IntoIterator<Item = usize>) -> bool {
+    for (p, size) in pick.iter_mut().zip(sizes) {
         *p += 1;
-        if *p < ws.len() {
+        if *p < size {
             return true;
         }
         *p = 0;
