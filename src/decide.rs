@@ -94,6 +94,8 @@ struct Problem {
     /// Consistent, well-formed, one of the family's traces per thread, and the filter passed.
     base: Node,
     proposition: Node,
+    /// Per write, "it is its location's final write".
+    final_write: Vec<(usize, Node)>,
 }
 
 impl Problem {
@@ -141,6 +143,7 @@ impl Problem {
             co,
             base,
             proposition,
+            final_write: finals.final_write,
         }
     }
 
@@ -171,7 +174,12 @@ impl Problem {
         let mut x = family.execution.clone();
         x.rf = self.sat.read_rel(&self.rf);
         x.co = self.sat.read_rel(&self.co);
-        rejudge(model, test, family, &x, query).map(Some)
+        let nodes: Vec<Node> = self.final_write.iter().map(|(_, n)| *n).collect();
+        let finals = (self.final_write.iter().zip(self.sat.read(&nodes)))
+            .filter(|(_, chosen)| *chosen)
+            .map(|((w, _), _)| *w)
+            .collect::<Vec<_>>();
+        rejudge(model, test, family, &x, &finals, query).map(Some)
     }
 }
 
@@ -182,6 +190,7 @@ fn rejudge(
     test: &Litmus,
     family: &Family,
     x: &Execution,
+    finals: &[usize],
     query: Query,
 ) -> Result<(String, bool)> {
     let disagree = |what: &str| {
@@ -193,7 +202,8 @@ fn rejudge(
         return Err(disagree("is inconsistent"));
     }
     let registers = registers_read(x, family).ok_or_else(|| disagree("matches no trace"))?;
-    let memory = final_memory(x);
+    let memory = final_memory(x, finals)
+        .ok_or_else(|| disagree("ends on a write that is not co-maximal"))?;
     let value = |t: &Target| match t {
         Target::Reg { thread, reg } => (registers[*thread].get(reg).copied()).unwrap_or(Some(0)),
         Target::Mem(l) => memory.get(l).copied(),
@@ -229,18 +239,18 @@ fn registers_read(x: &Execution, family: &Family) -> Option<Vec<BTreeMap<String,
         .collect()
 }
 
-/// Each location's final value: the value of its co-maximal write (the first one, under a
-/// partial `co` with several; the solver's choice is checked by the proposition's evaluation).
-fn final_memory(x: &Execution) -> BTreeMap<String, i64> {
+/// Each location's final value: that of the write the solver chose as final, which must be
+/// co-maximal in `x` (under a partial `co` several are; the runner reports a state for each).
+fn final_memory(x: &Execution, finals: &[usize]) -> Option<BTreeMap<String, i64>> {
     let mut out = BTreeMap::new();
-    for (w, e) in x.events.iter().enumerate() {
-        if e.kind == EventKind::Write && x.co.row(w).is_empty() {
-            if let Some(l) = e.loc {
-                out.entry(x.locations[l].clone()).or_insert(e.value);
-            }
+    for &w in finals {
+        let e = &x.events[w];
+        if !x.co.row(w).is_empty() {
+            return None;
         }
+        out.insert(x.locations[e.loc?].clone(), e.value);
     }
-    out
+    Some(out)
 }
 
 /// A vocabulary name's fixed value in the family's execution.
@@ -359,6 +369,8 @@ struct FinalNodes {
     values: BTreeSet<i64>,
     /// The final-write choice: one per location, co-maximal.
     wf: Vec<Node>,
+    /// Per write, "it is its location's final write".
+    final_write: Vec<(usize, Node)>,
 }
 
 impl FinalNodes {
@@ -375,6 +387,7 @@ impl FinalNodes {
             memory: BTreeMap::new(),
             values: BTreeSet::new(),
             wf: vec![],
+            final_write: vec![],
         };
         for (t, members) in family.members.iter().enumerate() {
             for (m, &sel) in members.iter().zip(&selected[t]) {
@@ -413,6 +426,7 @@ impl FinalNodes {
                 f.values.insert(value);
                 let slot = f.memory.entry((name.clone(), value)).or_insert(Node::FALSE);
                 *slot = c.or2(*slot, chosen[i]);
+                f.final_write.push((w, chosen[i]));
             }
         }
         f

@@ -1,7 +1,7 @@
 //! Agreement with external verdicts (Dat3M's expected results, vendored in tests/data/oracle) and
 //! with the PTX ISA manual's stated outcomes. Every disagreement fails the test with its list;
-//! a test the runner cannot run is listed here by name with its cause (`REFUSED`), and the test
-//! requires exactly that refusal.
+//! explained disagreements would be listed here by name with their cause (there are none now).
+//! Tests too large to enumerate are decided by the solver (`decide`), as `mapcheck oracle` does.
 use std::path::Path;
 
 use mapcheck::oracle::{self, Agreement};
@@ -21,57 +21,12 @@ fn suite_report(name: &str) -> oracle::SuiteReport {
     .expect("suite runs")
 }
 
-/// Tests the explicit runner refuses, with the reason the refusal must give: Vulkan's
-/// cross-work-group barrier tests have 6 threads of 6 final loads each, 2^36 read-from choices
-/// for those loads alone, beyond enumeration (Dartagnan decides them with SMT; mapcheck has no
-/// symbolic runner yet — models/README.md, "Vulkan").
-const REFUSED: &[(&str, &str)] = &[
-    (
-        "litmus/VULKAN/Manual/xf-barrier.litmus",
-        "candidate executions",
-    ),
-    (
-        "litmus/VULKAN/Manual/xf-barrier-cbar-rlx-1.litmus",
-        "candidate executions",
-    ),
-    (
-        "litmus/VULKAN/Manual/xf-barrier-cbar-rlx-2.litmus",
-        "candidate executions",
-    ),
-    (
-        "litmus/VULKAN/Manual/xf-barrier-cbar-rlx-3.litmus",
-        "candidate executions",
-    ),
-    (
-        "litmus/VULKAN/Manual/xf-barrier-load-rlx-1.litmus",
-        "candidate executions",
-    ),
-    (
-        "litmus/VULKAN/Manual/xf-barrier-load-rlx-2.litmus",
-        "candidate executions",
-    ),
-    (
-        "litmus/VULKAN/Manual/xf-barrier-store-rlx-2.litmus",
-        "candidate executions",
-    ),
-];
-
-/// Is `result` the refusal `REFUSED` lists for `path`?
-fn is_listed_refusal(path: &str, result: &Agreement) -> bool {
-    let listed = REFUSED.iter().find(|(p, _)| *p == path);
-    match (listed, result) {
-        (Some((_, reason)), Agreement::Unsupported(why)) => why.contains(reason),
-        _ => false,
-    }
-}
-
 fn assert_all_agree(name: &str, min_tests: usize) {
     let report = suite_report(name);
     let problems: Vec<String> = report
         .tests
         .iter()
         .filter(|t| !matches!(t.result, Agreement::Agree))
-        .filter(|t| !is_listed_refusal(&t.path, &t.result))
         .map(|t| format!("{}: {:?}", t.path, t.result))
         .collect();
     assert!(
@@ -120,7 +75,8 @@ fn opencl_data_race_suite_agrees() {
 }
 
 /// The Vulkan memory model (`models/vulkan.cat`) on the Khronos tests and Dat3M's own; the seven
-/// cross-work-group barrier tests are `REFUSED`.
+/// cross-work-group barrier tests (`Manual/xf-barrier*`) are too large to enumerate and decided
+/// by the solver.
 #[test]
 fn vulkan_suite_agrees() {
     assert_all_agree("VULKAN", 114);

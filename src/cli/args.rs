@@ -70,7 +70,8 @@ pub struct RunArgs {
     /// Times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2)]
     pub unroll: usize,
-    /// Refuse a test with more candidate executions than this by the runner's estimate.
+    /// Enumerate a test's candidate executions only up to this many (the runner's estimate);
+    /// decide a larger test with the solver instead.
     #[arg(long, default_value_t = runner::MAX_CANDIDATES)]
     pub max_candidates: u64,
 }

@@ -71,7 +71,7 @@ pub struct Outcome {
     pub flags: BTreeSet<String>,
     /// Is the final clause validated (herd's `Ok`)?
     pub validated: bool,
-    /// Decided by the solver (`crate::decide`) rather than by enumerating: the states are those
+    /// Decided by the solver (the `decide` stage) rather than by enumerating: the states are those
     /// of the executions the solver found, `positive` / `negative` count the trace-family
     /// combinations with such an execution, and `candidates` is 0.
     pub decided: bool,

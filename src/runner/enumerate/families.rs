@@ -1,4 +1,4 @@
-//! Trace families, for deciding a test symbolically (`crate::decide`): the traces of a thread
+//! Trace families, for deciding a test symbolically (the `decide` stage): the traces of a thread
 //! that perform the same events and differ only in the values their reads return. A combination
 //! of one family per thread, with one choice of barrier generations, is a `Family` shape: its
 //! events fixed, its `rf` and `co` left open, and per thread the traces (read values and final
