@@ -104,6 +104,15 @@ Proof.
   split; [exists b; split; assumption | exact N].
 Qed.
 
+Lemma ssg_trans : forall X a b c, wf_consistent X -> ssg X a b -> ssg X b c -> ~ ~ ssg X a c.
+Proof.
+  intros X a b c Wf H1 H2 N. apply (wf_consistent_subgroup_equivalence _ Wf a c). right.
+  split; [exists b; split; assumption | exact N].
+Qed.
+
+Lemma int_ssg : forall X a b, wf_consistent X -> int X a b -> ~ ~ ssg X a b.
+Proof. intros X a b Wf H. exact (nn_incl _ _ a b (wf_consistent_thread_in_subgroup _ Wf) H). Qed.
+
 Lemma int_scta : forall X a b, wf_consistent X -> int X a b -> ~ ~ scta X a b.
 Proof. intros X a b Wf H. exact (nn_incl _ _ a b (wf_consistent_thread_in_cta _ Wf) H). Qed.
 
@@ -140,7 +149,7 @@ Definition tags_go (S T : exec) (e : event) : Prop :=
   (RLX S e -> RLX T e) /\ (ACQ S e -> ACQ T e) /\ (REL S e -> REL T e) /\
   (ACQ_REL S e -> ACQ_REL T e) /\ (SC S e -> SC T e \/ ACQ_REL T e) /\ ~ CON S e /\
   (CTA S e -> CTA T e) /\ (GPU S e -> GPU T e) /\ (SYS S e -> SYS T e) /\
-  ~ WI S e /\ ~ SG S e /\ ~ WG S e /\ ~ DEV S e /\ ~ ALL S e.
+  ~ WI S e /\ ~ SG S e /\ ~ WG S e /\ ~ DEV S e /\ ~ ALL S e /\ ~ QF S e /\ ~ DV S e.
 
 (* The halves r, w of an rmw pair in X: both have an order tag of an atomic, and w's scope
    is r's (w has no other scope tag). *)
@@ -148,7 +157,7 @@ Definition rmw_tags (X : exec) (r w : event) : Prop :=
   (RLX X r \/ ACQ X r \/ REL X r \/ ACQ_REL X r \/ SC X r) /\
   (RLX X w \/ ACQ X w \/ REL X w \/ ACQ_REL X w \/ SC X w) /\
   (CTA X w -> CTA X r) /\ (GPU X w -> GPU X r) /\ (SYS X w -> SYS X r) /\
-  ~ WI X w /\ ~ SG X w /\ ~ WG X w /\ ~ DEV X w /\ ~ ALL X w.
+  ~ WI X w /\ ~ SG X w /\ ~ WG X w /\ ~ DEV X w /\ ~ ALL X w /\ ~ QF X w /\ ~ DV X w.
 
 (* Take apart the set and relation operators of hypotheses about one event or pair. *)
 Ltac split_sets :=
@@ -226,7 +235,7 @@ Proof.
   assert (Np : ~ IW (pr Ps) e) by (intro I; exact (Ni (lab_up _ exec_of_IW _ _ e Os I Es))).
   apply (nn_bind _ _ (source_events_in_target _ _ _ _ C e Es)). intro Et.
   apply (nn_bind _ _ (skel_tags e Pe Np)).
-  intros (HF & HRLX & HACQ & HREL & HAR & HSC & HCON & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL).
+  intros (HF & HRLX & HACQ & HREL & HAR & HSC & HCON & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
   apply nn_ret. unfold tags_go.
   repeat split; intro H.
   - exact (lab_up _ exec_of_F _ _ e Ot (HF (lab_down _ exec_of_F _ _ e Os H)) Et).
@@ -246,6 +255,8 @@ Proof.
   - exact (HWG (lab_down _ exec_of_WG _ _ e Os H)).
   - exact (HDEV (lab_down _ exec_of_DEV _ _ e Os H)).
   - exact (HALL (lab_down _ exec_of_ALL _ _ e Os H)).
+  - exact (HQF (lab_down _ exec_of_QF _ _ e Os H)).
+  - exact (HDV (lab_down _ exec_of_DV _ _ e Os H)).
 Qed.
 
 Lemma rmw_tags_exec : forall r w, rmw Xs r w -> ~ ~ rmw_tags Xs r w.
@@ -253,7 +264,7 @@ Proof.
   intros r w H. pose proof Os as Os.
   destruct (proj1 (exec_of_rmw _ _ Os) r w H) as [Hp [Er Ew]].
   apply (nn_bind _ _ (skel_rmw_tags r w Hp)).
-  intros (Or & Ow & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL).
+  intros (Or & Ow & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
   apply nn_ret. unfold rmw_tags. repeat split.
   - destruct Or as [H'|[H'|[H'|[H'|H']]]];
       [left | right; left | right; right; left | right; right; right; left | right; right; right; right];
@@ -273,6 +284,8 @@ Proof.
   - intro H'. exact (HWG (lab_down _ exec_of_WG _ _ w Os H')).
   - intro H'. exact (HDEV (lab_down _ exec_of_DEV _ _ w Os H')).
   - intro H'. exact (HALL (lab_down _ exec_of_ALL _ _ w Os H')).
+  - intro H'. exact (HQF (lab_down _ exec_of_QF _ _ w Os H')).
+  - intro H'. exact (HDV (lab_down _ exec_of_DV _ _ w Os H')).
 Qed.
 
 (* ---- The lowering's facts used below ---- *)
@@ -334,19 +347,20 @@ Lemma in_own_scope_in_target : forall u v, E Xs u -> E Xs v -> ~ IW Xs u ->
 Proof.
   intros u v Eu Ev Ni H.
   apply (nn_bind _ _ (tags_exec u Eu Ni)).
-  intros (_ & _ & _ & _ & _ & _ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL).
-  destruct H as [[[z [[Hw <-] _]] | [z [[Hc <-] S]]] | [[z [[Hg <-] S]] | [z [[Hs <-] _]]]].
+  intros (_ & _ & _ & _ & _ & _ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
+  destruct H as [[[z [[Hw <-] _]] | [z [[Hsg <-] _]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] _]]]]].
   - intros _. exact (HWI Hw).
-  - destruct Hc as [Hc|[Hc|Hc]]; [| intros _; exact (HWG Hc) | intros _; exact (HSG Hc)].
+  - intros _. exact (HSG Hsg).
+  - destruct Hc as [Hc|Hc]; [| intros _; exact (HWG Hc)].
     apply (nn_bind _ _ (scta_in_target u v S)). intro St.
-    apply nn_ret. left; right. exists u. split; [split; [left; exact (HCTA Hc) | reflexivity] | exact St].
-  - destruct Hg as [Hg|Hg]; [| intros _; exact (HDEV Hg)].
+    apply nn_ret. right; left. exists u. split; [split; [left; exact (HCTA Hc) | reflexivity] | exact St].
+  - destruct Hg as [Hg|[Hg|Hg]]; [| intros _; exact (HDEV Hg) | intros _; exact (HQF Hg)].
     apply (nn_bind _ _ (sgpu_in_target u v S)). intro St.
-    apply nn_ret. right; left. exists u. split; [split; [left; exact (HGPU Hg) | reflexivity] | exact St].
-  - destruct Hs as [Hs|Hs]; [| intros _; exact (HALL Hs)].
+    apply nn_ret. right; right; left. exists u. split; [split; [left; exact (HGPU Hg) | reflexivity] | exact St].
+  - destruct Hs as [Hs|[Hs|Hs]]; [| intros _; exact (HALL Hs) | intros _; exact (HDV Hs)].
     apply (nn_bind _ _ (source_events_in_target _ _ _ _ C u Eu)). intro Tu.
     apply (nn_bind _ _ (source_events_in_target _ _ _ _ C v Ev)). intro Tv.
-    apply nn_ret. right; right. exists u. split; [split; [left; exact (HSYS Hs) | reflexivity] | split; assumption].
+    apply nn_ret. right; right; right. exists u. split; [split; [left; exact (HSYS Hs) | reflexivity] | split; assumption].
 Qed.
 
 (* ------------------------------------------------------------------ *)
@@ -471,7 +485,7 @@ Lemma rmw_incl : forall r w x, rmw Xs r w -> incl Xs w x -> ~ ~ incl Xs r x.
 Proof.
   intros r w x H I. pose proof (Xs_wf _ _ _ _ C) as Wf.
   apply (nn_bind _ _ (rmw_tags_exec r w H)).
-  intros (_ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL).
+  intros (_ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
   apply (nn_bind _ _ (rmw_int _ _ _ Wf H)). intro Irw.
   apply (nn_bind _ _ (int_sym _ _ _ Wf Irw)). intro Iwr.
   apply (nn_bind _ _ (int_scta _ _ _ Wf Irw)). intro Crw.
@@ -482,26 +496,30 @@ Proof.
   apply (nn_bind _ _ (incl_spec_of _ _ _ Wf I)). intros [H1 H2].
   (* r is in its own scope with x as w is *)
   assert (A : ~ ~ wf_in_own_scope Xs r x).
-  { destruct H1 as [[[z [[Hw <-] _]] | [z [[Hc <-] S]]] | [[z [[Hg <-] S]] | [z [[Hs <-] [_ Ex]]]]].
+  { destruct H1 as [[[z [[Hw <-] _]] | [z [[Hsg <-] _]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] [_ Ex]]]]]].
     - intros _. exact (HWI Hw).
-    - destruct Hc as [Hc|[Hc|Hc]]; [| intros _; exact (HWG Hc) | intros _; exact (HSG Hc)].
+    - intros _. exact (HSG Hsg).
+    - destruct Hc as [Hc|Hc]; [| intros _; exact (HWG Hc)].
       apply (nn_bind _ _ (scta_trans _ _ _ _ Wf Crw S)). intro S'.
-      apply nn_ret. left; right. exists r. split; [split; [left; exact (HCTA Hc) | reflexivity] | exact S'].
-    - destruct Hg as [Hg|Hg]; [| intros _; exact (HDEV Hg)].
+      apply nn_ret. right; left. exists r. split; [split; [left; exact (HCTA Hc) | reflexivity] | exact S'].
+    - destruct Hg as [Hg|[Hg|Hg]]; [| intros _; exact (HDEV Hg) | intros _; exact (HQF Hg)].
       apply (nn_bind _ _ (sgpu_trans _ _ _ _ Wf Grw S)). intro S'.
-      apply nn_ret. right; left. exists r. split; [split; [left; exact (HGPU Hg) | reflexivity] | exact S'].
-    - destruct Hs as [Hs|Hs]; [| intros _; exact (HALL Hs)].
-      apply nn_ret. right; right. exists r. split; [split; [left; exact (HSYS Hs) | reflexivity] | split; assumption]. }
+      apply nn_ret. right; right; left. exists r. split; [split; [left; exact (HGPU Hg) | reflexivity] | exact S'].
+    - destruct Hs as [Hs|[Hs|Hs]]; [| intros _; exact (HALL Hs) | intros _; exact (HDV Hs)].
+      apply nn_ret. right; right; right. exists r. split; [split; [left; exact (HSYS Hs) | reflexivity] | split; assumption]. }
   (* x is in its own scope with r as with w: r and w are one thread *)
   assert (B : ~ ~ wf_in_own_scope Xs x r).
-  { destruct H2 as [[[z [[Hw <-] S]] | [z [[Hc <-] S]]] | [[z [[Hg <-] S]] | [z [[Hs <-] [Ex _]]]]].
+  { destruct H2 as [[[z [[Hw <-] S]] | [z [[Hsg <-] S]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] [Ex _]]]]]].
     - apply (nn_bind _ _ (int_trans _ _ _ _ Wf S Iwr)). intro S'.
       apply nn_ret. left; left. exists x. split; [split; [exact Hw | reflexivity] | exact S'].
+    - apply (nn_bind _ _ (int_ssg _ _ _ Wf Iwr)). intro Swr.
+      apply (nn_bind _ _ (ssg_trans _ _ _ _ Wf S Swr)). intro S'.
+      apply nn_ret. left; right. exists x. split; [split; [exact Hsg | reflexivity] | exact S'].
     - apply (nn_bind _ _ (scta_trans _ _ _ _ Wf S Cwr)). intro S'.
-      apply nn_ret. left; right. exists x. split; [split; [exact Hc | reflexivity] | exact S'].
+      apply nn_ret. right; left. exists x. split; [split; [exact Hc | reflexivity] | exact S'].
     - apply (nn_bind _ _ (sgpu_trans _ _ _ _ Wf S Gwr)). intro S'.
-      apply nn_ret. right; left. exists x. split; [split; [exact Hg | reflexivity] | exact S'].
-    - apply nn_ret. right; right. exists x. split; [split; [exact Hs | reflexivity] | split; assumption]. }
+      apply nn_ret. right; right; left. exists x. split; [split; [exact Hg | reflexivity] | exact S'].
+    - apply nn_ret. right; right; right. exists x. split; [split; [exact Hs | reflexivity] | split; assumption]. }
   apply (nn_bind _ _ A). intro A'. apply (nn_bind _ _ B). intro B'.
   apply (incl_of_spec _ _ _ Wf). split; assumption.
 Qed.
