@@ -20,7 +20,7 @@ use crate::encode::{Circuit, Matrix, Node, Sat, Value, Vector};
 use crate::eval::{self, Base};
 use crate::exec::{EventKind, Execution};
 use crate::ir::{CoKind, Model};
-use crate::litmus::{Litmus, Prop, Quantifier, Target};
+use crate::litmus::{Litmus, Prop, Target};
 use crate::rel::Set;
 use crate::runner::{self, Family, Member, Options, Outcome};
 use crate::solver::{Backend, Verdict};
@@ -56,11 +56,7 @@ pub fn decide(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         }
         Ok(())
     })?;
-    out.validated = match out.quantifier {
-        Quantifier::Exists => out.positive > 0,
-        Quantifier::NotExists => out.positive == 0,
-        Quantifier::Forall => out.negative == 0,
-    };
+    out.validated = out.clause_validated();
     Ok(out)
 }
 

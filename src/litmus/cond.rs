@@ -269,6 +269,26 @@ pub(crate) fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Re
     })
 }
 
+/// The initial state and the clauses of a test whose threads have no pointer parameters (PTX,
+/// Vulkan): `items` resolved against the thread `names`, the clauses in `span` against both.
+pub(crate) fn init_and_clauses(
+    src: &Source,
+    items: Vec<InitItem>,
+    span: Span,
+    names: &[String],
+    code: &[Thread],
+) -> Result<(Init, Clauses)> {
+    let init = resolve_init(src, items, names)?;
+    let scope = CondScope {
+        threads: names,
+        init: &init,
+        pointers: &[],
+        code,
+    };
+    let clauses = parse_condition(src, span, &scope)?;
+    Ok((init, clauses))
+}
+
 /// The clauses after a test's threads, resolved.
 pub(crate) struct Clauses {
     /// The final condition (`forall true` when the test gives only a filter).

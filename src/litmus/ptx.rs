@@ -10,10 +10,9 @@ use std::collections::HashSet;
 use crate::diag::Result;
 use crate::litmus::ast::InitItem;
 use crate::litmus::ast::Span;
-use crate::litmus::cond::{self, Init};
+use crate::litmus::cond;
 use crate::litmus::grammars;
-use crate::litmus::labels::Labels;
-use crate::litmus::program::{Alias, Arch, Instr, Litmus, Placement, Target, Thread};
+use crate::litmus::program::{Alias, Arch, Litmus, Placement, Target, Thread};
 use crate::litmus::ptx_ast::{Cell, Header, PtxInstr};
 use crate::litmus::ptx_instr;
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
@@ -38,18 +37,13 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
     for (header, column) in headers.iter().zip(&columns) {
         threads.push(thread(src, header, column)?);
     }
-    let init: Init = cond::resolve_init(src, init_items, &names)?;
-    let scope = cond::CondScope {
-        threads: &names,
-        init: &init,
-        pointers: &[],
-        code: &threads,
-    };
+    let (init, clauses) =
+        cond::init_and_clauses(src, init_items, layout.condition, &names, &threads)?;
     let cond::Clauses {
         condition,
         locations,
         filter,
-    } = cond::parse_condition(src, layout.condition, &scope)?;
+    } = clauses;
     let named = condition.prop.targets();
     if let Some(a) = aliases
         .iter()
@@ -148,21 +142,8 @@ fn cell_at(src: &Source, cell: Span) -> Result<Cell<PtxInstr>> {
 }
 
 fn thread(src: &Source, header: &Header, column: &[(Cell<PtxInstr>, Span)]) -> Result<Thread> {
-    let mut labels = Labels::default();
-    let mut code = Vec::new();
-    for (cell, _) in column {
-        if let Some(label) = &cell.label {
-            labels.define(src, &label.node, label.span)?;
-            code.push(Instr::Label(label.node.clone()));
-        }
-        if let Some(instr) = &cell.instr {
-            if let PtxInstr::Branch { target, .. } | PtxInstr::Goto { target, .. } = &instr.node {
-                labels.jump(&target.node, target.span);
-            }
-            code.push(ptx_instr::lower(src, &instr.node, instr.span)?);
-        }
-    }
-    labels.finish(src, &header.name.node)?;
+    let lower = |i: &PtxInstr, span: Span| ptx_instr::lower(src, i, span);
+    let code = table::lower_column(src, header, column, PtxInstr::jump_target, &lower)?;
     Ok(Thread {
         name: header.name.node.clone(),
         placement: placement(src, header)?,

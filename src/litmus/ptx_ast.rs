@@ -151,3 +151,13 @@ pub(crate) struct Header {
     /// `(key, value)` pairs after `@`, e.g. `("cta", 0)`, `("gpu", 0)`.
     pub(crate) placement: Vec<(Spanned<String>, Spanned<i64>)>,
 }
+
+impl PtxInstr {
+    /// The label a branch or jump goes to.
+    pub(crate) fn jump_target(&self) -> Option<&Spanned<String>> {
+        match self {
+            Self::Branch { target, .. } | Self::Goto { target, .. } => Some(target),
+            _ => None,
+        }
+    }
+}

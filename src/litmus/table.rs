@@ -4,15 +4,18 @@
 //! per row.
 //!
 //! Owns: cutting the table into rows and cells, parsing the header row (grammar `litmus_ptx`'s
-//! `Header`) and handing each instruction cell to the front end's own cell parser. Uses `source`
+//! `Header`), handing each instruction cell to the front end's own cell parser, and lowering a
+//! column with the front end's instruction meaning (labels and jumps checked here). Uses `source`
 //! (regions, errors) and `cond` (thread names).
 use std::collections::HashSet;
 
 use crate::diag::Result;
-use crate::litmus::ast::Span;
+use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::cond;
 use crate::litmus::grammars;
-use crate::litmus::ptx_ast::Header;
+use crate::litmus::labels::Labels;
+use crate::litmus::program::Instr;
+use crate::litmus::ptx_ast::{Cell, Header};
 use crate::litmus::source::{parse_error, Source, TokenNames};
 
 /// Names of the header grammar's regex terminals, for "expected …" messages.
@@ -102,6 +105,33 @@ fn row_cells(src: &Source, row: Span, width: usize) -> Result<Vec<Span>> {
         return Err(src.error(at, msg));
     }
     Ok(spans)
+}
+
+/// A thread's column lowered to code: each cell's label, then its instruction as `lower` gives
+/// it; every jump (`jump_target`) must reach a label of the column.
+pub(crate) fn lower_column<I>(
+    src: &Source,
+    header: &Header,
+    column: &[(Cell<I>, Span)],
+    jump_target: fn(&I) -> Option<&Spanned<String>>,
+    lower: &dyn Fn(&I, Span) -> Result<Instr>,
+) -> Result<Vec<Instr>> {
+    let mut labels = Labels::default();
+    let mut code = Vec::new();
+    for (cell, _) in column {
+        if let Some(label) = &cell.label {
+            labels.define(src, &label.node, label.span)?;
+            code.push(Instr::Label(label.node.clone()));
+        }
+        if let Some(instr) = &cell.instr {
+            if let Some(target) = jump_target(&instr.node) {
+                labels.jump(&target.node, target.span);
+            }
+            code.push(lower(&instr.node, instr.span)?);
+        }
+    }
+    labels.finish(src, &header.name.node)?;
+    Ok(code)
 }
 
 /// The values of a header's placement pairs (`@cta 0,gpu 0`), in the order of `keys`, the

@@ -29,9 +29,8 @@
 
 use crate::diag::Result;
 use crate::litmus::ast::{InitItem, Span, Spanned};
-use crate::litmus::cond::{self, Init};
+use crate::litmus::cond;
 use crate::litmus::grammars;
-use crate::litmus::labels::Labels;
 use crate::litmus::program::{
     Arch, BinOp, Cond, Expr, Instr, Litmus, Placement, RmwOp, Tags, Thread,
 };
@@ -80,18 +79,13 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
         Some(block) => ssw_pairs(src, block, &names)?,
         None => vec![],
     };
-    let init: Init = cond::resolve_init(src, init_items, &names)?;
-    let scope = cond::CondScope {
-        threads: &names,
-        init: &init,
-        pointers: &[],
-        code: &threads,
-    };
+    let (init, clauses) =
+        cond::init_and_clauses(src, init_items, layout.condition, &names, &threads)?;
     let cond::Clauses {
         condition,
         locations,
         filter,
-    } = cond::parse_condition(src, layout.condition, &scope)?;
+    } = clauses;
     Ok(Litmus {
         arch: Arch::Vulkan,
         name,
@@ -182,21 +176,8 @@ fn cell_at(src: &Source, cell: Span) -> Result<Cell<VulkanInstr>> {
 }
 
 fn thread(src: &Source, header: &Header, column: &[(Cell<VulkanInstr>, Span)]) -> Result<Thread> {
-    let mut labels = Labels::default();
-    let mut code = Vec::new();
-    for (cell, _) in column {
-        if let Some(label) = &cell.label {
-            labels.define(src, &label.node, label.span)?;
-            code.push(Instr::Label(label.node.clone()));
-        }
-        if let Some(instr) = &cell.instr {
-            if let VulkanInstr::Branch { target, .. } | VulkanInstr::Goto { target } = &instr.node {
-                labels.jump(&target.node, target.span);
-            }
-            code.push(lower(src, &instr.node, instr.span)?);
-        }
-    }
-    labels.finish(src, &header.name.node)?;
+    let lower = |i: &VulkanInstr, span: Span| lower(src, i, span);
+    let code = table::lower_column(src, header, column, VulkanInstr::jump_target, &lower)?;
     let [subgroup, cta, gpu] = table::placement(src, header, "Vulkan", ["sg", "wg", "qf"])?;
     Ok(Thread {
         name: header.name.node.clone(),

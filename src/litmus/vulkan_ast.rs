@@ -57,3 +57,13 @@ pub(crate) enum VulkanInstr {
     /// `goto L`.
     Goto { target: Spanned<String> },
 }
+
+impl VulkanInstr {
+    /// The label a branch or jump goes to.
+    pub(crate) fn jump_target(&self) -> Option<&Spanned<String>> {
+        match self {
+            Self::Branch { target, .. } | Self::Goto { target } => Some(target),
+            _ => None,
+        }
+    }
+}

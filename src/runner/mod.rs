@@ -103,12 +103,19 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
             out.states.insert(render_observed(test, &lookup), sat);
         }
     })?;
-    out.validated = match out.quantifier {
-        Quantifier::Exists => out.positive > 0,
-        Quantifier::NotExists => out.positive == 0,
-        Quantifier::Forall => out.negative == 0,
-    };
+    out.validated = out.clause_validated();
     Ok(out)
+}
+
+impl Outcome {
+    /// Is the final clause validated by the executions counted in `positive` / `negative`?
+    pub(crate) fn clause_validated(&self) -> bool {
+        match self.quantifier {
+            Quantifier::Exists => self.positive > 0,
+            Quantifier::NotExists => self.positive == 0,
+            Quantifier::Forall => self.negative == 0,
+        }
+    }
 }
 
 /// The outcome of `test` before any execution is seen.

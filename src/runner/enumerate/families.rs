@@ -5,7 +5,7 @@
 //! registers) it stands for.
 use super::combinations::{for_each_barrier_choice, Combinations, HELD_TRACES};
 use super::counting::executed;
-use super::rf_co::{advance, blocked_regs, Shape};
+use super::rf_co::{advance, final_registers, Shape};
 use crate::diag::{Error, Result};
 use crate::exec::{EventKind, Execution};
 use crate::litmus::Litmus;
@@ -114,13 +114,6 @@ fn member(test: &Litmus, t: usize, trace: &Trace, blocked: Option<usize>, first:
         .filter(|(_, e)| e.kind == EventKind::Read)
         .map(|(i, e)| (first + i, e.value))
         .collect();
-    let registers = match blocked {
-        None => trace
-            .regs
-            .iter()
-            .map(|(r, v)| (r.clone(), Some(*v)))
-            .collect(),
-        Some(b) => blocked_regs(test, t, &trace.regs_at_barrier[&b]),
-    };
+    let registers = final_registers(test, t, trace, blocked);
     Member { reads, registers }
 }

@@ -98,17 +98,8 @@ impl Shape {
                 events_of(to).for_each(|b| ssw.insert(a, b));
             }
         }
-        let regs = combo
-            .iter()
-            .enumerate()
-            .map(|(t, trace)| match blocked[t] {
-                None => trace
-                    .regs
-                    .iter()
-                    .map(|(r, v)| (r.clone(), Some(*v)))
-                    .collect(),
-                Some(b) => blocked_regs(test, t, &trace.regs_at_barrier[&b]),
-            })
+        let regs = (combo.iter().enumerate())
+            .map(|(t, trace)| final_registers(test, t, trace, blocked[t]))
             .collect();
         let exec = Execution {
             events,
@@ -171,8 +162,23 @@ impl Shape {
     }
 }
 
+/// Thread `t`'s final registers on `trace`, blocked at event `blocked` if that is given.
+pub(super) fn final_registers(
+    test: &Litmus,
+    t: usize,
+    trace: &Trace,
+    blocked: Option<usize>,
+) -> BTreeMap<String, Option<i64>> {
+    match blocked {
+        None => (trace.regs.iter())
+            .map(|(r, v)| (r.clone(), Some(*v)))
+            .collect(),
+        Some(b) => blocked_regs(test, t, &trace.regs_at_barrier[&b]),
+    }
+}
+
 /// Registers of a thread blocked at a barrier: those set before it; the rest are unknown.
-pub(super) fn blocked_regs(
+fn blocked_regs(
     test: &Litmus,
     t: usize,
     before: &BTreeMap<String, i64>,
