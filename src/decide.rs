@@ -217,7 +217,10 @@ fn rejudge(
     if !(passes && answered) {
         return Err(disagree("does not answer it"));
     }
-    Ok((runner::render_observed(test, &value), sat))
+    Ok((
+        runner::render_observed(test, &runner::observed(test), &value),
+        sat,
+    ))
 }
 
 /// The registers of the member each thread's reads in `x` select.

@@ -80,6 +80,7 @@ pub struct Outcome {
 /// Run `test` under `model`.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
     let mut out = empty_outcome(model, test);
+    let observed = observed(test);
     for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
         out.candidates += 1;
         if !cand.is_consistent() {
@@ -100,7 +101,8 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
             } else {
                 out.negative += 1;
             }
-            out.states.insert(render_observed(test, &lookup), sat);
+            out.states
+                .insert(render_observed(test, &observed, &lookup), sat);
         }
     })?;
     out.validated = out.clause_validated();
@@ -136,8 +138,12 @@ pub(crate) fn empty_outcome(model: &Model, test: &Litmus) -> Outcome {
 }
 
 /// A final state as herd7 prints it, over the targets a state shows (`observed`).
-pub(crate) fn render_observed(test: &Litmus, lookup: &dyn Fn(&Target) -> Option<i64>) -> String {
-    let state: State = (observed(test).iter())
+pub(crate) fn render_observed(
+    test: &Litmus,
+    observed: &[Target],
+    lookup: &dyn Fn(&Target) -> Option<i64>,
+) -> String {
+    let state: State = (observed.iter())
         .map(|t| (target_name(test, t), lookup(t)))
         .collect();
     render_state(&state)
@@ -150,7 +156,7 @@ fn passes_filter(test: &Litmus, finals: &Finals) -> bool {
 
 /// What a final state shows: the registers and locations the condition names, in order of first
 /// mention, then those of the `locations` clause it does not name (herd shows both).
-fn observed(test: &Litmus) -> Vec<Target> {
+pub(crate) fn observed(test: &Litmus) -> Vec<Target> {
     let mut out: Vec<Target> = test.condition.prop.targets().into_iter().cloned().collect();
     for t in &test.locations {
         if !out.contains(t) {
