@@ -29,10 +29,9 @@ use crate::vocab::{Name, Relation};
 /// What a model allows for `test`: the runner's enumeration when the candidates are within
 /// `opts.max_candidates`, the symbolic decision otherwise.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
-    if runner::enumerable(model, test, opts)? {
-        runner::run(model, test, opts)
-    } else {
-        decide(model, test, opts)
+    match runner::run_within(model, test, opts)? {
+        Ok(outcome) => Ok(outcome),
+        Err(_too_many) => decide(model, test, opts),
     }
 }
 

@@ -26,13 +26,13 @@ mod rf_co;
 use std::collections::BTreeMap;
 
 use super::Options;
-use crate::diag::Result;
+use crate::diag::{Error, Result};
 use crate::eval::Outcome as Judgement;
 use crate::exec::Execution;
 use crate::ir::Model;
 use crate::litmus::{Litmus, Target};
 use combinations::{for_each_barrier_choice, Combinations};
-use counting::{count, count_up_to};
+use counting::{count, count_up_to, over_limit};
 use domain::{prepare, Memory, Prepared, Threads, ValueIndex};
 pub use families::{Family, Member};
 use rf_co::Shape;
@@ -110,9 +110,24 @@ pub fn for_each_candidate(
     opts: &Options,
     f: &mut dyn FnMut(&Candidate),
 ) -> Result<()> {
+    match enumerate(model, test, opts, f)? {
+        Some(refusal) => Err(refusal),
+        None => Ok(()),
+    }
+}
+
+/// As `for_each_candidate`, but a test over the limit is no error: `Ok(Some(refusal))`, the
+/// refusal `for_each_candidate` gives, and no candidate judged.
+pub(crate) fn enumerate(
+    model: &Model,
+    test: &Litmus,
+    opts: &Options,
+    f: &mut dyn FnMut(&Candidate),
+) -> Result<Option<Error>> {
     with_combinations(model, test, opts, &mut |combos, prepared| {
-        if prepared.code.candidates > u128::from(opts.max_candidates) {
-            count(combos, prepared, model.coherence)?;
+        let limit = u128::from(opts.max_candidates);
+        if prepared.code.candidates > limit && count_up_to(combos, model.coherence)?.is_none() {
+            return Ok(Some(over_limit(test, &prepared.code, true, opts)));
         }
         combos.extend(&[], &[0; 8], &[0; 8], &mut |combo| {
             for_each_barrier_choice(test, combo, &mut |blocked, syncbar| {
@@ -120,18 +135,8 @@ pub fn for_each_candidate(
                 shape.for_each_rf_co(model, combos.threads.mem, f);
                 Ok(())
             })
-        })
-    })
-}
-
-/// Can the runner go through the test's candidates: are they within `opts.max_candidates`, by
-/// the bound read off the code or by counting them? (An error for a test it cannot prepare.)
-pub fn enumerable(model: &Model, test: &Litmus, opts: &Options) -> Result<bool> {
-    with_combinations(model, test, opts, &mut |combos, prepared| {
-        if prepared.code.candidates <= u128::from(opts.max_candidates) {
-            return Ok(true);
-        }
-        Ok(count_up_to(combos, model.coherence)?.is_some())
+        })?;
+        Ok(None)
     })
 }
 

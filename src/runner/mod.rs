@@ -18,7 +18,7 @@ use crate::litmus::{Litmus, Prop, Quantifier, Target};
 
 use enumerate::Finals;
 pub use enumerate::{
-    enumerable, estimate, for_each_candidate, for_each_family, Candidate, Estimate, Family, Member,
+    estimate, for_each_candidate, for_each_family, Candidate, Estimate, Family, Member,
 };
 
 /// How the runner explores a test.
@@ -79,9 +79,19 @@ pub struct Outcome {
 
 /// Run `test` under `model`.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
+    run_within(model, test, opts)?
+}
+
+/// Run `test` under `model` unless its candidates are more than `opts.max_candidates`:
+/// `Ok(Err(refusal))` then, with the refusal `run` gives, and no candidate judged.
+pub fn run_within(
+    model: &Model,
+    test: &Litmus,
+    opts: &Options,
+) -> Result<std::result::Result<Outcome, crate::diag::Error>> {
     let mut out = empty_outcome(model, test);
     let observed = observed(test);
-    for_each_candidate(model, test, opts, &mut |cand: &Candidate| {
+    let refusal = enumerate::enumerate(model, test, opts, &mut |cand: &Candidate| {
         out.candidates += 1;
         if !cand.is_consistent() {
             return;
@@ -105,8 +115,11 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
                 .insert(render_observed(test, &observed, &lookup), sat);
         }
     })?;
+    if let Some(refusal) = refusal {
+        return Ok(Err(refusal));
+    }
     out.validated = out.clause_validated();
-    Ok(out)
+    Ok(Ok(out))
 }
 
 impl Outcome {
