@@ -75,6 +75,7 @@ pub mod coq;
 
 // Reports.
 pub mod bench;
+pub mod compare;
 pub mod oracle;
 pub mod report;
 

@@ -17,12 +17,12 @@ mod cli {
 use std::process::ExitCode;
 
 use cli::args::{
-    BenchArgs, CheckArgs, Cli, Command, CompileArgs, ExportCoqArgs, GpuCommand, GpuEmitArgs,
-    OracleArgs, RunArgs,
+    BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, ExportCoqArgs, GpuCommand,
+    GpuEmitArgs, OracleArgs, RunArgs,
 };
 use mapcheck::gpu::commands::{self, Failure};
 use mapcheck::output::{self, eprint, print, OutputDir};
-use mapcheck::{bench, coq, decide, ir, litmus, mapping, oracle, report, runner, search};
+use mapcheck::{bench, compare, coq, decide, ir, litmus, mapping, oracle, report, runner, search};
 
 /// How a command that did not fail ended.
 enum Ended {
@@ -43,6 +43,7 @@ fn main() -> ExitCode {
         Command::Run(args) => run(args),
         Command::Oracle(args) => run_oracle(args),
         Command::Check(args) => check(args),
+        Command::Compare(args) => run_compare(args),
         Command::ExportCoq(args) => export_coq(args),
         Command::Bench(args) => run_bench(args),
         Command::Compile(args) => compile(args),
@@ -151,7 +152,7 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
     )?;
     let cause = r
         .stopped
-        .then(|| cli::signals::stop_cause(&opts.stop, args.timeout));
+        .then(|| cli::signals::stop_cause(&opts.stop, args.search.timeout));
     if args.json {
         print(&format!("{}\n", report::json(&r, &files, cause.as_deref())));
     } else {
@@ -168,6 +169,25 @@ fn check_ended(r: &search::Report) -> Ended {
     } else {
         Ended::Done
     }
+}
+
+fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
+    let opts = args.search.options(cli::signals::stop_on_signals());
+    let c = compare::compare(&args.a, &args.b, &args.cat.load_options(), &opts)?;
+    print(&compare::render(&c));
+    if c.stopped() {
+        eprint(&format!(
+            "{}\n",
+            cli::signals::stop_cause(&opts.stop, args.search.timeout)
+        ));
+    }
+    Ok(if c.differs() {
+        Ended::Counterexample
+    } else if c.stopped() {
+        Ended::Stopped
+    } else {
+        Ended::Done
+    })
 }
 
 fn export_coq(args: &ExportCoqArgs) -> Result<Ended, Failure> {

@@ -42,6 +42,8 @@ pub enum Command {
     Oracle(OracleArgs),
     /// Search for a counterexample to a mapping (also: `mapcheck FILE.map …`).
     Check(CheckArgs),
+    /// The smallest litmus tests one model allows and the other forbids (memalloy's comparison).
+    Compare(CompareArgs),
     /// Write a mapping's models and proof obligations as Coq files (compile with coqc).
     ExportCoq(ExportCoqArgs),
     /// Time the mapping check against the published Alloy times (ASPLOS'19 Fig. 17) and B1.
@@ -145,9 +147,8 @@ impl CatArgs {
 pub struct CheckArgs {
     /// The mapping, a `.map` file.
     pub mapping: PathBuf,
-    /// Largest program size, in source events (an RMW counts two).
-    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
-    pub bound: usize,
+    #[command(flatten)]
+    pub search: SearchArgs,
     /// Count the bound as the Alloy artifact of ASPLOS'19 did (N source and N target events,
     /// N scopes, no SC accesses) instead of N source events.
     #[arg(long)]
@@ -155,15 +156,6 @@ pub struct CheckArgs {
     /// Check only this source axiom (repeatable).
     #[arg(long)]
     pub axiom: Vec<String>,
-    /// At most this many threads.
-    #[arg(long, value_parser = at_least_one)]
-    pub threads: Option<usize>,
-    /// At most this many locations.
-    #[arg(long, value_parser = at_least_one)]
-    pub locations: Option<usize>,
-    /// SAT solver.
-    #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
-    pub solver: SolverArg,
     /// Stop at the first bound where some axiom has a counterexample.
     #[arg(long)]
     pub first: bool,
@@ -173,35 +165,78 @@ pub struct CheckArgs {
     /// Also write each counterexample as a Coq refutation into DIR/<name>/.
     #[arg(long, value_name = "DIR")]
     pub coq: Option<PathBuf>,
-    /// Stop after this many seconds with what is settled (as on SIGINT or SIGTERM).
-    #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
-    pub timeout: Option<u64>,
     /// Print the report (and any error) as JSON.
     #[arg(long)]
     pub json: bool,
 }
 
-impl CheckArgs {
-    /// The search's options; `stop` is also requested when `--timeout` runs out.
+/// How far a search goes: the options `check` and `compare` share.
+#[derive(Args)]
+pub struct SearchArgs {
+    /// Largest program size, in source events (an RMW counts two).
+    #[arg(long, default_value_t = 4, value_parser = at_least_one)]
+    pub bound: usize,
+    /// At most this many threads.
+    #[arg(long, value_parser = at_least_one)]
+    pub threads: Option<usize>,
+    /// At most this many locations.
+    #[arg(long, value_parser = at_least_one)]
+    pub locations: Option<usize>,
+    /// SAT solver.
+    #[arg(long, value_enum, default_value_t = SolverArg::Batsat)]
+    pub solver: SolverArg,
+    /// Stop after this many seconds with what is settled (as on SIGINT or SIGTERM).
+    #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
+    pub timeout: Option<u64>,
+}
+
+impl SearchArgs {
+    /// The search's options with natural counting, every axiom, not stopping at the first bound
+    /// with a counterexample; `stop` is also requested when `--timeout` runs out.
     pub fn options(&self, stop: Stop) -> search::Options {
         search::Options {
             bound: self.bound,
-            counting: if self.alloy_bounds {
-                search::Counting::Alloy
-            } else {
-                search::Counting::Natural
-            },
-            axioms: self.axiom.clone(),
+            counting: search::Counting::Natural,
+            axioms: vec![],
             threads: self.threads,
             locations: self.locations,
             backend: self.solver.into(),
-            first: self.first,
+            first: false,
             stop: match self.timeout {
                 Some(t) => stop.with_deadline(Instant::now() + Duration::from_secs(t)),
                 None => stop,
             },
         }
     }
+}
+
+impl CheckArgs {
+    /// The search's options; `stop` is also requested when `--timeout` runs out.
+    pub fn options(&self, stop: Stop) -> search::Options {
+        search::Options {
+            counting: if self.alloy_bounds {
+                search::Counting::Alloy
+            } else {
+                search::Counting::Natural
+            },
+            axioms: self.axiom.clone(),
+            first: self.first,
+            ..self.search.options(stop)
+        }
+    }
+}
+
+/// `mapcheck compare A.cat B.cat`.
+#[derive(Args)]
+pub struct CompareArgs {
+    /// The first model, a cat file.
+    pub a: PathBuf,
+    /// The second model, a cat file of the same language (its title line names it).
+    pub b: PathBuf,
+    #[command(flatten)]
+    pub cat: CatArgs,
+    #[command(flatten)]
+    pub search: SearchArgs,
 }
 
 #[derive(Args)]

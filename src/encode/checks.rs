@@ -183,6 +183,34 @@ pub(crate) fn linearisation(c: &mut Circuit, set: &Vector, r: &Matrix) -> (Matri
     let n = set.len();
     let slots: Vec<usize> = (0..n).filter(|&i| set.get(i) != Node::FALSE).collect();
     let (tour, transitive) = tournament(c, n, &slots);
+    restricted_order(c, set, r, &tour, &slots, transitive)
+}
+
+/// The one choice of `with x from linearisations(set, r)` that a given strict total order on all
+/// slots makes: that order restricted to `set` (always a total order on `set`), and the node "it
+/// contains `r` on `set`".
+pub(crate) fn fixed_linearisation(
+    c: &mut Circuit,
+    set: &Vector,
+    r: &Matrix,
+    total: &Rel,
+) -> (Matrix, Node) {
+    let n = set.len();
+    let slots: Vec<usize> = (0..n).filter(|&i| set.get(i) != Node::FALSE).collect();
+    let tour = Matrix::constant(total);
+    restricted_order(c, set, r, &tour, &slots, Node::TRUE)
+}
+
+/// `tour` restricted to `set`, and its legality: `legal` and `r` on `set` inside `tour`.
+fn restricted_order(
+    c: &mut Circuit,
+    set: &Vector,
+    r: &Matrix,
+    tour: &Matrix,
+    slots: &[usize],
+    legal: Node,
+) -> (Matrix, Node) {
+    let n = set.len();
     let order = Matrix::from_fn(n, |i, j| {
         if i == j {
             Node::FALSE
@@ -190,9 +218,9 @@ pub(crate) fn linearisation(c: &mut Circuit, set: &Vector, r: &Matrix) -> (Matri
             c.and([set.get(i), set.get(j), tour.get(i, j)])
         }
     });
-    let mut legal = vec![transitive];
-    for &i in &slots {
-        for &j in &slots {
+    let mut legal = vec![legal];
+    for &i in slots {
+        for &j in slots {
             let both = c.and([set.get(i), set.get(j), r.get(i, j)]);
             legal.push(if i == j {
                 !both

@@ -81,18 +81,36 @@ impl Encoded {
         all: Vector,
         base: &mut dyn FnMut(&mut Circuit, vocab::Name) -> Value,
     ) -> Encoded {
+        Encoded::with_witnesses(c, model, all, base, &[])
+    }
+
+    /// As `new`, with each witness `w` for which `fixed[w]` is a strict total order on all slots
+    /// fixed to that order restricted to its set (a witness past `fixed`'s end is guessed).
+    pub(crate) fn with_witnesses(
+        c: &mut Circuit,
+        model: &Model,
+        all: Vector,
+        base: &mut dyn FnMut(&mut Circuit, vocab::Name) -> Value,
+        fixed: &[Option<Rel>],
+    ) -> Encoded {
         let bases = model.bases.iter().map(|&name| base(c, name)).collect();
-        Encoded::from_parts(c, model, all, bases)
+        Encoded::from_parts(c, model, all, bases, fixed)
     }
 
     /// Translate `model` over the values `bounds` give its names.
     pub(crate) fn from_bounds(c: &mut Circuit, model: &Model, bounds: &Bounds) -> Encoded {
         let (all, bases) = translate::instantiate(c, model, bounds);
-        Encoded::from_parts(c, model, all, bases)
+        Encoded::from_parts(c, model, all, bases, &[])
     }
 
-    fn from_parts(c: &mut Circuit, model: &Model, all: Vector, bases: Vec<Value>) -> Encoded {
-        let tr = Translation::new(c, model, all, bases);
+    fn from_parts(
+        c: &mut Circuit,
+        model: &Model,
+        all: Vector,
+        bases: Vec<Value>,
+        fixed: &[Option<Rel>],
+    ) -> Encoded {
+        let tr = Translation::new(c, model, all, bases, fixed);
         let checks = model.checks.len();
         Encoded {
             model: model.clone(),
@@ -116,6 +134,19 @@ impl Encoded {
             }
         }
         c.and(parts)
+    }
+
+    /// "Some non-flag check fails, or some witness has no legal value": the model's
+    /// inconsistency. Failing checks are guessed cycles and pairs, so this is exact when
+    /// asserted (its negation is not `consistent_node`).
+    pub(crate) fn inconsistent_node(&mut self, c: &mut Circuit) -> Node {
+        let mut parts: Vec<Node> = self.tr.legal.iter().map(|&l| !l).collect();
+        for i in 0..self.model.checks.len() {
+            if !self.model.checks[i].flag {
+                parts.push(self.fails_node(c, i));
+            }
+        }
+        c.or(parts)
     }
 
     /// Check `i` (index into `model.checks`) holds, for some choice of the witnesses it reads.

@@ -11,6 +11,7 @@ use super::checks;
 use super::circuit::{Circuit, Node};
 use super::matrix::{Matrix, Value, Vector};
 use crate::ir::{BinOp, DefBody, DefId, Expr, Kind, Model, Op1, Step};
+use crate::rel::Rel;
 use crate::vocab::{self, Defaulted, Partial, Reading};
 
 /// A model translated over one universe.
@@ -120,6 +121,7 @@ impl Translation {
         model: &Model,
         all: Vector,
         bases: Vec<Value>,
+        fixed: &[Option<Rel>],
     ) -> Translation {
         let n = all.len();
         let mut t = Translation {
@@ -137,7 +139,7 @@ impl Translation {
                 Step::Define(id) => t.define(c, model, *id),
                 Step::Fixpoint(ids) => t.fixpoint(c, model, ids),
                 Step::Check(i) => t.checks[*i] = t.expr(c, &model.checks[*i].expr),
-                Step::Choose(w) => t.choose(c, model, *w),
+                Step::Choose(w) => t.choose(c, model, *w, fixed.get(*w).and_then(Option::as_ref)),
             }
         }
         t.check_witnesses = witness_dependencies(model);
@@ -150,11 +152,16 @@ impl Translation {
         }
     }
 
-    fn choose(&mut self, c: &mut Circuit, model: &Model, w: usize) {
+    /// `with … from linearisations(…)`: a guessed order, or the one `fixed` (a strict total order
+    /// on all slots) makes.
+    fn choose(&mut self, c: &mut Circuit, model: &Model, w: usize, fixed: Option<&Rel>) {
         let witness = &model.witnesses[w];
         let set = as_set(self.expr(c, &witness.set), self.n);
         let order = as_rel(self.expr(c, &witness.order), self.n);
-        let (lin, legal) = checks::linearisation(c, &set, &order);
+        let (lin, legal) = match fixed {
+            Some(total) => checks::fixed_linearisation(c, &set, &order, total),
+            None => checks::linearisation(c, &set, &order),
+        };
         self.defs[witness.def] = Some(Value::Rel(lin));
         self.legal[w] = legal;
     }

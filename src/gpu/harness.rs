@@ -128,12 +128,11 @@ pub(crate) fn write_dir(
 /// A test in the syntax it was written in.
 pub(crate) fn print_test(test: &Litmus) -> Result<String> {
     match test.arch {
-        Arch::Ptx => litmus::print_ptx(test),
-        Arch::C11 | Arch::OpenCl => litmus::print_c(test),
         Arch::Vulkan => Err(Error::file(
             test.name.clone(),
             "a Vulkan test has no GPU harness: the backend writes PTX and OpenCL".to_string(),
         )),
+        _ => litmus::print_test(test),
     }
 }
 

@@ -73,6 +73,7 @@ fn lower_top_here(
     };
     lw.model.path = path.to_string();
     lw.model.title = file_ast.title.as_ref().map(|t| t.text.clone());
+    lw.model.arch = file_ast.title.as_ref().and_then(|t| t.arch.clone());
     lw.load_prelude()?;
     let id = lw.add_file(path, text, dir);
     if let Some(f) = file {
@@ -82,8 +83,7 @@ fn lower_top_here(
         ));
     }
     lw.lower_stmts(id, &file_ast.stmts)?;
-    let arch = file_ast.title.as_ref().and_then(|t| t.arch.as_deref());
-    if lw.coherence.is_none() && lw.options.dialect.partial_co(arch) {
+    if lw.coherence.is_none() && lw.options.dialect.partial_co(lw.model.arch.as_deref()) {
         lw.model.coherence = CoKind::Partial;
     }
     Ok(lw.model)

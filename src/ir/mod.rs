@@ -153,6 +153,8 @@ pub struct Model {
     pub path: String,
     /// The model's name from its title line (the string of `PTX "ptx-v6"`); `None` without a title.
     pub title: Option<String>,
+    /// The architecture word of its title line (`PTX` of `PTX "ptx-v6"`); `None` without a title.
+    pub arch: Option<String>,
     /// How the litmus runner enumerates `co`: `coherence …` if the model says, else the dialect's
     /// default.
     pub coherence: CoKind,

@@ -45,6 +45,19 @@ use crate::diag::{self, Error};
 /// The architectures a title line may name, as written there.
 pub(crate) const ARCHITECTURES: &[&str] = &["PTX", "C", "OPENCL", "VULKAN"];
 
+/// Write `test` in its own language's litmus syntax (`print_ptx` or `print_c`); Vulkan tests have
+/// no printer.
+pub fn print_test(test: &Litmus) -> diag::Result<String> {
+    match test.arch {
+        Arch::Ptx => print_ptx(test),
+        Arch::C11 | Arch::OpenCl => print_c(test),
+        Arch::Vulkan => Err(Error::file(
+            test.name.clone(),
+            "mapcheck has no printer for Vulkan tests".to_string(),
+        )),
+    }
+}
+
 /// Read and parse the litmus test at `path`.
 pub fn parse_file(path: &Path) -> diag::Result<Litmus> {
     let text = diag::read_source(path)?;

@@ -25,6 +25,7 @@
 //! Knows nothing of executions, SAT or reports.
 pub(crate) mod ast;
 pub(crate) mod class;
+mod identity;
 mod lower;
 pub(crate) mod program;
 pub(crate) mod ptx;
@@ -34,9 +35,11 @@ use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
+use crate::litmus::Arch;
 use crate::vocab::Name;
 use crate::{diag, ir};
 pub use class::{Class, ClassKind, Tag};
+pub(crate) use identity::identity;
 pub(crate) use lower::{Rule, Table};
 pub use program::{Compiled, Image, Origin, Role};
 pub use ptx::{OpKind, TargetOp};
@@ -54,6 +57,11 @@ pub struct Mapping {
     pub source: ir::Model,
     /// The target model (the language compiled to), as parsed and lowered.
     pub target: ir::Model,
+    /// The language of the searched source programs (C11, or OpenCL when the source model names
+    /// the global region; the models' own language for an identity mapping).
+    pub(crate) source_arch: Arch,
+    /// The language of compiled programs: PTX for a mapping file.
+    pub(crate) target_arch: Arch,
     /// Scope correspondence, source tag → target tag, in file order.
     pub scopes: Vec<(Tag, Tag)>,
     /// Source tags the mapping discards (e.g. OpenCL fence flags).
@@ -102,12 +110,19 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
         rules,
         ..
     } = table;
+    let source_arch = if source.uses(Name::Tag(Tag::Global)) {
+        Arch::OpenCl
+    } else {
+        Arch::C11
+    };
     Ok(Mapping {
         path: path.to_string(),
         source_path,
         target_path,
         source,
         target,
+        source_arch,
+        target_arch: Arch::Ptx,
         scopes,
         dropped,
         typed_locations,

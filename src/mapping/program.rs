@@ -126,7 +126,7 @@ impl Mapping {
             images.push(out.images);
         }
         let target = Litmus {
-            arch: Arch::Ptx,
+            arch: self.target_arch,
             threads,
             ..source.clone()
         };
@@ -202,6 +202,9 @@ impl Mapping {
         let Instr::Barrier { id, count, tags } = instr else {
             return Ok(instr.clone());
         };
+        if self.target_arch != Arch::Ptx {
+            return Ok(instr.clone());
+        }
         let mut flavour = Tag::Sync;
         for &t in tags {
             match t {

@@ -97,6 +97,7 @@ pub struct SolutionTests {
 /// and RMW writing a value of its own, a guard `if (r == v) { … rest of the thread }` after a read where the
 /// solution has one, and a final condition that pins the reads and final memory.
 pub(super) fn source_test(
+    arch: Arch,
     layout: &Layout,
     menu: &[Op],
     choice: &DecodedSolution,
@@ -173,11 +174,7 @@ pub(super) fn source_test(
         .map(|e| choice.loc[e])
         .collect();
     Litmus {
-        arch: if region.is_some() {
-            Arch::OpenCl
-        } else {
-            Arch::C11
-        },
+        arch,
         name: name.to_string(),
         init_mem: used
             .iter()
@@ -327,7 +324,7 @@ pub(super) fn solution_tests(
     region: Option<Tag>,
     name: &str,
 ) -> Result<SolutionTests, String> {
-    let source = source_test(layout, menu, choice, region, name);
+    let source = source_test(mapping.source_arch, layout, menu, choice, region, name);
     let compiled = mapping
         .compile_program(&source)
         .map_err(|e| format!("compiling the solution: {}", e.message))?;

@@ -43,6 +43,9 @@ pub(super) struct ShapeProblem<'a> {
     sat: Sat,
     vars: CandidateVariables<'a>,
     source: Encoded,
+    /// The witness choices (total orders on the slots, as pairs) every solution's source
+    /// execution has been required to be inconsistent under (`refute_witnesses`).
+    refuted: BTreeSet<Vec<Vec<(usize, usize)>>>,
 }
 
 impl<'a> ShapeProblem<'a> {
@@ -108,6 +111,7 @@ impl<'a> ShapeProblem<'a> {
             sat,
             vars,
             source,
+            refuted: BTreeSet::new(),
         }
     }
 
@@ -157,8 +161,11 @@ impl<'a> ShapeProblem<'a> {
                     out.racy += 1;
                     self.exclude_racy(&events, &rf, &co);
                 }
-                Verdict::Explained => {
+                Verdict::Explained { witnesses } => {
                     out.explained += 1;
+                    if !witnesses.is_empty() {
+                        self.refute_witnesses(&witnesses);
+                    }
                     self.block_solution();
                 }
                 Verdict::Meaningless => {
@@ -210,6 +217,45 @@ impl<'a> ShapeProblem<'a> {
         let escape = race_free_or_inconsistent(c, model, &mut y);
         let clause = c.or2(!wf, escape);
         self.sat.assert(clause);
+    }
+
+    /// Require the source execution of every solution to be inconsistent under `witnesses` (a
+    /// choice of the source model's witnesses, in source keys, under which the runner found an
+    /// execution of the last solution consistent), each extended to a total order on all slots
+    /// and so restricted to whatever set the witness ranges over. A counterexample's source
+    /// execution is inconsistent under every legal choice, so none is lost; every program on
+    /// which this choice makes the execution consistent is excluded at once (counterexample-
+    /// guided refinement of the universal witness quantifier, instead of one solution at a time).
+    fn refute_witnesses(&mut self, witnesses: &[KeyRel]) {
+        let layout = &self.vars.program.layout;
+        let n = layout.n();
+        let totals: Vec<Rel> = witnesses
+            .iter()
+            .map(|w| {
+                let pairs = w
+                    .iter()
+                    .map(|(a, b)| (layout.slot_of(a), layout.slot_of(b)));
+                total_order_extending(&Rel::from_pairs(n, pairs))
+            })
+            .collect();
+        if !self
+            .refuted
+            .insert(totals.iter().map(|r| r.pairs().collect()).collect())
+        {
+            return;
+        }
+        let c = &mut self.sat.circuit;
+        let x = ExecutionView::new(c, &self.vars, true, &self.vars.rf, &self.vars.mo);
+        let fixed: Vec<Option<Rel>> = totals.into_iter().map(Some).collect();
+        let mut y = Encoded::with_witnesses(
+            c,
+            &self.mapping.source,
+            x.present.clone(),
+            &mut |c, name| x.base(c, name),
+            &fixed,
+        );
+        let inconsistent = y.inconsistent_node(c);
+        self.sat.assert(inconsistent);
     }
 
     /// Exclude the last solution's program (every execution of it).
@@ -282,6 +328,26 @@ fn well_formed_for(
         }
     }
     c.and(parts)
+}
+
+/// A strict total order on all slots containing the strict total order `w` on some of them: `w`'s
+/// elements in its order, then every other slot in index order.
+fn total_order_extending(w: &Rel) -> Rel {
+    let n = w.size();
+    let rank = |i: usize| {
+        let before = (0..n).filter(|&j| w.contains(j, i)).count();
+        let in_w = (0..n).any(|j| w.contains(i, j) || w.contains(j, i));
+        (!in_w, before, i)
+    };
+    let mut order: Vec<usize> = (0..n).collect();
+    order.sort_by_key(|&i| rank(i));
+    Rel::from_pairs(
+        n,
+        order
+            .iter()
+            .enumerate()
+            .flat_map(|(k, &a)| order[k + 1..].iter().map(move |&b| (a, b))),
+    )
 }
 
 /// "This execution raises no flag, or it is inconsistent": true of every execution of a

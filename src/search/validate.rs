@@ -31,8 +31,11 @@ pub(super) enum Verdict {
         rf: KeyRel,
         co: KeyRel,
     },
-    /// Another coherence order extending the lifted one makes the source execution consistent.
-    Explained,
+    /// Another coherence order extending the lifted one, or (in a source model with witnesses)
+    /// another choice of the witnesses, makes the source execution consistent. `witnesses`: the
+    /// values of the source model's witnesses (in `model.witnesses` order, source keys) under
+    /// which such a consistent execution passes; empty for a model without witnesses.
+    Explained { witnesses: Vec<KeyRel> },
     /// The source model gives the program no consistent execution at all: no meaning, so no
     /// counterexample (a model that does this to a program is suspect; see decision 002).
     Meaningless,
@@ -63,12 +66,16 @@ pub(super) fn validate(mapping: &Mapping, f: &SolutionTests, axiom: &str) -> Ver
         // The solver guessed one witness (`with … from …`) under which the axiom fails; the
         // runner found one under which it holds: refinement, not a disagreement.
         Some(fs) if !fs.iter().any(|n| n == axiom) && !mapping.source.witnesses.is_empty() => {
-            Verdict::Explained
+            Verdict::Explained {
+                witnesses: source.witnesses,
+            }
         }
         Some(fs) if !fs.iter().any(|n| n == axiom) => Verdict::Disagree(format!(
             "the solver says {axiom} fails on the lifted execution; the runner says it holds (failed: {fs:?})"
         )),
-        Some(_) if source.explained => Verdict::Explained,
+        Some(_) if source.explained => Verdict::Explained {
+            witnesses: source.witnesses,
+        },
         Some(fs) => Verdict::Confirmed { failed: fs },
     }
 }
@@ -84,6 +91,10 @@ struct SourceRun {
     /// The checks failing on the lifted execution itself (`None`: the runner has no such
     /// execution).
     lifted_failed: Option<Vec<String>>,
+    /// The witness values (source keys) of the first consistent execution with the lifted `rf`
+    /// and a coherence order extending the lifted `co`; empty when there is none or the model
+    /// has no witnesses.
+    witnesses: Vec<KeyRel>,
 }
 
 impl SourceRun {
@@ -97,6 +108,7 @@ impl SourceRun {
             racy: None,
             explained: false,
             lifted_failed: None,
+            witnesses: vec![],
         };
         runner::for_each_candidate(model, &f.source, opts, &mut |cand: &Candidate| {
             let keys = execution_keys(cand.execution);
@@ -117,6 +129,9 @@ impl SourceRun {
             if rf != f.source_rf || !f.source_co.is_subset(&co) {
                 return;
             }
+            if consistent && !run.explained {
+                run.witnesses = witness_values(model, cand.execution, &keys);
+            }
             run.explained |= consistent;
             if co == f.source_mo {
                 run.lifted_failed = Some(cand.judgement.failed.clone());
@@ -124,6 +139,21 @@ impl SourceRun {
         })?;
         Ok(run)
     }
+}
+
+/// The value of each witness of `model` on a consistent `execution`, under the choice that makes
+/// it consistent, in keys (no witnesses: empty).
+fn witness_values(model: &Model, execution: &Execution, keys: &[EventKey]) -> Vec<KeyRel> {
+    let base = execution.base();
+    model
+        .witnesses
+        .iter()
+        .map(|w| {
+            let value = eval::evaluate_named(model, &base, &w.name)?;
+            value.as_rel().map(|r| keyed(r, keys))
+        })
+        .collect::<Option<Vec<KeyRel>>>()
+        .unwrap_or_default()
 }
 
 /// Why the runner does not confirm the target execution as consistent, if it does not.

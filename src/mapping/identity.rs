@@ -1,0 +1,172 @@
+//! The identity mapping between two models of one language, for `compare`: every operation class
+//! of the language compiles to itself (same event kind, same tags), so the mapping check becomes
+//! a search for a program and an execution that one model allows and the other forbids.
+//!
+//! Owns: `identity` and the table of each language's operation classes (`LANGUAGES`). Uses:
+//! `class`, `ptx` (`TargetOp`), `lower::Rule`, `ir` (the models and their title lines), `litmus::Arch`.
+use std::collections::HashMap;
+use std::path::Path;
+
+use crate::ir::Model;
+use crate::litmus::Arch;
+use crate::mapping::class::{Class, ClassKind, Tag};
+use crate::mapping::lower::Rule;
+use crate::mapping::ptx::{OpKind, TargetOp};
+use crate::mapping::Mapping;
+use crate::vocab::Name;
+
+/// The operation classes of one language: per kind, the memory orders without a scope and the
+/// orders that take one of `scopes`.
+struct Language {
+    /// The architecture word of a model's title line (`C`, `PTX`).
+    arch: &'static str,
+    litmus: Arch,
+    unscoped: &'static [(ClassKind, &'static [Tag])],
+    scoped: &'static [(ClassKind, &'static [Tag])],
+    /// The scopes a scoped order may take. `None`: the scope tags either model names (a C model
+    /// without scopes has no scoped classes then, and its orders are unscoped).
+    scopes: Option<&'static [Tag]>,
+}
+
+use ClassKind::{Rmw, F, R, W};
+use Tag::{Acq, AcqRel, Na, Rel, Rlx, Sc, Weak};
+
+/// C11 memory orders (C11 §7.17.3; consume is left out, as in the mappings) and the PTX
+/// instructions of PTX 6.0 (`ld`/`st` `.weak`, `.relaxed`, `.acquire`/`.release`; `atom` with
+/// each semantics; `fence.sc`, `fence.acq_rel`; the scopes `.cta`, `.gpu`, `.sys`).
+const LANGUAGES: &[Language] = &[
+    Language {
+        arch: "C",
+        litmus: Arch::C11,
+        unscoped: &[(R, &[Na]), (W, &[Na])],
+        scoped: &[
+            (R, &[Rlx, Acq, Sc]),
+            (W, &[Rlx, Rel, Sc]),
+            (Rmw, &[Rlx, Acq, Rel, AcqRel, Sc]),
+            (F, &[Acq, Rel, AcqRel, Sc]),
+        ],
+        scopes: None,
+    },
+    Language {
+        arch: "PTX",
+        litmus: Arch::Ptx,
+        unscoped: &[(R, &[Weak]), (W, &[Weak])],
+        scoped: &[
+            (R, &[Rlx, Acq]),
+            (W, &[Rlx, Rel]),
+            (Rmw, &[Rlx, Acq, Rel, AcqRel]),
+            (F, &[Sc, AcqRel]),
+        ],
+        scopes: Some(&[Tag::Cta, Tag::Gpu, Tag::Sys]),
+    },
+];
+
+/// The identity mapping from `source` onto `target`, two models of one language (their title
+/// lines name it); an error naming what is missing otherwise.
+pub(crate) fn identity(
+    source_path: &Path,
+    source: Model,
+    target_path: &Path,
+    target: Model,
+) -> Result<Mapping, String> {
+    let arch_of = |m: &Model| {
+        m.arch.clone().ok_or_else(|| {
+            format!(
+                "{} has no title line (`C \"name\"`, `PTX \"name\"`): compare needs to know its language",
+                m.path
+            )
+        })
+    };
+    let (a, b) = (arch_of(&source)?, arch_of(&target)?);
+    if !a.eq_ignore_ascii_case(&b) {
+        return Err(format!(
+            "{} is a {a} model and {} a {b} model: compare needs two models of one language",
+            source.path, target.path
+        ));
+    }
+    let language = LANGUAGES
+        .iter()
+        .find(|l| l.arch.eq_ignore_ascii_case(&a))
+        .ok_or_else(|| {
+            let known: Vec<&str> = LANGUAGES.iter().map(|l| l.arch).collect();
+            format!(
+                "compare knows the operations of {} models, not of {a}",
+                known.join(" and ")
+            )
+        })?;
+    let scopes: Vec<Tag> = match language.scopes {
+        Some(s) => s.to_vec(),
+        None => crate::vocab::TAGS
+            .into_iter()
+            .filter(|t| t.level().is_some())
+            .filter(|&t| source.uses(Name::Tag(t)) || target.uses(Name::Tag(t)))
+            .collect(),
+    };
+    let classes = language.classes(&scopes);
+    let rules: HashMap<Class, Rule> = classes.iter().map(|c| (*c, same_rule(c))).collect();
+    Ok(Mapping {
+        path: format!("{} vs {}", source.path, target.path),
+        source_path: source_path.to_path_buf(),
+        target_path: target_path.to_path_buf(),
+        source,
+        target,
+        source_arch: language.litmus,
+        target_arch: language.litmus,
+        scopes: scopes.iter().map(|&s| (s, s)).collect(),
+        dropped: vec![],
+        typed_locations: false,
+        classes,
+        rules,
+    })
+}
+
+impl Language {
+    /// Every class: the unscoped ones, then each scoped order with each scope (or unscoped when
+    /// there are no scopes).
+    fn classes(&self, scopes: &[Tag]) -> Vec<Class> {
+        let mut out = vec![];
+        for &(kind, orders) in self.unscoped {
+            out.extend(orders.iter().map(|&order| Class {
+                kind,
+                order,
+                scope: None,
+            }));
+        }
+        for &(kind, orders) in self.scoped {
+            for &order in orders {
+                if scopes.is_empty() {
+                    out.push(Class {
+                        kind,
+                        order,
+                        scope: None,
+                    });
+                }
+                out.extend(scopes.iter().map(|&s| Class {
+                    kind,
+                    order,
+                    scope: Some(s),
+                }));
+            }
+        }
+        out
+    }
+}
+
+/// A class compiled to itself: one instruction of the same kind with the class's own tags.
+fn same_rule(class: &Class) -> Rule {
+    let kind = match class.kind {
+        ClassKind::R => OpKind::Load,
+        ClassKind::W => OpKind::Store,
+        ClassKind::Rmw => OpKind::Rmw,
+        ClassKind::F => OpKind::Fence,
+    };
+    Rule {
+        ops: vec![TargetOp {
+            kind,
+            tags: class.tags(),
+        }],
+        main: Some(0),
+        origin: "identity".to_string(),
+        text: format!("{class} -> {class}"),
+    }
+}

@@ -1,0 +1,166 @@
+//! `mapcheck compare` (issue 13 item 5, decision 009): every test it reports is read back from
+//! its printed text and run under both models here, independently of compare's own check; the
+//! two PTX 6.0 forms are equivalent on the programs it searches; a source model with a witness
+//! still gives its counterexamples; bad pairs of models are errors.
+use std::path::Path;
+
+use mapcheck::compare::{compare, Comparison, Direction};
+use mapcheck::{ir, litmus, runner, search, solver};
+
+mod cli_common;
+use cli_common::mapcheck;
+
+fn options(bound: usize) -> search::Options {
+    search::Options {
+        bound,
+        counting: search::Counting::Natural,
+        axioms: vec![],
+        threads: None,
+        locations: None,
+        backend: solver::Backend::BatSat,
+        first: false,
+        stop: solver::Stop::new(),
+    }
+}
+
+fn compared(a: &str, b: &str, bound: usize) -> Comparison {
+    compare(
+        Path::new(a),
+        Path::new(b),
+        &ir::LoadOptions::default(),
+        &options(bound),
+    )
+    .unwrap_or_else(|e| panic!("{}", e.message))
+}
+
+/// The direction's test, parsed from its printed text and run under both models: the forbidding
+/// model never reaches the outcome, the allowing one does. Returns the test's text.
+fn confirmed(d: &Direction) -> String {
+    let x = d
+        .difference
+        .as_ref()
+        .unwrap_or_else(|| panic!("{} allows nothing {} forbids", d.allowing, d.forbidding));
+    let test = litmus::parse_str("printed.litmus", &x.text).expect("the printed test parses");
+    let run = |path: &str| {
+        let model = ir::load(Path::new(path)).unwrap();
+        runner::run(&model, &test, &runner::Options::default()).unwrap()
+    };
+    assert!(
+        !run(&d.forbidding).validated,
+        "{} reaches the outcome of\n{}",
+        d.forbidding,
+        x.text
+    );
+    assert!(
+        run(&d.allowing).validated,
+        "{} does not reach the outcome of\n{}",
+        d.allowing,
+        x.text
+    );
+    x.text.clone()
+}
+
+/// RC11 differs from C11 both ways: it forbids the load-buffering outcome C11 allows (its
+/// no-thin-air axiom, which C11 lacks; at 4 events), and it allows a non-atomic read of a
+/// relaxed write that C11's visible-side-effect rule forbids (at 3 events).
+#[test]
+fn rc11_and_c11_differ_both_ways() {
+    let c = compared("models/rc11.cat", "models/c11.cat", 4);
+    let [rc11_forbids, c11_forbids] = &c.directions;
+    assert_eq!(rc11_forbids.forbidding, "models/rc11.cat");
+    let lb = confirmed(rc11_forbids);
+    let x = rc11_forbids.difference.as_ref().unwrap();
+    assert_eq!((x.bound, x.axiom.as_str()), (4, "NoThinAir"), "{lb}");
+    let narf = confirmed(c11_forbids);
+    let x = c11_forbids.difference.as_ref().unwrap();
+    assert_eq!((x.bound, x.axiom.as_str()), (3, "NaRf"), "{narf}");
+    // Both models flag data races: only programs race-free under the forbidding model count.
+    assert_eq!(rc11_forbids.race_free_under, ["data-race"]);
+    assert_eq!(c11_forbids.race_free_under, ["data-race"]);
+}
+
+/// The paper's and the Alloy form of PTX 6.0 allow the same tests on the searched programs
+/// (decision 009 gives the argument): nothing either way up to 4 events. The source model has a
+/// witness (`sco`) in both directions.
+#[test]
+fn the_two_ptx_6_forms_are_equivalent_up_to_bound_4() {
+    let c = compared("models/ptx-v6.cat", "models/ptx-v6-alloy.cat", 4);
+    for d in &c.directions {
+        assert!(d.difference.is_none(), "{} vs {}", d.allowing, d.forbidding);
+        assert_eq!((d.clean_to, d.unfinished.is_none()), (4, true));
+        assert!(d.race_free_under.is_empty());
+    }
+}
+
+/// A difference that needs the source model's witness quantified over every choice: the
+/// forbidding model orders seq_cst fences by a witness and forbids message passing through two
+/// of them under either order of the fences; the other model has no fence order.
+#[test]
+fn a_violation_under_every_witness_is_found() {
+    let c = compared(
+        "tests/data/compare/sc-fences-ordered.cat",
+        "tests/data/compare/sc-fences-unordered.cat",
+        6,
+    );
+    let [ordered_forbids, unordered_forbids] = &c.directions;
+    let text = confirmed(ordered_forbids);
+    assert_eq!(
+        text.matches("atomic_thread_fence(memory_order_seq_cst)")
+            .count(),
+        2,
+        "{text}"
+    );
+    assert_eq!(ordered_forbids.difference.as_ref().unwrap().bound, 6);
+    // The ordered model's axiom implies the other's: nothing the other way.
+    assert!(unordered_forbids.difference.is_none());
+    assert_eq!(unordered_forbids.clean_to, 6);
+}
+
+#[test]
+fn the_command_exits_1_on_a_difference_and_0_on_none() {
+    let (code, out, err) = mapcheck(&[
+        "compare",
+        "models/rc11.cat",
+        "models/c11.cat",
+        "--bound",
+        "3",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("found at bound 3 (NaRf fails under models/c11.cat)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("models/c11.cat allows, models/rc11.cat forbids"),
+        "{out}"
+    );
+    assert!(out.contains("  none up to bound 3\n"), "{out}");
+    let (code, out, err) = mapcheck(&[
+        "compare",
+        "models/ptx-v6.cat",
+        "models/ptx-v6-alloy.cat",
+        "--bound",
+        "3",
+    ]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert_eq!(out.matches("  none up to bound 3\n").count(), 2, "{out}");
+}
+
+#[test]
+fn models_of_two_languages_or_of_none_are_refused() {
+    let (code, out, err) = mapcheck(&["compare", "models/c11.cat", "models/ptx-v6.cat"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("models/c11.cat is a C model and models/ptx-v6.cat a PTX model"),
+        "{err}"
+    );
+    let (code, out, err) = mapcheck(&["compare", "models/sc.cat", "models/c11.cat"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("models/sc.cat has no title line"), "{err}");
+    let (code, out, err) = mapcheck(&["compare", "models/vulkan.cat", "models/vulkan.cat"]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("compare knows the operations of C and PTX models, not of Vulkan"),
+        "{err}"
+    );
+}
