@@ -25,6 +25,8 @@ pub struct Comparison {
     pub directions: [Direction; 2],
     /// The options both checks ran with.
     pub options: Options,
+    /// The two models as loaded (A, then B).
+    pub loaded: [Model; 2],
 }
 
 /// One direction: tests that `allowing` allows and `forbidding` forbids.
@@ -77,9 +79,10 @@ pub fn compare(
         direction(b, &model_b, a, &model_a, opts)?
     };
     Ok(Comparison {
-        models: [model_a.path, model_b.path],
+        models: [model_a.path.clone(), model_b.path.clone()],
         directions: [first, second],
         options: opts.clone(),
+        loaded: [model_a, model_b],
     })
 }
 

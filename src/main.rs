@@ -79,8 +79,19 @@ fn print_json(value: &impl serde::Serialize) {
     print(&format!("{text}\n"));
 }
 
+/// Print the models' loading warnings on stderr, each distinct one once.
+fn warn<'m>(models: impl IntoIterator<Item = &'m ir::Model>) {
+    let mut seen = std::collections::BTreeSet::new();
+    for w in models.into_iter().flat_map(|m| &m.warnings) {
+        if seen.insert(w) {
+            eprint(&format!("{w}\n"));
+        }
+    }
+}
+
 fn run(args: &RunArgs) -> Result<Ended, Failure> {
     let model = ir::load_with(&args.model, &args.cat.load_options())?;
+    warn([&model]);
     let opts = args.options();
     let run_one = |path: &std::path::PathBuf| -> Result<runner::Outcome, Failure> {
         Ok(decide::run(&model, &litmus::parse_file(path)?, &opts)?)
@@ -105,12 +116,15 @@ fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {
     let suites = oracle::select_suites(&args.suites, &args.suite)?;
     let opts = runner::Options::default();
     let load = args.cat.load_options();
+    let models = suites
+        .iter()
+        .map(|s| ir::load_with(args.model.as_ref().unwrap_or(&s.model), &load))
+        .collect::<Result<Vec<_>, _>>()?;
+    warn(&models);
     let reports = suites
         .iter()
-        .map(|s| {
-            let model = ir::load_with(args.model.as_ref().unwrap_or(&s.model), &load)?;
-            oracle::run_suite_under(&args.dir, s, &model, &opts)
-        })
+        .zip(&models)
+        .map(|(s, model)| oracle::run_suite_under(&args.dir, s, model, &opts))
         .collect::<Result<Vec<_>, _>>()?;
     if args.json {
         print_json(&reports);
@@ -143,6 +157,7 @@ fn compile(args: &CompileArgs) -> Result<Ended, Failure> {
 fn check(args: &CheckArgs) -> Result<Ended, Failure> {
     let opts = args.options(cli::signals::stop_on_signals());
     let mapping = mapping::load(&args.mapping)?;
+    warn([&mapping.source, &mapping.target]);
     let (r, files) = report::check_live(
         &mapping,
         &opts,
@@ -174,6 +189,7 @@ fn check_ended(r: &search::Report) -> Ended {
 fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
     let opts = args.search.options(cli::signals::stop_on_signals());
     let c = compare::compare(&args.a, &args.b, &args.cat.load_options(), &opts)?;
+    warn(&c.loaded);
     print(&compare::render(&c));
     if c.stopped() {
         eprint(&format!(

@@ -183,7 +183,7 @@ fn herd_names_need_the_herd_dialect() {
     let e = ir::load(&path("herd_dialect.cat")).unwrap_err();
     assert!(e.message.contains("unknown name `rfe`"), "{}", e.message);
     let opts = LoadOptions {
-        dialect: Dialect::Herd,
+        dialect: Some(Dialect::Herd),
         ..LoadOptions::default()
     };
     let m = load_with("herd_dialect.cat", &opts);

@@ -51,6 +51,8 @@ pub(crate) enum StmtKind {
     With { var: Name, from: Expr },
     /// `coherence total` / `coherence partial` (the word is checked when lowering).
     Coherence(Name),
+    /// `dialect mapcheck` / `herd` / `dat3m` (the word is checked when lowering).
+    Dialect(Name),
     /// herd's `if "variant" stmts [else stmts] end`: one branch, chosen by the variants enabled.
     IfVariant {
         variant: Name,

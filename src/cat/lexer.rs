@@ -32,6 +32,7 @@ pub(crate) enum Tok<'src> {
     With,
     From,
     Coherence,
+    Dialect,
     In,
     If,
     Then,
@@ -365,17 +366,19 @@ fn starts_operand(tok: &Tok) -> bool {
     )
 }
 
-/// The two decisions that need the next token: product vs closure `*`, keyword `coherence`.
+/// The decisions that need the next token: product vs closure `*`, keywords `coherence` and
+/// `dialect` (keywords only before a name, so herd models may still use them as names).
 fn decide_in_context(toks: &mut [Spanned<'_>]) {
     for i in 0..toks.len() {
         let next_is =
             |p: &dyn Fn(&Tok) -> bool| matches!(toks.get(i + 1), Some(Ok((_, t, _))) if p(t));
         let star_product = next_is(&starts_operand);
-        let coherence_kw = next_is(&|t| matches!(t, Tok::Ident(_)));
+        let keyword = next_is(&|t| matches!(t, Tok::Ident(_)));
         if let Ok((_, tok, _)) = &mut toks[i] {
             match tok {
                 Tok::StarClosure if star_product => *tok = Tok::StarProduct,
-                Tok::Ident("coherence") if coherence_kw => *tok = Tok::Coherence,
+                Tok::Ident("coherence") if keyword => *tok = Tok::Coherence,
+                Tok::Ident("dialect") if keyword => *tok = Tok::Dialect,
                 _ => {}
             }
         }
@@ -459,6 +462,17 @@ mod tests {
         assert_eq!(
             toks("as coherence let"),
             vec![Tok::As, Tok::Ident("coherence"), Tok::Let]
+        );
+        assert_eq!(
+            toks("dialect dat3m let dialect = 0"),
+            vec![
+                Tok::Dialect,
+                Tok::Ident("dat3m"),
+                Tok::Let,
+                Tok::Ident("dialect"),
+                Tok::Equals,
+                Tok::Zero
+            ]
         );
     }
 

@@ -117,9 +117,10 @@ pub struct CatArgs {
     /// Enable herd's variant NAME (`if "NAME"` in the model).
     #[arg(long, value_name = "NAME")]
     pub variant: Vec<String>,
-    /// Read the model's names as herd7's or Dartagnan's models mean them.
-    #[arg(long, value_enum, default_value_t = DialectArg::Mapcheck)]
-    pub dialect: DialectArg,
+    /// Read the model's names as mapcheck's, herd7's or Dartagnan's models mean them (default:
+    /// the model's own `dialect` declaration; mapcheck's, with warnings, when it has none).
+    #[arg(long, value_enum)]
+    pub dialect: Option<DialectArg>,
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -134,11 +135,11 @@ impl CatArgs {
         ir::LoadOptions {
             include_dirs: self.include.clone(),
             variants: self.variant.clone(),
-            dialect: match self.dialect {
+            dialect: self.dialect.map(|d| match d {
                 DialectArg::Mapcheck => ir::Dialect::Mapcheck,
                 DialectArg::Herd => ir::Dialect::Herd,
                 DialectArg::Dat3m => ir::Dialect::Dat3m,
-            },
+            }),
         }
     }
 }

@@ -12,6 +12,7 @@
 //! `range`), `functions` (definitions, their names, inlining at calls), `let_rec` (fixpoint
 //! groups: kinds and monotonicity).
 mod conditions;
+mod dialect;
 mod expressions;
 mod functions;
 mod let_rec;
@@ -74,8 +75,9 @@ fn lower_top_here(
     lw.model.path = path.to_string();
     lw.model.title = file_ast.title.as_ref().map(|t| t.text.clone());
     lw.model.arch = file_ast.title.as_ref().and_then(|t| t.arch.clone());
-    lw.load_prelude()?;
     let id = lw.add_file(path, text, dir);
+    lw.settle_dialect(id, &file_ast.stmts, opts.dialect)?;
+    lw.load_prelude()?;
     if let Some(f) = file {
         lw.including.push((
             std::fs::canonicalize(f).unwrap_or_else(|_| f.to_path_buf()),
@@ -83,7 +85,7 @@ fn lower_top_here(
         ));
     }
     lw.lower_stmts(id, &file_ast.stmts)?;
-    if lw.coherence.is_none() && lw.options.dialect.partial_co(lw.model.arch.as_deref()) {
+    if lw.coherence.is_none() && lw.dialect().partial_co(lw.model.arch.as_deref()) {
         lw.model.coherence = CoKind::Partial;
     }
     Ok(lw.model)
@@ -202,6 +204,11 @@ struct Lowerer {
     prelude: Vec<(FileId, Rc<ast::File>)>,
     prelude_defined: Vec<(String, Entry)>,
     prelude_busy: Vec<String>,
+    /// The dialect asked for or declared (`None`: neither), where the top file declares it, and
+    /// the vocabulary names already checked for a meaning in another dialect (`dialect`).
+    dialect: Option<Dialect>,
+    dialect_statement: Option<(FileId, ast::Span)>,
+    vocabulary_checked: Vec<String>,
 }
 
 /// "1 argument", "2 arguments".

@@ -169,6 +169,8 @@ pub struct Model {
     pub steps: Vec<Step>,
     /// The vocabulary names the model uses, indexed by `Expr::Base::slot`.
     pub bases: Vec<vocab::Name>,
+    /// Warnings from loading (`file:line:col: warning: …`), for the command line to print.
+    pub warnings: Vec<String>,
 }
 
 impl Model {
@@ -218,6 +220,18 @@ pub enum Dialect {
 }
 
 impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 3] = [Dialect::Mapcheck, Dialect::Herd, Dialect::Dat3m];
+
+    /// The dialect's word in a `dialect` declaration and in `--dialect`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Mapcheck => "mapcheck",
+            Dialect::Herd => "herd",
+            Dialect::Dat3m => "dat3m",
+        }
+    }
+
     /// Is `co` a partial order for a model of architecture `arch` (its title's first word) that
     /// does not say `coherence …`? Dartagnan's is for PTX; herd's and mapcheck's never are.
     pub fn partial_co(self, arch: Option<&str>) -> bool {
@@ -237,8 +251,9 @@ pub struct LoadOptions {
     pub include_dirs: Vec<PathBuf>,
     /// Variant names herd's `if "name"` sees as enabled; empty: none is.
     pub variants: Vec<String>,
-    /// Whose meaning the names a model uses without defining have.
-    pub dialect: Dialect,
+    /// Whose meaning the names a model uses without defining have (`--dialect`); `None`: the
+    /// model's own `dialect` declaration, or mapcheck's with warnings when it has none.
+    pub dialect: Option<Dialect>,
 }
 
 /// Load a model file, resolving `include`s relative to its directory, then in the bundled library.

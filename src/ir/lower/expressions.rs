@@ -66,7 +66,10 @@ impl Lowerer {
                 ),
             )),
             None => match vocab::kind_of(name) {
-                Some(k) => Ok(Lowered::leaf(self.base(name), Some(k))),
+                Some(k) => {
+                    self.note_vocabulary_use(env.file, span, name);
+                    Ok(Lowered::leaf(self.base(name), Some(k)))
+                }
                 None if PRIMITIVES.contains(&name) => Err(self.err(
                     env.file,
                     span,

@@ -11,7 +11,7 @@ impl Lowerer {
     /// Parse the dialect's prelude files (bundled, so a parse error is mapcheck's own bug, still
     /// reported as an error).
     pub(super) fn load_prelude(&mut self) -> diag::Result<()> {
-        for name in library::prelude(self.options.dialect) {
+        for name in library::prelude(self.dialect()) {
             let text: Arc<str> = Arc::from(library::file(name).unwrap_or_default());
             let shown = format!("{}/{name}", library::SHOWN_DIR);
             let parsed = cat::parse(&shown, &text)?;

@@ -45,6 +45,7 @@ impl Lowerer {
                 Ok(())
             }
             ast::StmtKind::Coherence(word) => self.declare_coherence(file, word),
+            ast::StmtKind::Dialect(word) => self.dialect_statement(file, word),
             ast::StmtKind::IfVariant {
                 variant,
                 then,
