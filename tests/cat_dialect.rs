@@ -149,3 +149,30 @@ fn run_prints_the_warnings() {
     assert!(out.starts_with("Test Atom-SB"), "{out}");
     assert_eq!(err.matches(": warning: ").count(), 3, "{err}");
 }
+
+/// Dartagnan's PTX front end splits an RMW's semantics between its halves (Tag.PTX.loadMO /
+/// storeMO): an `atom.acquire` writes RLX and an `atom.release` reads RLX, so that both halves are
+/// strong. In the dat3m dialect every RMW half is RLX, ACQ or REL accordingly: a model demanding
+/// that of the read and the write of each RMW allows the test; read as mapcheck's, where both
+/// halves carry the instruction's one semantics, it allows no execution.
+#[test]
+fn the_dat3m_dialect_tags_rmw_halves_as_dartagnan_does() {
+    let model = "PTX \"halves\"\n\
+                 empty domain(rmw) \\ (RLX | ACQ) as ReadsStrong\n\
+                 empty range(rmw) \\ (RLX | REL) as WritesStrong\n";
+    let test = mapcheck::litmus::parse_str(
+        "halves.litmus",
+        "PTX halves\n{ x=0; y=0; }\n P0@cta 0,gpu 0 ;\n \
+         atom.acquire.gpu.add r0, x, 1 ;\n atom.release.gpu.add r1, y, 1 ;\n \
+         atom.acq_rel.gpu.add r2, x, 1 ;\nexists (P0:r0 == 0)\n",
+    )
+    .unwrap();
+    let verdict = |dialect| {
+        let m = load(model, Some(dialect)).unwrap();
+        mapcheck::runner::run(&m, &test, &Default::default())
+            .unwrap()
+            .validated
+    };
+    assert!(verdict(Dialect::Dat3m));
+    assert!(!verdict(Dialect::Mapcheck));
+}
