@@ -19,14 +19,12 @@ use crate::{decide, ir, mapping};
 /// Both directions of a comparison.
 #[derive(Debug)]
 pub struct Comparison {
-    /// The two model files, as given.
-    pub models: [String; 2],
+    /// The two models as loaded (A, then B).
+    pub models: [Model; 2],
     /// A onto B (what B allows and A forbids), then B onto A.
     pub directions: [Direction; 2],
     /// The options both checks ran with.
     pub options: Options,
-    /// The two models as loaded (A, then B).
-    pub loaded: [Model; 2],
 }
 
 /// One direction: tests that `allowing` allows and `forbidding` forbids.
@@ -79,10 +77,9 @@ pub fn compare(
         direction(b, &model_b, a, &model_a, opts)?
     };
     Ok(Comparison {
-        models: [model_a.path.clone(), model_b.path.clone()],
+        models: [model_a, model_b],
         directions: [first, second],
         options: opts.clone(),
-        loaded: [model_a, model_b],
     })
 }
 
@@ -204,8 +201,8 @@ fn verdict(o: &Outcome) -> String {
 pub fn render(c: &Comparison) -> String {
     let mut s = format!(
         "compare {} and {}: litmus tests of at most {} events (an RMW counts two), solver {}\n",
-        c.models[0],
-        c.models[1],
+        c.models[0].path,
+        c.models[1].path,
         c.options.bound,
         crate::solver::new(c.options.backend).name()
     );

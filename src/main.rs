@@ -189,7 +189,7 @@ fn check_ended(r: &search::Report) -> Ended {
 fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
     let opts = args.search.options(cli::signals::stop_on_signals());
     let c = compare::compare(&args.a, &args.b, &args.cat.load_options(), &opts)?;
-    warn(&c.loaded);
+    warn(&c.models);
     print(&compare::render(&c));
     if c.stopped() {
         eprint(&format!(
