@@ -18,7 +18,7 @@ use crate::rel::{Rel, Set};
 use crate::vocab::{self, Defaulted, Partial, Reading};
 
 pub(crate) use explain::explain;
-pub(crate) use witness::for_each_linearisation;
+pub(crate) use witness::{for_each_linearisation, total_order};
 
 /// The values of the vocabulary's names on one execution of `n` events.
 ///
@@ -169,6 +169,17 @@ pub fn evaluate_named(model: &Model, base: &Base, name: &str) -> Option<Value> {
         return None;
     }
     Evaluator::settled(model, base).map(|mut ev| ev.slots.swap_remove(id))
+}
+
+/// The value of each witness of `model` (in `model.witnesses` order) under the choice `evaluate`
+/// reports, from one evaluation; `None` when some witness has no possible value.
+pub(crate) fn witness_values(model: &Model, base: &Base) -> Option<Vec<Rel>> {
+    let ev = Evaluator::settled(model, base)?;
+    model
+        .witnesses
+        .iter()
+        .map(|w| ev.slots[w.def].as_rel().cloned())
+        .collect()
 }
 
 /// Why a choice of witnesses is not consistent.

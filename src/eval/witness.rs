@@ -71,7 +71,7 @@ fn extend(
 }
 
 /// The strict total order listing `order` first to last.
-fn total_order(n: usize, order: &[usize]) -> Rel {
+pub(crate) fn total_order(n: usize, order: &[usize]) -> Rel {
     let pairs = order
         .iter()
         .enumerate()

@@ -204,11 +204,13 @@ struct Lowerer {
     prelude: Vec<(FileId, Rc<ast::File>)>,
     prelude_defined: Vec<(String, Entry)>,
     prelude_busy: Vec<String>,
-    /// The dialect asked for or declared (`None`: neither), where the top file declares it, and
-    /// the vocabulary names already checked for a meaning in another dialect (`dialect`).
+    /// The dialect asked for or declared (`None`: neither), where the top file declares it, the
+    /// vocabulary names already checked for a meaning in another dialect, and the other
+    /// dialects' preludes, parsed on the first such check (`dialect`).
     dialect: Option<Dialect>,
     dialect_statement: Option<(FileId, ast::Span)>,
     vocabulary_checked: Vec<String>,
+    other_preludes: Option<dialect::OtherPreludes>,
 }
 
 /// "1 argument", "2 arguments".

@@ -154,15 +154,9 @@ impl Language {
 
 /// A class compiled to itself: one instruction of the same kind with the class's own tags.
 fn same_rule(class: &Class) -> Rule {
-    let kind = match class.kind {
-        ClassKind::R => OpKind::Load,
-        ClassKind::W => OpKind::Store,
-        ClassKind::Rmw => OpKind::Rmw,
-        ClassKind::F => OpKind::Fence,
-    };
     Rule {
         ops: vec![TargetOp {
-            kind,
+            kind: OpKind::of_class(class.kind),
             tags: class.tags(),
         }],
         main: Some(0),

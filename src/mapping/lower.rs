@@ -419,12 +419,10 @@ impl<'a> Lowerer<'a> {
             .filter(|(_, t)| t.kind.is_access())
             .map(|(i, _)| i)
             .collect();
-        let expected = match kind {
-            ClassKind::R => ptx::OpKind::Load,
-            ClassKind::W => ptx::OpKind::Store,
-            ClassKind::Rmw => ptx::OpKind::Rmw,
-            ClassKind::F => return self.fence_shape(ts, &accesses),
-        };
+        if kind == ClassKind::F {
+            return self.fence_shape(ts, &accesses);
+        }
+        let expected = ptx::OpKind::of_class(kind);
         let seq_span = match seq {
             Seq::Skip(s) => *s,
             Seq::Ops(_) => span,

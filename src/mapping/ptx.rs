@@ -10,7 +10,7 @@
 use std::fmt;
 
 use crate::mapping::ast::{Op, Qual, Span};
-use crate::mapping::class::Tag;
+use crate::mapping::class::{ClassKind, Tag};
 use crate::syntax::ptx::{self, MEMBAR_LEVELS, SCOPES, SEMANTICS};
 
 /// The event shape of a target instruction.
@@ -37,6 +37,24 @@ impl OpKind {
     }
     pub(crate) fn is_access(self) -> bool {
         self != OpKind::Fence
+    }
+    /// The instruction kind that does what a source class of `kind` does.
+    pub(crate) fn of_class(kind: ClassKind) -> OpKind {
+        match kind {
+            ClassKind::R => OpKind::Load,
+            ClassKind::W => OpKind::Store,
+            ClassKind::Rmw => OpKind::Rmw,
+            ClassKind::F => OpKind::Fence,
+        }
+    }
+    /// The source class kind that does what this instruction does (inverse of `of_class`).
+    pub(crate) fn class_kind(self) -> ClassKind {
+        match self {
+            OpKind::Load => ClassKind::R,
+            OpKind::Store => ClassKind::W,
+            OpKind::Rmw => ClassKind::Rmw,
+            OpKind::Fence => ClassKind::F,
+        }
     }
     /// The semantics PTX allows on this instruction, and the one it takes when none is written.
     fn semantics(self) -> (&'static [Tag], Tag) {

@@ -6,7 +6,7 @@
 //!
 //! Owns: `ShapeProblem`, `ShapeAxiom`. Uses: `candidate_variables`, `execution_view`, `decode`,
 //! `validate`, `layout`, `operations`, `options`, `event_key`, `encode`, `solver`.
-use std::collections::BTreeSet;
+use std::collections::{BTreeSet, HashSet};
 use std::time::Instant;
 
 use super::candidate_variables::{CandidateSettings, CandidateVariables};
@@ -43,9 +43,9 @@ pub(super) struct ShapeProblem<'a> {
     sat: Sat,
     vars: CandidateVariables<'a>,
     source: Encoded,
-    /// The witness choices (total orders on the slots, as pairs) every solution's source
-    /// execution has been required to be inconsistent under (`refute_witnesses`).
-    refuted: BTreeSet<Vec<Vec<(usize, usize)>>>,
+    /// The witness choices (total orders on the slots) every solution's source execution has
+    /// been required to be inconsistent under (`refute_witnesses`).
+    refuted: HashSet<Vec<Rel>>,
 }
 
 impl<'a> ShapeProblem<'a> {
@@ -111,7 +111,7 @@ impl<'a> ShapeProblem<'a> {
             sat,
             vars,
             source,
-            refuted: BTreeSet::new(),
+            refuted: HashSet::new(),
         }
     }
 
@@ -238,10 +238,7 @@ impl<'a> ShapeProblem<'a> {
                 total_order_extending(&Rel::from_pairs(n, pairs))
             })
             .collect();
-        if !self
-            .refuted
-            .insert(totals.iter().map(|r| r.pairs().collect()).collect())
-        {
+        if !self.refuted.insert(totals.clone()) {
             return;
         }
         let c = &mut self.sat.circuit;
@@ -341,30 +338,19 @@ fn total_order_extending(w: &Rel) -> Rel {
     };
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| rank(i));
-    Rel::from_pairs(
-        n,
-        order
-            .iter()
-            .enumerate()
-            .flat_map(|(k, &a)| order[k + 1..].iter().map(move |&b| (a, b))),
-    )
+    crate::eval::total_order(n, &order)
 }
 
 /// "This execution raises no flag, or it is inconsistent": true of every execution of a
 /// race-free program. (Failing checks are guessed cycles, so this is meant to be asserted.)
 fn race_free_or_inconsistent(c: &mut Circuit, model: &crate::ir::Model, y: &mut Encoded) -> Node {
-    let mut escapes = vec![];
-    let mut quiet = vec![];
-    for (i, check) in model.checks.iter().enumerate() {
-        let fails = y.fails_node(c, i);
-        if check.flag {
-            quiet.push(fails)
-        } else {
-            escapes.push(fails)
-        }
-    }
-    escapes.push(c.and(quiet));
-    c.or(escapes)
+    let flags: Vec<Node> = (0..model.checks.len())
+        .filter(|&i| model.checks[i].flag)
+        .map(|i| y.fails_node(c, i))
+        .collect();
+    let quiet = c.and(flags);
+    let inconsistent = y.inconsistent_node(c);
+    c.or2(inconsistent, quiet)
 }
 
 /// Orders in which to run whole threads one after another, for the sequential race check:

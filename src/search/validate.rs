@@ -144,15 +144,11 @@ impl SourceRun {
 /// The value of each witness of `model` on a consistent `execution`, under the choice that makes
 /// it consistent, in keys (no witnesses: empty).
 fn witness_values(model: &Model, execution: &Execution, keys: &[EventKey]) -> Vec<KeyRel> {
-    let base = execution.base();
-    model
-        .witnesses
-        .iter()
-        .map(|w| {
-            let value = eval::evaluate_named(model, &base, &w.name)?;
-            value.as_rel().map(|r| keyed(r, keys))
-        })
-        .collect::<Option<Vec<KeyRel>>>()
+    if model.witnesses.is_empty() {
+        return vec![];
+    }
+    eval::witness_values(model, &execution.base())
+        .map(|values| values.iter().map(|r| keyed(r, keys)).collect())
         .unwrap_or_default()
 }
 

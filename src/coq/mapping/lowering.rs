@@ -4,7 +4,7 @@
 use std::fmt::Write;
 
 use crate::coq::model::{Side, APPLIED};
-use crate::mapping::{Class, ClassKind, Mapping, OpKind, TargetOp};
+use crate::mapping::{Class, ClassKind, Mapping, TargetOp};
 use crate::vocab::{Role, Tag};
 
 /// `(op a b)` on one side.
@@ -45,15 +45,11 @@ pub(super) fn kind_set(side: Side, kind: ClassKind, x: &str) -> String {
 
 /// The events a target instruction gives: its kind and tags.
 pub(super) fn op_body(side: Side, op: &TargetOp, x: &str) -> String {
-    let kind = match op.kind {
-        OpKind::Load => ClassKind::R,
-        OpKind::Store => ClassKind::W,
-        OpKind::Rmw => ClassKind::Rmw,
-        OpKind::Fence => ClassKind::F,
-    };
-    op.tags.iter().fold(kind_set(side, kind, x), |acc, t| {
-        app(side, "set_inter", &acc, side.field(t.name(), x))
-    })
+    op.tags
+        .iter()
+        .fold(kind_set(side, op.kind.class_kind(), x), |acc, t| {
+            app(side, "set_inter", &acc, side.field(t.name(), x))
+        })
 }
 
 /// The Coq name of a source class's event set (`class_R_SC_CTA`).

@@ -2,6 +2,7 @@
 //! (`LoadOptions::dialect`) or the model's top file declares (`dialect mapcheck|herd|dat3m`), the
 //! two agreeing; and, for a model that declares none, a warning at the first use of each
 //! vocabulary name that herd7's or Dartagnan's prelude gives another meaning.
+use super::prelude::binding_in;
 use super::*;
 use crate::ir::library;
 
@@ -97,10 +98,12 @@ impl Lowerer {
             return;
         }
         self.vocabulary_checked.push(name.to_string());
-        let meanings: Vec<String> = OTHER_DIALECTS
+        let preludes = self.other_preludes.get_or_insert_with(other_preludes);
+        let meanings: Vec<String> = preludes
             .iter()
-            .filter_map(|&(d, whose)| {
-                prelude_binding(d, name).map(|text| format!("{whose} models mean `{text}`"))
+            .filter_map(|(whose, files)| {
+                let text = binding_text(files, name)?;
+                Some(format!("{whose} models mean `{text}`"))
             })
             .collect();
         if meanings.is_empty() {
@@ -116,17 +119,36 @@ impl Lowerer {
     }
 }
 
-/// The text of the binding of `name` in `dialect`'s prelude files, if one defines it.
-fn prelude_binding(dialect: Dialect, name: &str) -> Option<String> {
-    library::prelude(dialect).iter().find_map(|file| {
-        let text = library::file(file)?;
-        let parsed = cat::parse(file, &Arc::from(text)).ok()?;
-        parsed.stmts.iter().find_map(|s| match &s.kind {
-            ast::StmtKind::Let { bindings, .. } => bindings
+/// Per other dialect, how a warning names it and its prelude files (text, parsed).
+pub(super) type OtherPreludes = Vec<(&'static str, Vec<(&'static str, ast::File)>)>;
+
+/// The prelude files of the other dialects, parsed (bundled files, so one that fails to parse is
+/// left out rather than reported: `load_prelude` reports it when that dialect is used).
+fn other_preludes() -> OtherPreludes {
+    OTHER_DIALECTS
+        .iter()
+        .map(|&(d, whose)| {
+            let files = library::prelude(d)
                 .iter()
-                .find(|b| b.name.text == name)
-                .map(|b| b.span.text(text).to_string()),
-            _ => None,
+                .filter_map(|name| {
+                    let text = library::file(name)?;
+                    Some((text, cat::parse(name, &Arc::from(text)).ok()?))
+                })
+                .collect();
+            (whose, files)
         })
+        .collect()
+}
+
+/// The text of the binding of `name` in one dialect's prelude files (as `prelude_stmt` finds
+/// it: the first file defining it, the last binding there).
+fn binding_text(files: &[(&'static str, ast::File)], name: &str) -> Option<String> {
+    files.iter().find_map(|(text, parsed)| {
+        let b = parsed
+            .stmts
+            .iter()
+            .rev()
+            .find_map(|s| binding_in(s, name))?;
+        Some(b.span.text(text).to_string())
     })
 }

@@ -30,14 +30,10 @@ impl Lowerer {
     fn prelude_stmt(&self, name: &str) -> Option<(FileId, Defining)> {
         self.prelude.iter().find_map(|(file, parsed)| {
             let found = parsed.stmts.iter().rev().find_map(|s| match &s.kind {
-                ast::StmtKind::Let { bindings, .. } => bindings
-                    .iter()
-                    .find(|b| b.name.text == name)
-                    .map(|b| Defining::Binding(b.clone())),
                 ast::StmtKind::With { var, from } if var.text == name => {
                     Some(Defining::Witness(s.span, var.clone(), from.clone()))
                 }
-                _ => None,
+                _ => binding_in(s, name).map(|b| Defining::Binding(b.clone())),
             });
             found.map(|d| (*file, d))
         })
@@ -67,6 +63,14 @@ impl Lowerer {
         let entry = entry?;
         self.prelude_defined.push((name.to_string(), entry.clone()));
         Ok(Some(entry))
+    }
+}
+
+/// The `let` binding of `name` in statement `s`, if it is one.
+pub(super) fn binding_in<'s>(s: &'s ast::Stmt, name: &str) -> Option<&'s ast::Binding> {
+    match &s.kind {
+        ast::StmtKind::Let { bindings, .. } => bindings.iter().find(|b| b.name.text == name),
+        _ => None,
     }
 }
 
