@@ -343,23 +343,14 @@ fn total_order_extending(w: &Rel) -> Rel {
 
 /// "This execution raises no flag, or it is inconsistent": true of every execution of a
 /// race-free program. (Failing checks are guessed cycles, so this is meant to be asserted.)
-/// Kept one flat disjunction rather than built on `Encoded::inconsistent_node`: the nested form
-/// is the same formula but another circuit, on which the solver returns another first
-/// counterexample, and `tests/coq_adversarial.rs` takes B1's first one as its program (a
-/// dependence on solver order that test should lose).
 fn race_free_or_inconsistent(c: &mut Circuit, model: &crate::ir::Model, y: &mut Encoded) -> Node {
-    let mut escapes = vec![];
-    let mut quiet = vec![];
-    for (i, check) in model.checks.iter().enumerate() {
-        let fails = y.fails_node(c, i);
-        if check.flag {
-            quiet.push(fails)
-        } else {
-            escapes.push(fails)
-        }
-    }
-    escapes.push(c.and(quiet));
-    c.or(escapes)
+    let quiet: Vec<Node> = (0..model.checks.len())
+        .filter(|&i| model.checks[i].flag)
+        .map(|i| y.fails_node(c, i))
+        .collect();
+    let quiet = c.and(quiet);
+    let inconsistent = y.inconsistent_node(c);
+    c.or2(inconsistent, quiet)
 }
 
 /// Orders in which to run whole threads one after another, for the sequential race check:
