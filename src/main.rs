@@ -3,7 +3,8 @@
 //!
 //! Exit status (`exit_status`): 0 success (for `check`: no counterexample up to the bound), 1 a
 //! counterexample found (also by a check stopped early) or, for `oracle`, a test that disagrees
-//! with its verdict or could not be run, 2 bad input or a failed write (a
+//! with its verdict or could not be run, or, for `gpu run`, an observed outcome the test's model
+//! forbids, 2 bad input or a failed write (a
 //! diagnostic on stderr; with `check --json` also as JSON on stdout), 3 (`gpu run`) no device to
 //! run on, 4 a check stopped (SIGINT, SIGTERM, `--timeout`) before its bound with no
 //! counterexample found so far; and, ended where they happen, 141 standard output closed
@@ -34,6 +35,8 @@ enum Ended {
     Stopped,
     /// `oracle`: some test disagrees with its verdict or could not be run.
     Disagreement,
+    /// `gpu run`: some run observed an outcome the test's model forbids.
+    Forbidden,
 }
 
 fn main() -> ExitCode {
@@ -57,7 +60,7 @@ fn main() -> ExitCode {
 fn exit_status(result: Result<Ended, Failure>, errors_as_json: bool) -> ExitCode {
     match result {
         Ok(Ended::Done) => ExitCode::SUCCESS,
-        Ok(Ended::Counterexample | Ended::Disagreement) => ExitCode::from(1),
+        Ok(Ended::Counterexample | Ended::Disagreement | Ended::Forbidden) => ExitCode::from(1),
         Ok(Ended::Stopped) => ExitCode::from(4),
         Err(Failure::Input(e)) => {
             eprint(&e.render());
@@ -247,7 +250,10 @@ fn gpu(command: &GpuCommand) -> Result<Ended, Failure> {
         },
         GpuCommand::Run(args) => args.options(),
     };
-    commands::run(&run, &mut |s| print(s))?;
+    let results = commands::run(&run, &mut |s| print(s))?;
+    if results.iter().any(|r| r.forbidden_observed > 0) {
+        return Ok(Ended::Forbidden);
+    }
     Ok(Ended::Done)
 }
 

@@ -423,11 +423,16 @@ fn run_reports_a_missing_driver_or_counts_every_instance() {
         iterations: 2,
         ..params()
     };
-    match ptx::run(&dir, &few).expect("the harness loads") {
+    let h = ptx::PtxHarness::load(&dir).expect("the harness loads");
+    match ptx::run(&h, &dir, &few, None).expect("the harness runs") {
         ptx::Run::Unavailable(why) => assert!(why.contains("CUDA"), "{why}"),
-        ptx::Run::Ran { tally, report, .. } => {
-            assert_eq!(tally.launches, 2, "{report}");
-            assert_eq!(tally.bins.iter().sum::<u64>(), tally.instances, "{report}");
+        ptx::Run::Ran { tally, context } => {
+            assert_eq!(tally.launches, 2, "{context:?}");
+            assert_eq!(
+                tally.bins.iter().sum::<u64>(),
+                tally.instances,
+                "{context:?}"
+            );
         }
     }
 }
@@ -440,8 +445,50 @@ fn run_refuses_a_stale_kernel() {
     let kernel = dir.join(ptx::KERNEL_FILE);
     let text = std::fs::read_to_string(&kernel).unwrap();
     std::fs::write(&kernel, text.replace("fence.sc.gpu;", "fence.sc.cta;")).unwrap();
-    let e = ptx::run(&dir, &params()).unwrap_err();
+    let e = ptx::PtxHarness::load(&dir).unwrap_err();
     assert!(e.message.contains("differs from the kernel"), "{e}");
+}
+
+/// The host hands the driver the very cubin optcheck checked: `module_for` a device of sm_90
+/// returns the bytes of the harness's `kernel.sm_90.cubin`, which `check_dir` writes only when
+/// optcheck passed, and those bytes disassemble to the SASS optcheck read.
+#[test]
+fn the_host_loads_the_cubin_optcheck_checked() {
+    let tools = tools();
+    let test = litmus::parse_str("mp.litmus", MP).unwrap();
+    emitted_and_checked("cubin", &test, &tools);
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gpu_ptx/cubin");
+    let on_disk = std::fs::read(dir.join(optcheck::FILES[0])).expect("the checked cubin");
+    let ptx::Module::Cubin { bytes, .. } = ptx::module_for(&dir, "sm_90").unwrap() else {
+        panic!("sm_90 gets the checked cubin");
+    };
+    assert_eq!(bytes, on_disk);
+    let loaded = dir.join("loaded.cubin");
+    std::fs::write(&loaded, &bytes).unwrap();
+    let sass = std::process::Command::new(&tools.nvdisasm)
+        .arg("-c")
+        .arg(&loaded)
+        .output()
+        .unwrap();
+    let checked = std::fs::read(dir.join(optcheck::FILES[1])).unwrap();
+    assert_eq!(
+        sass.stdout, checked,
+        "the loaded bytes are not the SASS optcheck read"
+    );
+}
+
+/// A device whose architecture the bundled ptxas cannot build gets the PTX JIT and a warning
+/// that says why.
+#[test]
+fn an_architecture_ptxas_cannot_build_falls_back_to_the_jit_with_a_warning() {
+    let _ = tools();
+    let test = litmus::parse_str("mp.litmus", MP).unwrap();
+    let dir = scratch_dir("jit");
+    ptx::emit(&test, &params(), &dir).unwrap();
+    match ptx::module_for(&dir, "sm_10").unwrap() {
+        ptx::Module::Jit { why } => assert!(why.contains("cannot build sm_10"), "{why}"),
+        m => panic!("{m:?}"),
+    }
 }
 
 /// The PTX kernels are the OpenCL kernels' twins (one host loop, one layout): same names, same

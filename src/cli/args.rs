@@ -304,10 +304,13 @@ pub struct GpuEmitArgs {
     /// The harness directory to write.
     #[arg(short, long)]
     pub output: PathBuf,
-    /// Parameter file (default: gpu/params.toml, compiled in).
+    /// Parameter file (default: gpu/params-gpu.toml for --target cuda, gpu/params.toml for
+    /// --target opencl; both compiled in).
     #[arg(long)]
     pub params: Option<PathBuf>,
-    /// The test's model: the selected outcome must be one it allows.
+    /// The test's model: the selected outcome must be one it allows, and it judges every
+    /// outcome `gpu run` observes (default: by the test's language, models/ptx-v6.cat for PTX,
+    /// models/opencl.cat for OpenCL, models/rc11-scoped.cat for C).
     #[arg(long)]
     pub model: Option<PathBuf>,
     /// A mapping: its target model judges the test, its source model judges --source.
@@ -325,7 +328,8 @@ pub struct GpuEmitArgs {
     /// With --run: launches, instead of the parameter file's `iterations`.
     #[arg(long)]
     pub iterations: Option<u32>,
-    /// With --run: the OpenCL device, by its index in the detection list.
+    /// With --run: the device (OpenCL: its index in the detection list; CUDA: the driver's
+    /// ordinal).
     #[arg(long)]
     pub device: Option<usize>,
 }
@@ -347,19 +351,21 @@ impl GpuEmitArgs {
     /// The run of the written harness that `--run` asks for (`None` without it).
     pub fn run_options(&self) -> Option<RunOptions> {
         self.run.then(|| RunOptions {
-            dir: self.output.clone(),
+            dirs: vec![self.output.clone()],
             params: None,
             iterations: self.iterations,
             tune: None,
             device: self.device,
+            json: false,
         })
     }
 }
 
 #[derive(Args)]
 pub struct GpuRunArgs {
-    /// A directory written by `gpu emit`.
-    pub dir: PathBuf,
+    /// Directories written by `gpu emit`, run one after another (a summary table follows).
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
     /// Parameter file (default: DIR/params.toml).
     #[arg(long)]
     pub params: Option<PathBuf>,
@@ -369,19 +375,24 @@ pub struct GpuRunArgs {
     /// Try K random parameter sets; keep the best in DIR/params-tuned.toml.
     #[arg(long, value_name = "K")]
     pub tune: Option<usize>,
-    /// The OpenCL device, by its index in the detection list (default: first GPU, else first).
+    /// The device: OpenCL, its index in the detection list (default: first GPU, else first);
+    /// CUDA, the driver's ordinal (default 0).
     #[arg(long)]
     pub device: Option<usize>,
+    /// Print the results as JSON (an array, one object per run) instead of the reports.
+    #[arg(long)]
+    pub json: bool,
 }
 
 impl GpuRunArgs {
     pub fn options(&self) -> RunOptions {
         RunOptions {
-            dir: self.dir.clone(),
+            dirs: self.dirs.clone(),
             params: self.params.clone(),
             iterations: self.iterations,
             tune: self.tune,
             device: self.device,
+            json: self.json,
         }
     }
 }

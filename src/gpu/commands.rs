@@ -2,15 +2,18 @@
 //! `emit` (select the outcome, write a harness directory) and `run` (detect devices, run or
 //! tune a harness directory).
 //!
-//! Exit statuses (`main`): 0 ran, 2 bad input (`Failure::Input`, a rendered diagnostic),
-//! 3 nothing to run on (`Failure::NoDevice`: no OpenCL library, platform or device for an OpenCL
+//! Exit statuses (`main`): 0 ran, 1 some run observed an outcome its model forbids, 2 bad input
+//! (`Failure::Input`, a rendered diagnostic), 3 nothing to run on (`Failure::NoDevice`: no OpenCL library, platform or device for an OpenCL
 //! harness; no CUDA driver or device for a CUDA one).
 use std::path::{Path, PathBuf};
 
 use super::detect::{self, OpenCl};
 use super::harness::{self, Harness, PARAMS_FILE, TUNED_FILE};
+use super::judgement::{Judgement, JUDGEMENT_FILE};
 use super::outcome::{self, Judges, Selection};
-use super::params::Params;
+use super::params::{DeviceLimits, Params};
+use super::results::{self, RunResult, RESULT_FILES};
+use super::stats::Tally;
 use super::{optcheck, ptx};
 use crate::diag::{Error, Result};
 use crate::{ir, litmus, mapping};
@@ -57,12 +60,17 @@ pub struct Emitted {
 /// Select the test's outcome and write its harness.
 pub fn emit(o: &EmitOptions) -> Result<Emitted> {
     let test = litmus::parse_file(&o.test)?;
-    let params = match &o.params {
-        Some(p) => Params::load(p)?,
-        None => Params::defaults(),
+    let params = match (&o.params, o.target) {
+        (Some(p), _) => Params::load(p)?,
+        (None, Target::Cuda) => Params::gpu_preset(),
+        (None, Target::OpenCl) => Params::defaults(),
     };
     let mapping = o.mapping.as_deref().map(mapping::load).transpose()?;
-    let model = load_model(o.model.as_deref())?;
+    let model = match (&o.model, &mapping) {
+        (Some(path), _) => Some(ir::load(path)?),
+        (None, Some(_)) => None,
+        (None, None) => default_model(test.arch)?,
+    };
     let source_model = load_model(o.source_model.as_deref())?;
     let source = o.source.as_deref().map(litmus::parse_file).transpose()?;
     let target_model = model.as_ref().or(mapping.as_ref().map(|m| &m.target));
@@ -84,6 +92,7 @@ pub fn emit(o: &EmitOptions) -> Result<Emitted> {
         source: source_judge,
     };
     let selection = outcome::select(&test, &judges)?;
+    let judgement_path = o.output.join(JUDGEMENT_FILE);
     let (files, optcheck) = match o.target {
         Target::OpenCl => (
             harness::write_opencl(&selection.test, &params, &o.output)?,
@@ -94,6 +103,9 @@ pub fn emit(o: &EmitOptions) -> Result<Emitted> {
             (files, Some(check_sass(&o.output)?))
         }
     };
+    crate::output::write_file(&judgement_path, selection.judgement.to_json())?;
+    let mut files = files;
+    files.push(judgement_path);
     Ok(Emitted {
         selection,
         files,
@@ -120,6 +132,24 @@ fn check_sass(dir: &Path) -> Result<std::result::Result<optcheck::Report, String
 
 fn load_model(path: Option<&Path>) -> Result<Option<ir::Model>> {
     path.map(ir::load).transpose()
+}
+
+/// The model of a test's language, from the checkout's `models/` (found beside the binary's
+/// sources or in the working directory, as optcheck finds the CUDA tools): PTX `ptx-v6.cat`,
+/// OpenCL `opencl.cat`, C `rc11-scoped.cat`; `None` where it is not found (the outcomes then go
+/// unjudged, and `select` says so).
+fn default_model(arch: litmus::Arch) -> Result<Option<ir::Model>> {
+    let file = match arch {
+        litmus::Arch::Ptx => "ptx-v6.cat",
+        litmus::Arch::OpenCl => "opencl.cat",
+        litmus::Arch::C11 => "rc11-scoped.cat",
+        litmus::Arch::Vulkan => return Ok(None),
+    };
+    let found = [Path::new(env!("CARGO_MANIFEST_DIR")), Path::new(".")]
+        .iter()
+        .map(|root| root.join("models").join(file))
+        .find(|p| p.is_file());
+    found.as_deref().map(ir::load).transpose()
 }
 
 /// The lines `gpu emit` prints: the witness states, the notes, the files.
@@ -152,16 +182,19 @@ pub fn render_emitted(e: &Emitted) -> String {
 /// What `gpu run` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
-    /// The harness directory (as `gpu emit` wrote it).
-    pub dir: PathBuf,
-    /// Parameter file (default: `DIR/params.toml`).
+    /// The harness directories (as `gpu emit` wrote them), run one after another.
+    pub dirs: Vec<PathBuf>,
+    /// Parameter file (default: each `DIR/params.toml`).
     pub params: Option<PathBuf>,
     /// Launches, instead of the file's `iterations`.
     pub iterations: Option<u32>,
     /// Try this many random parameter sets instead of one run.
     pub tune: Option<usize>,
-    /// Index of the OpenCL device (as listed); default: the first GPU, else the first device.
+    /// Index of the device (OpenCL: as listed; CUDA: the driver's ordinal); default: OpenCL's
+    /// first GPU, else its first device; CUDA's device 0.
     pub device: Option<usize>,
+    /// Print the results as JSON (an array, one object per run) instead of the reports.
+    pub json: bool,
 }
 
 /// Why `gpu run` did not run.
@@ -180,22 +213,61 @@ impl From<Error> for Failure {
     }
 }
 
-/// Detect, then run (or tune) the harness in `o.dir` — a CUDA one if it holds `kernel.ptx`, else
-/// an OpenCL one; `print` receives the report as it comes.
-pub fn run(o: &RunOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<(), Failure> {
+/// Detect, then run (or tune) each harness directory of `o.dirs` — a CUDA one if it holds
+/// `kernel.ptx`, else an OpenCL one — writing each run's `result.json` and `result.csv` into its
+/// directory; `print` receives the reports as they come, then (several directories) the summary
+/// table, or with `o.json` only the JSON. The results, for the exit status: a run that observed
+/// an outcome its model forbids ends `mapcheck` with status 1.
+pub fn run(
+    o: &RunOptions,
+    print: &mut dyn FnMut(&str),
+) -> std::result::Result<Vec<RunResult>, Failure> {
     let opencl = detect::opencl();
-    print(&detect::render(detect::cuda_driver(), &opencl));
-    if o.dir.join(ptx::KERNEL_FILE).exists() {
-        return run_cuda(o, print);
+    let mut say = |text: &str| {
+        if !o.json {
+            print(text)
+        }
+    };
+    say(&detect::render(detect::cuda_driver(), &opencl));
+    let mut results = vec![];
+    for dir in &o.dirs {
+        results.extend(run_dir(dir, o, &opencl, &mut say)?);
     }
-    let h = Harness::load(&o.dir)?;
-    let devices = match &opencl {
+    if o.dirs.len() > 1 {
+        say(&format!(
+            "\nsummary:\n{}",
+            results::render_summary(&results)
+        ));
+    }
+    if o.json {
+        print(&format!(
+            "{}\n",
+            serde_json::to_string_pretty(&results).expect("results serialise")
+        ));
+    }
+    Ok(results)
+}
+
+/// One harness directory: its run (with its result files written), or its tuning trials.
+fn run_dir(
+    dir: &Path,
+    o: &RunOptions,
+    opencl: &OpenCl,
+    print: &mut dyn FnMut(&str),
+) -> std::result::Result<Vec<RunResult>, Failure> {
+    let (params_path, params) = run_params(o, dir)?;
+    if dir.join(ptx::KERNEL_FILE).exists() {
+        return run_cuda(dir, o, &params, print);
+    }
+    let h = Harness::load(dir)?;
+    let judgement = Judgement::load(dir, &h.space)?.unwrap_or_default();
+    let devices = match opencl {
         OpenCl::Devices(ds) if !ds.is_empty() => ds,
         _ => return Err(Failure::NoDevice(opencl.unavailable().unwrap_or_default())),
     };
     let device = detect::choose(devices, o.device).ok_or_else(|| {
         Error::file(
-            o.dir.display().to_string(),
+            dir.display().to_string(),
             format!(
                 "no OpenCL device {} (there are {})",
                 o.device.unwrap_or(0),
@@ -203,21 +275,58 @@ pub fn run(o: &RunOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<(
             ),
         )
     })?;
-    let (params_path, params) = run_params(o)?;
+    let (params, cut) = params.scaled_to(DeviceLimits {
+        compute_units: device.compute_units,
+        resident_workgroups: None,
+    });
+    let result = |params: &Params, tally: &Tally| {
+        let mut context = harness::context(device);
+        context.notes.extend(cut.clone());
+        RunResult::new(
+            &dir.display().to_string(),
+            &h.test,
+            &h.space,
+            &judgement,
+            context,
+            params,
+            tally,
+            h.layout.shared_workgroups(&h.test),
+        )
+    };
     match o.tune {
         None => {
             let tally = harness::run(&h, device, &params)?;
-            let from = params_path.display().to_string();
-            print(&harness::report(&h, device, &from, &params, &tally));
+            print(&format!("parameters from {}\n", params_path.display()));
+            let r = result(&params, &tally);
+            report(dir, &r, print)?;
+            Ok(vec![r])
         }
-        Some(k) => tune(&h, device, &params, k, &o.dir, print)?,
+        Some(k) => {
+            let (trials, best) = harness::tune(&h, device, &params, k)?;
+            let results = trials.iter().map(|t| result(&t.params, &t.tally)).collect();
+            tuned(dir, &trials, best, print)?;
+            Ok(results)
+        }
     }
+}
+
+/// Print a run's report and write its result files into `dir`.
+fn report(dir: &Path, r: &RunResult, print: &mut dyn FnMut(&str)) -> Result<()> {
+    print(&r.render());
+    let json = serde_json::to_string_pretty(r).expect("a result serialises");
+    crate::output::write_file(&dir.join(RESULT_FILES[0]), json + "\n")?;
+    crate::output::write_file(&dir.join(RESULT_FILES[1]), r.to_csv())?;
+    print(&format!(
+        "wrote {} and {}\n",
+        dir.join(RESULT_FILES[0]).display(),
+        dir.join(RESULT_FILES[1]).display()
+    ));
     Ok(())
 }
 
 /// The parameters of a run: `--params` or `DIR/params.toml`, with `--iterations` applied.
-fn run_params(o: &RunOptions) -> Result<(PathBuf, Params)> {
-    let path = o.params.clone().unwrap_or_else(|| o.dir.join(PARAMS_FILE));
+fn run_params(o: &RunOptions, dir: &Path) -> Result<(PathBuf, Params)> {
+    let path = o.params.clone().unwrap_or_else(|| dir.join(PARAMS_FILE));
     let mut params = Params::load(&path)?;
     if let Some(n) = o.iterations {
         params.iterations = n;
@@ -226,33 +335,46 @@ fn run_params(o: &RunOptions) -> Result<(PathBuf, Params)> {
 }
 
 /// A CUDA harness, run by `gpu::ptx` through the driver API.
-fn run_cuda(o: &RunOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<(), Failure> {
+fn run_cuda(
+    dir: &Path,
+    o: &RunOptions,
+    params: &Params,
+    print: &mut dyn FnMut(&str),
+) -> std::result::Result<Vec<RunResult>, Failure> {
     if o.tune.is_some() {
         return Err(Failure::Input(Error::file(
-            o.dir.display().to_string(),
+            dir.display().to_string(),
             "--tune runs OpenCL harnesses only",
         )));
     }
-    let (_, params) = run_params(o)?;
-    match ptx::run(&o.dir, &params)? {
+    let h = ptx::PtxHarness::load(dir)?;
+    let judgement = Judgement::load(dir, &h.space)?.unwrap_or_default();
+    match ptx::run(&h, dir, params, o.device)? {
         ptx::Run::Unavailable(why) => Err(Failure::NoDevice(why)),
-        ptx::Run::Ran { report, .. } => {
-            print(&report);
-            Ok(())
+        ptx::Run::Ran { context, tally } => {
+            let r = RunResult::new(
+                &dir.display().to_string(),
+                &h.test,
+                &h.space,
+                &judgement,
+                context,
+                params,
+                &tally,
+                vec![],
+            );
+            report(dir, &r, print)?;
+            Ok(vec![r])
         }
     }
 }
 
-fn tune(
-    h: &Harness,
-    device: &detect::Device,
-    base: &Params,
-    k: usize,
+fn tuned(
     dir: &Path,
+    trials: &[harness::Trial],
+    best: Option<usize>,
     print: &mut dyn FnMut(&str),
 ) -> Result<()> {
-    let (trials, best) = harness::tune(h, device, base, k)?;
-    print(&harness::render_trials(&trials, best));
+    print(&harness::render_trials(trials, best));
     match best {
         Some(i) => {
             let path = dir.join(TUNED_FILE);

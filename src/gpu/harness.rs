@@ -7,7 +7,7 @@
 //! differs (stale, or edited): the test is the one source of truth. Tuning writes
 //! `params-tuned.toml`.
 //!
-//! Owns: `Harness` (`new`, `load`), `write_opencl`, `run`, `tune`, `report`.
+//! Owns: `Harness` (`new`, `load`), `write_opencl`, `run`, `tune`, `context`.
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -15,15 +15,16 @@ use rand::rngs::StdRng;
 use rand::SeedableRng;
 
 use super::detect::Device;
+use super::judgement::JUDGEMENT_FILE;
 use super::layout::Layout;
 use super::outcome::Space;
 use super::params::Params;
-use super::stats::{self, Tally};
+use super::results::{RunContext, RESULT_FILES};
+use super::stats::Tally;
 use super::{host, opencl};
 use crate::diag::{Error, Result};
 use crate::litmus::{self, Arch, Litmus};
 use crate::output::OutputDir;
-use crate::runner;
 
 pub(crate) const TEST_FILE: &str = "test.litmus";
 pub(crate) const PARAMS_FILE: &str = "params.toml";
@@ -35,7 +36,8 @@ pub(crate) const TUNED_FILE: &str = "params-tuned.toml";
 pub struct Harness {
     /// The harness directory (or test name), for messages.
     pub(crate) name: String,
-    pub(crate) test: Litmus,
+    /// The test, its condition selected.
+    pub test: Litmus,
     /// Where each thread and location of the test sits in a launch.
     pub layout: Layout,
     /// The observable states the kernels classify instances into.
@@ -100,7 +102,7 @@ pub(crate) fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result
 }
 
 /// A harness directory: `test.litmus`, `params.toml` and the kernel file. `later` names the
-/// files other steps write into it (`gpu run --tune`, optcheck), listed as this run's so that the
+/// files other steps write into it (`gpu emit`'s judgement, `gpu run --tune`, optcheck), listed as this run's so that the
 /// next `gpu emit` into the directory removes them with the rest.
 pub(crate) fn write_dir(
     dir: &Path,
@@ -111,7 +113,11 @@ pub(crate) fn write_dir(
     later: &[&str],
 ) -> Result<Vec<PathBuf>> {
     let mut out = OutputDir::claim(dir)?;
-    for name in [TUNED_FILE].iter().chain(later) {
+    for name in [TUNED_FILE, JUDGEMENT_FILE]
+        .iter()
+        .chain(&RESULT_FILES)
+        .chain(later)
+    {
         out.record(name)?;
     }
     let files = [
@@ -141,28 +147,21 @@ pub fn run(h: &Harness, device: &Device, params: &Params) -> Result<Tally> {
     host::run(h, device, params)
 }
 
-/// The report of one run: what ran where, then the histogram and statistics.
-pub fn report(
-    h: &Harness,
-    device: &Device,
-    params_from: &str,
-    params: &Params,
-    t: &Tally,
-) -> String {
-    format!(
-        "test {} on {} / {} (-cl-std={})\nparameters {params_from} (seed {})\n{}",
-        h.test.name,
-        device.platform,
-        device.name,
-        device.cl_std.unwrap_or("?"),
-        params.seed,
-        stats::render(
-            &h.space,
-            &h.test.condition,
-            &runner::render_condition(&h.test),
-            t
-        )
-    )
+/// What ran where, for a run's result: the OpenCL device and its platform.
+pub fn context(device: &Device) -> RunContext {
+    RunContext {
+        target: "opencl",
+        device: device.name.clone(),
+        driver: format!(
+            "{} {}, -cl-std={}",
+            device.platform,
+            device.platform_version,
+            device.cl_std.unwrap_or("?")
+        ),
+        cpu: device.kind == "CPU",
+        module: None,
+        notes: vec![],
+    }
 }
 
 /// One parameter set tried by `tune`.

@@ -102,6 +102,21 @@ impl Layout {
         self.locations.iter().position(|(l, _)| l == name)
     }
 
+    /// The names of the test threads that share a work-group, per work-group with more than one.
+    pub(crate) fn shared_workgroups(&self, test: &Litmus) -> Vec<Vec<String>> {
+        self.role_thread
+            .chunks(self.roles_per_workgroup.max(1))
+            .map(|roles| {
+                roles
+                    .iter()
+                    .flatten()
+                    .map(|&t| test.threads[t].name.clone())
+                    .collect::<Vec<_>>()
+            })
+            .filter(|names| names.len() > 1)
+            .collect()
+    }
+
     /// The CTA (in layout order) of test thread `t`.
     #[cfg(test)]
     pub(crate) fn cta_of(&self, t: usize) -> usize {

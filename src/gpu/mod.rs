@@ -2,7 +2,7 @@
 //! a harness that runs it many times under stress on a GPU and reports what it saw.
 //!
 //! Flow: `outcome::select` (the condition that identifies the execution, checked with the
-//! runner) → `layout` (the scope tree as work-groups; per-launch iteration parameters) →
+//! runner, and the models' verdict on every observable state, kept by `judgement`) → `layout` (the scope tree as work-groups; per-launch iteration parameters) →
 //! `opencl` (the OpenCL C kernels; `classify` is the on-device outcome classification, C shared
 //! with the CUDA side) → `harness` (the directory `gpu emit` writes, `gpu run` reads) → `host`
 //! (the `opencl3` runner on a device found by `detect`) → `stats` (tally, P_rep, bounds, report).
@@ -18,10 +18,12 @@ pub mod commands;
 pub mod detect;
 pub mod harness;
 pub(crate) mod host;
+pub mod judgement;
 pub mod layout;
 pub mod opencl;
 pub mod optcheck;
 pub mod outcome;
 pub mod params;
 pub mod ptx;
+pub mod results;
 pub mod stats;

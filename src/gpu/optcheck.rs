@@ -50,7 +50,7 @@ mod tools;
 use expected::{expected_text, ptx_text};
 pub(crate) use sass::{functions, Sass};
 use thread::ThreadCheck;
-pub use tools::{check_dir, find_tools, Tools, FILES};
+pub use tools::{check_dir, check_for, cubin_file, find_tools, Checked, Tools, FILES};
 
 /// What optcheck concluded about one instruction of the test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -17,6 +17,7 @@
 //! the source model forbids every execution with that observable state.
 use std::collections::BTreeSet;
 
+use super::judgement::{Judgement, SourceJudgement};
 use super::layout::locations;
 use crate::diag::{Error, Result};
 use crate::ir::{self, Model};
@@ -27,7 +28,7 @@ use crate::runner::{self, for_each_candidate};
 pub(crate) const MAX_BINS: usize = 1 << 16;
 
 /// One value per target of a `Space`: an instance's observable state.
-pub(crate) type Values = Vec<i64>;
+pub type Values = Vec<i64>;
 
 /// What the harness records of each instance, and the values each record can take.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -107,6 +108,16 @@ impl Space {
             .zip(values.iter().map(|v| Some(*v)))
             .collect();
         runner::render_state(&state)
+    }
+
+    /// Is `values` a state of this space (one value of each target's domain)?
+    pub(crate) fn contains(&self, values: &Values) -> bool {
+        values.len() == self.domains.len()
+            && self
+                .domains
+                .iter()
+                .zip(values)
+                .all(|(d, v)| d.binary_search(v).is_ok())
     }
 
     /// Does the state satisfy `prop`?
@@ -228,6 +239,29 @@ fn every_execution() -> Result<Model> {
     )
 }
 
+/// Executions that run whole threads one after another: sequentially consistent, and no
+/// communication edge between threads goes against one order of the threads (`int` relates the
+/// events of one thread, so a cycle of `com & ext ; int` is two threads each before the other).
+fn whole_threads_in_turn() -> Result<Model> {
+    ir::load_str(
+        "whole-threads-in-turn.cat",
+        "\"whole threads one after another\"\n\
+         acyclic po | rf | co | fr as sc\n\
+         empty rmw & (fr; co) as atomicity\n\
+         acyclic ((rf | co | fr) & ext); int as serial\n",
+        None,
+    )
+}
+
+/// Every state of `test`'s consistent executions under `model`.
+fn states(model: &Model, test: &Litmus, space: &Space) -> Result<BTreeSet<Values>> {
+    let mut out = BTreeSet::new();
+    for_each_state(model, test, &space.targets, &mut |v| {
+        out.insert(v.clone());
+    })?;
+    Ok(out)
+}
+
 /// Call `f` with the state (over `targets`) of every consistent execution's final states;
 /// returns the flags some consistent execution raised.
 fn for_each_state(
@@ -272,6 +306,8 @@ pub struct Selection {
     /// States the target model allows, that satisfy the original condition and (with a source)
     /// that the source model forbids. Empty when no model was given or the model forbids them.
     pub witnesses: Vec<Values>,
+    /// The models' verdicts on every state of the space (`gpu run` marks outcomes with them).
+    pub judgement: Judgement,
     /// What the condition cannot pin, and what the models said.
     pub notes: Vec<String>,
 }
@@ -280,10 +316,16 @@ pub struct Selection {
 pub fn select(test: &Litmus, judges: &Judges) -> Result<Selection> {
     let space = Space::of(test)?;
     let mut notes = identification_notes(test);
-    let unchanged = |notes, witnesses| Selection {
+    let mut judgement = Judgement {
+        names: space.names.clone(),
+        sequential: states(&whole_threads_in_turn()?, test, &space)?,
+        ..Judgement::default()
+    };
+    let unchanged = |notes, witnesses, judgement| Selection {
         test: test.clone(),
         space: space.clone(),
         witnesses,
+        judgement,
         notes,
     };
     let Some(target) = judges.target else {
@@ -293,26 +335,42 @@ pub fn select(test: &Litmus, judges: &Judges) -> Result<Selection> {
                 "checking against a source model needs the test's own (target) model too",
             ));
         }
-        notes.push("no model given: the condition is counted as written, unchecked".into());
-        return Ok(unchanged(notes, vec![]));
+        notes.push("no model given: the condition is counted as written, unchecked, and no outcome is judged".into());
+        return Ok(unchanged(notes, vec![], judgement));
     };
+    judgement.model = Some(model_name(target));
+    judgement.allowed = states(target, test, &space)?;
     let prop = counted(&test.condition);
-    let allowed = allowed_states(target, test, &space, &prop)?;
+    let allowed: BTreeSet<Values> = judgement
+        .allowed
+        .iter()
+        .filter(|v| space.satisfies(&prop, v))
+        .cloned()
+        .collect();
     if allowed.is_empty() {
         notes.push(format!(
             "{} forbids the counted outcome: the harness checks that it is never observed",
             model_name(target)
         ));
-        return Ok(unchanged(notes, vec![]));
+        return Ok(unchanged(notes, vec![], judgement));
     }
     let witnesses = match judges.source {
         None => allowed,
-        Some((model, source)) => forbidden_by_source(model, source, &space, allowed, &mut notes)?,
+        Some((model, source)) => {
+            let source_allowed = source_states(model, source, &space, &mut notes)?;
+            let witnesses =
+                forbidden_by_source(model, source, &space, allowed, &source_allowed, &mut notes)?;
+            judgement.source = Some(SourceJudgement {
+                model: model_name(model),
+                allowed: source_allowed,
+            });
+            witnesses
+        }
     };
     let witnesses: Vec<Values> = witnesses.into_iter().collect();
     if test.condition.quantifier != Quantifier::Exists {
         notes.push("the condition is not `exists`: kept as written".into());
-        return Ok(unchanged(notes, witnesses));
+        return Ok(unchanged(notes, witnesses, judgement));
     }
     let mut selected = test.clone();
     selected.condition = Condition {
@@ -323,6 +381,7 @@ pub fn select(test: &Litmus, judges: &Judges) -> Result<Selection> {
         test: selected,
         space,
         witnesses,
+        judgement,
         notes,
     })
 }
@@ -331,28 +390,12 @@ fn model_name(m: &Model) -> String {
     m.title.clone().unwrap_or_else(|| m.path.clone())
 }
 
-/// States of consistent executions of `test` under `model` that satisfy `prop`.
-fn allowed_states(
-    model: &Model,
-    test: &Litmus,
-    space: &Space,
-    prop: &Prop,
-) -> Result<BTreeSet<Values>> {
-    let mut out = BTreeSet::new();
-    for_each_state(model, test, &space.targets, &mut |v| {
-        if space.satisfies(prop, v) {
-            out.insert(v.clone());
-        }
-    })?;
-    Ok(out)
-}
-
-/// The allowed states no consistent execution of the source program has.
-fn forbidden_by_source(
+/// The states of the source program's consistent executions (every observed target must be
+/// one of its registers or locations); a note when the source model raises a flag on it.
+fn source_states(
     model: &Model,
     source: &Litmus,
     space: &Space,
-    allowed: BTreeSet<Values>,
     notes: &mut Vec<String>,
 ) -> Result<BTreeSet<Values>> {
     check_observable(source, space)?;
@@ -366,6 +409,18 @@ fn forbidden_by_source(
             flags.into_iter().collect::<Vec<_>>().join(", ")
         ));
     }
+    Ok(source_states)
+}
+
+/// The allowed states that are not source states.
+fn forbidden_by_source(
+    model: &Model,
+    source: &Litmus,
+    space: &Space,
+    allowed: BTreeSet<Values>,
+    source_states: &BTreeSet<Values>,
+    notes: &mut Vec<String>,
+) -> Result<BTreeSet<Values>> {
     let (also_source, witnesses): (BTreeSet<Values>, BTreeSet<Values>) =
         allowed.into_iter().partition(|v| source_states.contains(v));
     if witnesses.is_empty() {

@@ -75,6 +75,12 @@ pub struct Params {
     pub max_workgroup_size: u32,
     /// Testing work-groups per launch; each runs as many test instances as it has threads.
     pub testing_workgroups: u32,
+    /// 0: `max_workgroups` and `testing_workgroups` as written. k > 0: sized to the device at run
+    /// time (`scaled_to`): up to k × its compute units (SMs) work-groups per launch, as OOPSLA
+    /// 2020 §3.2 draws them, never more than can be resident at once, and one testing
+    /// work-group per compute unit.
+    #[serde(default)]
+    pub workgroups_per_compute_unit: u32,
     /// THREADSHUFFLE: permute work-item ids within work-groups, and which instance each testing
     /// work-item serves (its partners in other work-groups), through shuffled tables. (Which
     /// work-groups test is shuffled every launch regardless.)
@@ -113,14 +119,30 @@ pub struct Params {
     pub seed: u64,
 }
 
-/// The defaults: `gpu/params.toml`, compiled into the binary.
+/// The defaults: `gpu/params.toml` (chosen for PoCL), compiled into the binary.
 const DEFAULTS: &str = include_str!("../../gpu/params.toml");
 const DEFAULTS_PATH: &str = "gpu/params.toml";
+/// The GPU preset: `gpu/params-gpu.toml` (OOPSLA 2020 Table 3 and §3.2, sized to the device).
+const GPU_PRESET: &str = include_str!("../../gpu/params-gpu.toml");
+const GPU_PRESET_PATH: &str = "gpu/params-gpu.toml";
+
+/// What a device offers a launch, for `Params::scaled_to`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct DeviceLimits {
+    /// Compute units (CUDA: streaming multiprocessors).
+    pub compute_units: u32,
+    /// Work-groups of the largest size that can be resident at once on the whole device
+    /// (CUDA: the occupancy calculator's blocks per SM × SMs; OpenCL has no such query: `None`).
+    pub resident_workgroups: Option<u32>,
+}
 
 /// Table 3's exponent ranges, and the bounds this harness puts on the sizes it adds.
 const STRESS_LINE_EXPONENTS: std::ops::RangeInclusive<u32> = 1..=10;
 const TARGET_LINES: std::ops::RangeInclusive<u32> = 1..=16;
 const STRIDE_EXPONENTS: std::ops::RangeInclusive<u32> = 1..=9;
+/// The tuned ranges of the barrier timeout and jitter (exponents of 2; jitter may also be 0).
+const TIMEOUT_EXPONENTS: std::ops::RangeInclusive<u32> = 4..=17;
+const JITTER_EXPONENTS: std::ops::RangeInclusive<u32> = 0..=10;
 /// More would not fit the device buffers the host allocates per work-group.
 const MAX_WORKGROUP_SIZE: u32 = 4096;
 const MAX_WORKGROUPS: u32 = 4096;
@@ -137,6 +159,43 @@ impl Params {
     /// The defaults of `gpu/params.toml`.
     pub fn defaults() -> Params {
         Params::parse(DEFAULTS_PATH, DEFAULTS).expect("gpu/params.toml is valid (tested)")
+    }
+
+    /// The GPU preset of `gpu/params-gpu.toml` (memory stress on, work-groups sized to the
+    /// device at run time).
+    pub fn gpu_preset() -> Params {
+        Params::parse(GPU_PRESET_PATH, GPU_PRESET).expect("gpu/params-gpu.toml is valid (tested)")
+    }
+
+    /// The parameters for a device: unchanged when `workgroups_per_compute_unit` is 0; else
+    /// `max_workgroups` = k × compute units, cut to the resident limit where the device gives
+    /// one (a work-group that is not resident cannot meet the others at the barrier, and a
+    /// stressing one that waits stresses nothing), and `testing_workgroups` = compute units (at
+    /// most half of that, so that stressing work-groups remain), each within the file's ranges.
+    /// The second value says what was cut, for the report.
+    pub fn scaled_to(&self, device: DeviceLimits) -> (Params, Option<String>) {
+        let k = self.workgroups_per_compute_unit;
+        if k == 0 {
+            return (self.clone(), None);
+        }
+        let wanted = k
+            .saturating_mul(device.compute_units)
+            .clamp(1, MAX_WORKGROUPS);
+        let max = device
+            .resident_workgroups
+            .map_or(wanted, |r| wanted.min(r.max(1)));
+        let testing = device.compute_units.min(max.div_ceil(2)).clamp(1, max);
+        let cut = (max < wanted).then(|| {
+            format!(
+                "{wanted} work-groups wanted ({k} per compute unit), {max} can be resident at once: launches use at most {max}"
+            )
+        });
+        let scaled = Params {
+            max_workgroups: max,
+            testing_workgroups: testing,
+            ..self.clone()
+        };
+        (scaled, cut)
     }
 
     /// Read and validate a parameter file.
@@ -168,9 +227,10 @@ impl Params {
         toml::to_string(self).expect("parameters serialise")
     }
 
-    /// Table 3's parameters drawn at random within their ranges; the launch sizes, iteration
-    /// counts and timeouts taken from `base` (they depend on the device and the time budget, not
-    /// on what provokes weak behaviour); a fresh seed.
+    /// Table 3's parameters drawn at random within their ranges, and this harness's barrier
+    /// timeout (2^4 to 2^17 spins) and jitter (0, or 2^0 to 2^10 spins); the launch sizes and
+    /// iteration counts taken from `base` (they depend on the device and the time budget, not on
+    /// what provokes weak behaviour); a fresh seed.
     pub(crate) fn random<R: Rng + ?Sized>(rng: &mut R, base: &Params) -> Params {
         Params {
             thread_shuffle: rng.random_bool(0.5),
@@ -187,6 +247,11 @@ impl Params {
                 StressAssignment::Chunking
             },
             mem_stride: 1 << rng.random_range(STRIDE_EXPONENTS),
+            barrier_timeout: 1 << rng.random_range(TIMEOUT_EXPONENTS),
+            barrier_jitter: match rng.random_range(0..=JITTER_EXPONENTS.end() + 1) {
+                0 => 0,
+                e => 1 << (e - 1),
+            },
             seed: rng.random(),
             ..base.clone()
         }
@@ -298,8 +363,35 @@ mod tests {
 
     #[test]
     fn the_defaults_file_is_valid_and_round_trips() {
-        let p = Params::defaults();
-        assert_eq!(Params::parse("again.toml", &p.to_toml()).unwrap(), p);
+        for p in [Params::defaults(), Params::gpu_preset()] {
+            assert_eq!(Params::parse("again.toml", &p.to_toml()).unwrap(), p);
+        }
+    }
+
+    #[test]
+    fn the_gpu_preset_scales_with_the_compute_units() {
+        let preset = Params::gpu_preset();
+        assert!(preset.mem_stress && preset.workgroups_per_compute_unit == 2);
+        let on = |compute_units, resident_workgroups| {
+            let (p, cut) = preset.scaled_to(DeviceLimits {
+                compute_units,
+                resident_workgroups,
+            });
+            assert!(p.validate().is_ok(), "{p:?}");
+            (p.testing_workgroups, p.max_workgroups, cut.is_some())
+        };
+        // An H100 SXM has 132 SMs, two 1024-thread blocks resident on each.
+        assert_eq!(on(132, Some(264)), (132, 264, false));
+        assert_eq!(on(8, None), (8, 16, false));
+        // Where fewer can be resident, the launch stays within them.
+        assert_eq!(on(132, Some(132)), (66, 132, true));
+        // The PoCL defaults are not scaled.
+        let pocl = Params::defaults();
+        let (same, cut) = pocl.scaled_to(DeviceLimits {
+            compute_units: 132,
+            resident_workgroups: None,
+        });
+        assert_eq!((same, cut), (pocl, None));
     }
 
     #[test]
@@ -333,11 +425,11 @@ mod tests {
         for p in &drawn {
             assert!(p.validate().is_ok(), "{p:?}");
             assert_eq!(
-                (p.iterations, p.max_workgroup_size, p.barrier_timeout),
+                (p.iterations, p.max_workgroup_size, p.max_workgroups),
                 (
                     base.iterations,
                     base.max_workgroup_size,
-                    base.barrier_timeout
+                    base.max_workgroups
                 )
             );
         }

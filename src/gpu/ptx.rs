@@ -22,7 +22,7 @@ mod thread;
 use std::path::{Path, PathBuf};
 
 pub use events::{events, tag_of, Access, AtomOp, Event, Fence, Op, Scope, Sem, Strength};
-pub use host::{run, Run};
+pub use host::{module_for, run, Module, Run};
 pub use kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
 pub(crate) use thread::name as thread_function;
 
@@ -76,7 +76,7 @@ impl PtxHarness {
     }
 
     /// The harness in `dir`, its `kernel.ptx` checked against the one `test.litmus` gives.
-    pub(crate) fn load(dir: &Path) -> Result<PtxHarness> {
+    pub fn load(dir: &Path) -> Result<PtxHarness> {
         load_checked(dir, KERNEL_FILE, "cuda", PtxHarness::new, |h| &h.kernel)
     }
 }

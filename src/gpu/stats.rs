@@ -2,8 +2,10 @@
 //! Memory Consistency Testing" (OOPSLA 2020), §1.1, over it.
 //!
 //! Owns: `Tally` (per-bin counts, the counted outcome, instances, launches, time), the
-//! statistics (`rate`, `reproducibility`, `upper_bound_95`, `instances_for_reproducibility`) and
-//! `render`, the printed report.
+//! statistics of one outcome (`OutcomeStats`: `rate`, `reproducibility`, a 95 % interval —
+//! `upper_bound_95` when it was not seen, the Wilson score interval when it was —,
+//! `instances_for_reproducibility`) and `render_counted`, the report's lines on the counted
+//! outcome (`results` prints the rest).
 //!
 //! Definitions. N is the number of test instances run (the paper's iterations: one test
 //! execution each), n the number of them that showed the counted outcome. The rate is n/N.
@@ -12,11 +14,14 @@
 //! 1 − e^−n, which depends on n alone. When n = 0, the rate's one-sided 95 % upper bound is the
 //! p with (1 − p)^N = 0.05, i.e. 1 − 0.05^(1/N) (≈ 3/N, the rule of three). Instances within one
 //! launch are not independent draws; the statistics treat them as if they were, as the paper
-//! does, and the report also gives the number of launches that showed the outcome.
+//! does, and the report also gives the number of launches that showed the outcome. For an outcome
+//! seen n > 0 times the 95 % interval is Wilson's score interval (Wilson 1927), which unlike the
+//! normal approximation stays inside [0, 1] and is not degenerate at small n.
 use std::fmt::Write as _;
 
+use serde::{Deserialize, Serialize};
+
 use super::outcome::Space;
-use crate::litmus::Condition;
 
 /// Counts over a run's launches.
 #[derive(Clone, Debug, Default, PartialEq)]
@@ -29,8 +34,8 @@ pub struct Tally {
     pub instances: u64,
     /// Launches run.
     pub launches: u64,
-    /// Launches in which at least one instance showed the counted outcome.
-    pub(crate) launches_with_counted: u64,
+    /// Per launch: instances run, instances that showed the counted outcome.
+    pub per_launch: Vec<(u32, u32)>,
     /// Wall-clock seconds of the launches (tables, kernels and read-back).
     pub(crate) seconds: f64,
 }
@@ -49,9 +54,9 @@ impl Tally {
         for (total, n) in self.bins.iter_mut().zip(bins) {
             *total += u64::from(*n);
         }
-        let counted = counted.first().copied().map_or(0, u64::from);
-        self.counted += counted;
-        self.launches_with_counted += u64::from(counted > 0);
+        let counted = counted.first().copied().unwrap_or(0);
+        self.counted += u64::from(counted);
+        self.per_launch.push((instances, counted));
         self.instances += u64::from(instances);
         self.launches += 1;
         self.seconds += seconds;
@@ -95,81 +100,77 @@ pub(crate) fn instances_for_reproducibility(p_rep: f64, rate: f64) -> Option<f64
     (rate > 0.0 && rate < 1.0).then(|| (1.0 - p_rep).ln() / (1.0 - rate).ln())
 }
 
-/// The report of a run: the histogram (counted outcomes marked `*`), then the statistics.
-pub(crate) fn render(
-    space: &Space,
-    condition: &Condition,
-    condition_text: &str,
-    t: &Tally,
+/// An outcome's count over a run, and its statistics.
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
+pub struct OutcomeStats {
+    /// Instances that showed the outcome.
+    pub n: u64,
+    /// n / N.
+    pub rate: f64,
+    /// 1 − e^−n.
+    pub p_rep: f64,
+    /// 95 % interval on the rate: for n = 0, [0, 1 − 0.05^(1/N)] (exact, one-sided); for n > 0,
+    /// the Wilson score interval.
+    pub interval_95: (f64, f64),
+}
+
+impl OutcomeStats {
+    /// The statistics of `n` of `total` instances.
+    pub fn of(n: u64, total: u64) -> OutcomeStats {
+        let interval_95 = if n == 0 {
+            (0.0, upper_bound_95(total))
+        } else {
+            wilson_95(n, total)
+        };
+        OutcomeStats {
+            n,
+            rate: rate(n, total),
+            p_rep: reproducibility(n),
+            interval_95,
+        }
+    }
+}
+
+/// The Wilson score interval at 95 % (z = 1.96) for n of `total`.
+fn wilson_95(n: u64, total: u64) -> (f64, f64) {
+    const Z: f64 = 1.959964;
+    let total = total.max(1) as f64;
+    let p = n as f64 / total;
+    let z2 = Z * Z;
+    let centre = (p + z2 / (2.0 * total)) / (1.0 + z2 / total);
+    let half = Z / (1.0 + z2 / total) * (p * (1.0 - p) / total + z2 / (4.0 * total * total)).sqrt();
+    ((centre - half).max(0.0), (centre + half).min(1.0))
+}
+
+/// The lines on the counted outcome: not observed (with its bound) or observed (rate, launches,
+/// P_rep, instances needed for P_rep = 0.95).
+pub(crate) fn render_counted(
+    c: &OutcomeStats,
+    total: u64,
+    launches_with: u64,
+    launches: u64,
 ) -> String {
     let mut s = String::new();
-    let _ = writeln!(
-        s,
-        "{} launches, {} instances, {:.2} s",
-        t.launches, t.instances, t.seconds
-    );
-    s.push_str(&histogram(space, condition, t));
-    let _ = writeln!(s, "counted outcome: {condition_text}");
-    if t.counted == 0 {
+    if c.n == 0 {
         let _ = writeln!(
             s,
-            "  not observed in {} instances ({} launches)\n  95 % upper bound on its rate: {:.3e} (1 - 0.05^(1/N); rule of three 3/N = {:.3e})",
-            t.instances,
-            t.launches,
-            upper_bound_95(t.instances),
-            3.0 / t.instances.max(1) as f64
+            "  not observed in {total} instances ({launches} launches)\n  95 % upper bound on its rate: {:.3e} (1 - 0.05^(1/N))",
+            c.interval_95.1
         );
         return s;
     }
-    let p = rate(t.counted, t.instances);
     let _ = writeln!(
         s,
-        "  observed {} times in {} instances: rate {:.3e}; in {} of {} launches; {:.1} per second",
-        t.counted,
-        t.instances,
-        p,
-        t.launches_with_counted,
-        t.launches,
-        t.per_second()
+        "  observed {} times in {total} instances: rate {:.3e} (95 % interval {:.3e} to {:.3e}); in {launches_with} of {launches} launches",
+        c.n, c.rate, c.interval_95.0, c.interval_95.1
     );
     let _ = writeln!(
         s,
         "  reproducibility P_rep = 1 - e^-n = {:.4} (n = {})",
-        reproducibility(t.counted),
-        t.counted
+        c.p_rep, c.n
     );
-    if let Some(n) = instances_for_reproducibility(0.95, p) {
+    if let Some(n) = instances_for_reproducibility(0.95, c.rate) {
         let _ = writeln!(s, "  instances for P_rep = 0.95 at this rate: {}", n.ceil());
-    }
-    s
-}
-
-/// One line per bin that occurred.
-fn histogram(space: &Space, condition: &Condition, t: &Tally) -> String {
-    let counted = super::outcome::counted(condition);
-    let rows: Vec<(String, bool, u64)> = t
-        .bins
-        .iter()
-        .enumerate()
-        .filter(|(_, n)| **n > 0)
-        .map(|(bin, n)| match space.values_of(bin) {
-            Some(v) => (space.render(&v), space.satisfies(&counted, &v), *n),
-            None => (
-                "(a value outside every candidate execution)".to_string(),
-                false,
-                *n,
-            ),
-        })
-        .collect();
-    let width = rows.iter().map(|(r, _, _)| r.len()).max().unwrap_or(0);
-    let mut s = String::new();
-    for (row, hit, n) in rows {
-        let mark = if hit { '*' } else { ' ' };
-        let _ = writeln!(
-            s,
-            "  {mark} {row:<width$}  {n:>10}  {:>7.3} %",
-            100.0 * rate(n, t.instances)
-        );
     }
     s
 }
@@ -202,10 +203,31 @@ mod tests {
         t.add_launch(&[5, 1, 0, 1], 6, 0.5);
         t.add_launch(&[6, 0, 0, 0], 6, 0.5);
         assert_eq!(t.bins, [11, 1, 0]);
-        assert_eq!(
-            (t.counted, t.instances, t.launches, t.launches_with_counted),
-            (1, 12, 2, 1)
-        );
+        assert_eq!((t.counted, t.instances, t.launches), (1, 12, 2));
+        assert_eq!(t.per_launch, [(6, 1), (6, 0)]);
         assert_eq!(t.per_second(), 1.0);
+    }
+}
+
+#[cfg(test)]
+mod interval_tests {
+    use super::*;
+
+    #[test]
+    fn the_wilson_interval_holds_the_rate_and_narrows_with_instances() {
+        // Agresti & Coull (1998), Table 1 setting: 1 of 10 gives Wilson [0.0179, 0.4042].
+        let (lo, hi) = wilson_95(1, 10);
+        assert!(
+            (lo - 0.0179).abs() < 1e-3 && (hi - 0.4042).abs() < 1e-3,
+            "{lo} {hi}"
+        );
+        let wide = wilson_95(10, 1000);
+        let narrow = wilson_95(1000, 100_000);
+        assert!(wide.0 < 0.01 && 0.01 < wide.1);
+        assert!(narrow.1 - narrow.0 < wide.1 - wide.0);
+        assert_eq!(
+            OutcomeStats::of(0, 1000).interval_95.1,
+            upper_bound_95(1000)
+        );
     }
 }

@@ -8,8 +8,10 @@ use super::*;
 /// Where `ptxas` and `nvdisasm` are.
 #[derive(Clone, Debug)]
 pub struct Tools {
-    pub(crate) ptxas: PathBuf,
-    pub(crate) nvdisasm: PathBuf,
+    /// The PTX assembler.
+    pub ptxas: PathBuf,
+    /// The cubin disassembler.
+    pub nvdisasm: PathBuf,
 }
 
 /// The tools from `$MAPCHECK_CUDA_BIN`, else `.tools/cuda` of the checkout (where
@@ -53,31 +55,90 @@ fn wheel_bins(root: &Path) -> Vec<PathBuf> {
     bins
 }
 
-/// The files `check_dir` writes into a harness directory: the cubin and its SASS.
+/// The files `check_dir` writes into a harness directory: the cubin (only when optcheck passed)
+/// and its SASS.
 pub const FILES: [&str; 2] = [
     concat!("kernel.", arch!(), ".cubin"),
     concat!("kernel.", arch!(), ".sass"),
 ];
 
-/// Assemble and disassemble the harness in `dir` (writing `FILES` beside it) and check the SASS.
+/// The name of a harness's cubin for `arch` (`kernel.sm_90.cubin`).
+pub fn cubin_file(arch: &str) -> String {
+    format!("kernel.{arch}.cubin")
+}
+
+/// What `check_for` came to.
+#[derive(Clone, Debug)]
+pub enum Checked {
+    /// ptxas cannot build the architecture: its message.
+    Unsupported(String),
+    /// optcheck's report on the SASS.
+    Report(Report),
+}
+
+/// Assemble and disassemble the harness in `dir` for sm_90, check the SASS, and write the SASS
+/// beside it and, only when optcheck passed, the cubin (so that a cubin in a harness directory is
+/// one optcheck passed; `ptx::module_for` loads it).
 pub fn check_dir(dir: &Path, tools: &Tools) -> Result<Report> {
+    let scratch =
+        tempfile::tempdir().map_err(|e| Error::file("a temporary directory", e.to_string()))?;
+    let report = match check_for(dir, tools, ARCH, scratch.path())? {
+        Checked::Report(r) => r,
+        Checked::Unsupported(why) => {
+            return Err(Error::file(tools.ptxas.display().to_string(), why))
+        }
+    };
+    let built = |name: &str| {
+        let path = scratch.path().join(name);
+        std::fs::read(&path).map_err(|e| Error::file(path.display().to_string(), e.to_string()))
+    };
+    crate::output::write_file(&dir.join(FILES[1]), built(FILES[1])?)?;
+    if report.passed() {
+        crate::output::write_file(&dir.join(FILES[0]), built(FILES[0])?)?;
+    }
+    Ok(report)
+}
+
+/// Assemble the harness in `dir` for `arch` into `out` (`kernel.<arch>.cubin`, and its SASS as
+/// `kernel.<arch>.sass`) and check the SASS against the expectations measured for sm_90
+/// (decision 004; a later architecture that emits other instructions fails, and says which).
+pub fn check_for(dir: &Path, tools: &Tools, arch: &str, out: &Path) -> Result<Checked> {
     let h = PtxHarness::load(dir)?;
-    let cubin = dir.join(FILES[0]);
+    let cubin = out.join(cubin_file(arch));
     let ptx = dir.join(crate::gpu::ptx::KERNEL_FILE);
-    let arch = format!("-arch={ARCH}");
-    tool_output(
-        &tools.ptxas,
-        &[
-            arch.as_ref(),
+    let arch_flag = format!("-arch={arch}");
+    let assembled = Command::new(&tools.ptxas)
+        .args([
+            arch_flag.as_ref(),
             "-o".as_ref(),
             cubin.as_os_str(),
             ptx.as_os_str(),
-        ],
-    )?;
+        ])
+        .output()
+        .map_err(|e| {
+            Error::file(
+                tools.ptxas.display().to_string(),
+                format!("cannot run: {e}"),
+            )
+        })?;
+    if !assembled.status.success() {
+        let why = String::from_utf8_lossy(&assembled.stderr)
+            .trim()
+            .to_string();
+        if why.contains("not defined for option 'gpu-name'")
+            || why.contains("Unsupported gpu architecture")
+        {
+            return Ok(Checked::Unsupported(why));
+        }
+        return Err(Error::file(
+            tools.ptxas.display().to_string(),
+            format!("failed ({})", assembled.status),
+        )
+        .with_note(why));
+    }
     let sass = tool_output(&tools.nvdisasm, &["-c".as_ref(), cubin.as_os_str()])?;
-    let sass_path = dir.join(FILES[1]);
-    crate::output::write_file(&sass_path, &sass)?;
-    Ok(check_sass(&h.test, &h.events, &sass))
+    crate::output::write_file(&out.join(format!("kernel.{arch}.sass")), &sass)?;
+    Ok(Checked::Report(check_sass(&h.test, &h.events, &sass)))
 }
 
 /// Run a tool; its standard output, or an error with its standard error.

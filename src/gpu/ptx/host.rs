@@ -1,14 +1,18 @@
 //! The CUDA host of a PTX harness, on `cudarc` with the driver library loaded at run time (the
-//! binary builds and starts without CUDA). It loads `kernel.ptx` (the driver JIT-compiles it
-//! for the device with its ptxas at -O3, the level optcheck checks), allocates the buffers once
-//! at their largest, and runs the launches as the OpenCL host does: per launch, fresh
+//! binary builds and starts without CUDA). It loads the cubin that ptxas built and optcheck
+//! passed for the device's architecture (`module_for`: the one `gpu emit` wrote for sm_90, or one
+//! assembled and checked at run time for another architecture), and only when the bundled ptxas
+//! cannot build that architecture (or is not at hand) `kernel.ptx` through the driver's JIT, with
+//! a warning in the report. It sizes the parameters to the device (SM count and the occupancy
+//! calculator's resident blocks, `Params::scaled_to`), allocates the buffers once at their
+//! largest, and runs the launches as the OpenCL host does: per launch, fresh
 //! iteration parameters from the seed's generator (`layout::Launch`), then `litmus_init`,
 //! `litmus_test`, `litmus_classify`, and the histogram read back into a `stats::Tally`.
 //!
-//! Owns: `run`, `Run`. Without `libcuda.so.1`, or without a device, `run` says so
+//! Owns: `run`, `Run`, `module_for`, `Module`. Without `libcuda.so.1`, or without a device, `run` says so
 //! (`Run::Unavailable`) and touches nothing else: cudarc panics when asked to load a library
 //! that is missing, so `detect::cuda_driver` is asked first.
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
@@ -25,32 +29,111 @@ use super::{Event, PtxHarness, MAX_BLOCK};
 use crate::diag::{Error, Result};
 use crate::gpu::detect;
 use crate::gpu::layout::{Launch, KNOBS, SCRATCH_WORDS};
-use crate::gpu::params::Params;
-use crate::gpu::stats::{self, Tally};
-use crate::runner;
+use crate::gpu::optcheck;
+use crate::gpu::params::{DeviceLimits, Params};
+use crate::gpu::results::RunContext;
+use crate::gpu::stats::Tally;
 
 /// What a CUDA run came to.
 #[derive(Clone, Debug)]
 pub enum Run {
     /// Nothing to run on: why (no driver library, no device).
     Unavailable(String),
-    /// The launches ran: the device, the tally, and the printed report (`stats::render`).
+    /// The launches ran: what ran where, and the tally.
     Ran {
-        /// The device's name.
-        device: String,
+        /// The device, its driver, the module loaded, notes.
+        context: RunContext,
         /// Counts over the launches.
         tally: Tally,
-        /// The report `stats::render` printed.
-        report: String,
     },
+}
+
+/// What the host hands the driver: the cubin optcheck passed, or the PTX for the driver's JIT.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Module {
+    /// A cubin ptxas built and optcheck passed, for the device's architecture.
+    Cubin {
+        /// Where it was read from.
+        path: PathBuf,
+        /// Its bytes, exactly as loaded.
+        bytes: Vec<u8>,
+    },
+    /// `kernel.ptx` for the driver's JIT, and why no checked cubin could be had.
+    Jit {
+        /// Why not a cubin (reported as a warning).
+        why: String,
+    },
+}
+
+impl Module {
+    fn describe(&self) -> String {
+        match self {
+            Module::Cubin { path, .. } => {
+                format!("{} (assembled by ptxas, passed optcheck)", path.display())
+            }
+            Module::Jit { why } => format!(
+                "kernel.ptx through the driver's JIT: WARNING: {why}; optcheck's properties are \
+                 unverified for the code that ran"
+            ),
+        }
+    }
+}
+
+/// The module for a device of architecture `arch` (`sm_90`): the cubin `gpu emit` wrote and
+/// optcheck passed (`kernel.<arch>.cubin`, written only when it passed); else one assembled and
+/// checked now (where ptxas and nvdisasm are found), in a temporary directory; else, when ptxas
+/// cannot build `arch` or is not at hand, the PTX JIT with the reason. A cubin that fails
+/// optcheck is an error, as at `gpu emit`.
+pub fn module_for(dir: &Path, arch: &str) -> Result<Module> {
+    let emitted = dir.join(optcheck::cubin_file(arch));
+    if emitted.exists() {
+        let bytes = std::fs::read(&emitted)
+            .map_err(|e| Error::file(emitted.display().to_string(), e.to_string()))?;
+        return Ok(Module::Cubin {
+            path: emitted,
+            bytes,
+        });
+    }
+    let tools = match optcheck::find_tools() {
+        Ok(t) => t,
+        Err(why) => {
+            return Ok(Module::Jit {
+                why: format!("no cubin for {arch} in the harness and {why}"),
+            })
+        }
+    };
+    let scratch =
+        tempfile::tempdir().map_err(|e| Error::file("a temporary directory", e.to_string()))?;
+    match optcheck::check_for(dir, &tools, arch, scratch.path())? {
+        optcheck::Checked::Unsupported(why) => Ok(Module::Jit {
+            why: format!("the bundled ptxas cannot build {arch}: {why}"),
+        }),
+        optcheck::Checked::Report(report) if !report.passed() => Err(Error::file(
+            dir.display().to_string(),
+            format!("optcheck failed for {arch}: ptxas did not keep the test's accesses\n{report}"),
+        )),
+        optcheck::Checked::Report(_) => {
+            let path = scratch.path().join(optcheck::cubin_file(arch));
+            let bytes = std::fs::read(&path)
+                .map_err(|e| Error::file(path.display().to_string(), e.to_string()))?;
+            Ok(Module::Cubin {
+                path: dir.join(format!(
+                    "{} (assembled at run time)",
+                    optcheck::cubin_file(arch)
+                )),
+                bytes,
+            })
+        }
+    }
 }
 
 /// Threads per block of the per-instance kernels (`litmus_init`, `litmus_classify`).
 const INSTANCE_BLOCK: u32 = 256;
 
-/// Run `params.iterations` launches of the CUDA harness in `dir` on device 0.
-pub fn run(dir: &Path, params: &Params) -> Result<Run> {
-    let h = PtxHarness::load(dir)?;
+/// Run `params.iterations` launches of the CUDA harness `h` (read from `dir`) on device
+/// `device` (the driver's ordinal; 0 by default), its parameters sized to the device
+/// (`Params::scaled_to`).
+pub fn run(h: &PtxHarness, dir: &Path, params: &Params, device: Option<usize>) -> Result<Run> {
     if !detect::cuda_driver() {
         let lib = detect::CUDA_DRIVER.to_string_lossy();
         return Ok(Run::Unavailable(format!(
@@ -59,19 +142,30 @@ pub fn run(dir: &Path, params: &Params) -> Result<Run> {
     }
     let fail =
         |what: &str, e: DriverError| Error::file(&h.name, format!("CUDA: {what} failed: {e}"));
+    let ordinal = device.unwrap_or(0);
     match CudaContext::device_count() {
-        Ok(n) if n > 0 => {}
-        Ok(_) => return Ok(Run::Unavailable("the CUDA driver sees no device".into())),
+        Ok(n) if n as usize > ordinal => {}
+        Ok(n) => {
+            return Ok(Run::Unavailable(format!(
+                "the CUDA driver sees {n} devices, no device {ordinal}"
+            )))
+        }
         Err(e) => return Ok(Run::Unavailable(format!("the CUDA driver reports {e}"))),
     }
-    let ctx = CudaContext::new(0).map_err(|e| fail("opening device 0", e))?;
-    let device = ctx.name().map_err(|e| fail("reading the device name", e))?;
+    let ctx = CudaContext::new(ordinal).map_err(|e| fail("opening the device", e))?;
+    let name = ctx.name().map_err(|e| fail("reading the device name", e))?;
+    let (major, minor) = ctx
+        .compute_capability()
+        .map_err(|e| fail("reading the compute capability", e))?;
+    let module = module_for(dir, &format!("sm_{major}{minor}"))?;
     let stream = ctx.default_stream();
-    let module = ctx
-        .load_module(Ptx::from_src(h.kernel.clone()))
-        .map_err(|e| fail("loading kernel.ptx (JIT)", e))?;
+    let loaded = match &module {
+        Module::Cubin { bytes, .. } => ctx.load_module(Ptx::from_binary(bytes.clone())),
+        Module::Jit { .. } => ctx.load_module(Ptx::from_src(h.kernel.clone())),
+    }
+    .map_err(|e| fail("loading the module", e))?;
     let load = |name: &str| {
-        module
+        loaded
             .load_function(name)
             .map_err(|e| fail(&format!("finding {name}"), e))
     };
@@ -80,16 +174,34 @@ pub fn run(dir: &Path, params: &Params) -> Result<Run> {
         test: load(TEST_KERNEL)?,
         classify: load(CLASSIFY_KERNEL)?,
     };
-    let block = ctx
-        .attribute(CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK)
-        .map_err(|e| fail("reading the largest block", e))?;
-    let max_size = h.layout.max_workgroup_size(
-        params,
-        u32::try_from(block).unwrap_or(MAX_BLOCK).min(MAX_BLOCK),
+    let attribute = |a, what: &str| {
+        ctx.attribute(a)
+            .map(|v| u32::try_from(v).unwrap_or(0))
+            .map_err(|e| fail(what, e))
+    };
+    let block = attribute(
+        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK,
+        "reading the largest block",
     )?;
+    let sms = attribute(
+        CUdevice_attribute::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT,
+        "reading the SM count",
+    )?;
+    let max_size = h
+        .layout
+        .max_workgroup_size(params, block.min(MAX_BLOCK).max(1))?;
+    let per_sm = kernels
+        .test
+        .occupancy_max_active_blocks_per_multiprocessor(max_size, 0, None)
+        .map_err(|e| fail("asking the occupancy calculator", e))?;
+    let (params, cut) = params.scaled_to(DeviceLimits {
+        compute_units: sms,
+        resident_workgroups: Some(per_sm.saturating_mul(sms)),
+    });
+    let params = &params;
     let instances = h.layout.max_instances(params, max_size)? as usize;
     let blocks = h.layout.testing_workgroups(params)? as usize / h.layout.ctas;
-    let mut buffers = Buffers::create(&stream, &h, params, max_size, instances, blocks)
+    let mut buffers = Buffers::create(&stream, h, params, max_size, instances, blocks)
         .map_err(|e| fail("allocating buffers", e))?;
     let mut rng = StdRng::seed_from_u64(params.seed);
     let mut tally = Tally::new(&h.space);
@@ -101,23 +213,32 @@ pub fn run(dir: &Path, params: &Params) -> Result<Run> {
             .map_err(|e| fail("a launch", e))?;
         tally.add_launch(&histogram, launch.instances, start.elapsed().as_secs_f64());
     }
-    let report = format!(
-        "test {} on {device} (CUDA)\nparameters: seed {}, {} launches\n{}",
-        h.test.name,
-        params.seed,
-        params.iterations,
-        stats::render(
-            &h.space,
-            &h.test.condition,
-            &runner::render_condition(&h.test),
-            &tally
-        )
-    );
-    Ok(Run::Ran {
-        device,
-        tally,
-        report,
-    })
+    let mut notes = vec![format!(
+        "{sms} SMs, {per_sm} blocks of {max_size} threads resident per SM: {} testing and up to {} work-groups per launch",
+        params.testing_workgroups, params.max_workgroups
+    )];
+    notes.extend(cut);
+    let context = RunContext {
+        target: "cuda",
+        device: format!("{name} (device {ordinal}, sm_{major}{minor})"),
+        driver: driver_version(),
+        cpu: false,
+        module: Some(module.describe()),
+        notes,
+    };
+    Ok(Run::Ran { context, tally })
+}
+
+/// The CUDA driver's version (`CUDA driver 12.8`).
+fn driver_version() -> String {
+    let mut v: std::ffi::c_int = 0;
+    // SAFETY: the driver library is loaded (checked by the caller); one int written.
+    let ok = unsafe { cudarc::driver::sys::cuDriverGetVersion(&mut v) };
+    if ok == cudarc::driver::sys::CUresult::CUDA_SUCCESS {
+        format!("CUDA driver {}.{}", v / 1000, (v % 1000) / 10)
+    } else {
+        "CUDA driver (version unknown)".into()
+    }
 }
 
 struct Kernels {

@@ -1,0 +1,124 @@
+//! What the models say about every observable state of a harness: decided once by `gpu emit`
+//! with the runner (`outcome::select`), kept in the harness directory as `judgement.json`, and
+//! read by `gpu run`, which marks each observed outcome allowed or forbidden without loading a
+//! model.
+//!
+//! Owns: `Judgement` (per state: allowed by the test's model; for a counterexample, allowed by
+//! the source model too; reachable by running whole threads one after another), `Verdict`,
+//! `JUDGEMENT_FILE`, `Judgement::load`.
+//!
+//! Why "whole threads one after another": an instance whose threads did not overlap in time
+//! behaves as the threads run in some order, each to its end, under sequential consistency. A
+//! run that shows only such states tested nothing about the memory model (on PoCL, threads of
+//! one work-group always run so, and work-groups often do on a loaded machine).
+use std::collections::BTreeSet;
+use std::path::Path;
+
+use serde::{Deserialize, Serialize};
+
+use super::outcome::{Space, Values};
+use crate::diag::{self, Error, Result};
+
+/// The file `gpu emit` writes the judgement into.
+pub(crate) const JUDGEMENT_FILE: &str = "judgement.json";
+
+/// The models' verdicts on the states of a harness's outcome space.
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+pub struct Judgement {
+    /// The observed targets, as the harness's `Space` names them (checked on load).
+    pub names: Vec<String>,
+    /// The test's model (the title, else the path); `None`: no model judged the states.
+    pub model: Option<String>,
+    /// States of the test's consistent executions under `model`.
+    pub allowed: BTreeSet<Values>,
+    /// For a counterexample: the source model's verdicts on the source program.
+    pub source: Option<SourceJudgement>,
+    /// States of executions that run whole threads one after another (sequentially consistent,
+    /// no thread interleaved with another).
+    pub sequential: BTreeSet<Values>,
+}
+
+/// A counterexample's source model and the states of the source program's consistent executions
+/// under it.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct SourceJudgement {
+    /// The source model (the title, else the path).
+    pub model: String,
+    /// The states it allows.
+    pub allowed: BTreeSet<Values>,
+}
+
+/// A state's verdict under the test's model.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// Some consistent execution has it.
+    Allowed,
+    /// No consistent execution has it: observing it is a bug in the model, the compiler or the
+    /// hardware.
+    Forbidden,
+    /// No model was given.
+    Unjudged,
+}
+
+impl Verdict {
+    pub(crate) fn word(self) -> &'static str {
+        match self {
+            Verdict::Allowed => "allowed",
+            Verdict::Forbidden => "FORBIDDEN",
+            Verdict::Unjudged => "unjudged",
+        }
+    }
+}
+
+impl Judgement {
+    /// The verdict of the test's model on a state (`None`: outside the space's domains, which no
+    /// candidate execution has, so forbidden when a model judges).
+    pub fn verdict(&self, state: Option<&Values>) -> Verdict {
+        match (&self.model, state) {
+            (None, _) => Verdict::Unjudged,
+            (Some(_), Some(v)) if self.allowed.contains(v) => Verdict::Allowed,
+            (Some(_), _) => Verdict::Forbidden,
+        }
+    }
+
+    /// For a counterexample: does the state show it (the target allows it, the source forbids
+    /// it)? `None` without a source.
+    pub fn shows_counterexample(&self, state: &Values) -> Option<bool> {
+        let source = self.source.as_ref()?;
+        Some(self.allowed.contains(state) && !source.allowed.contains(state))
+    }
+
+    /// Can running whole threads one after another give the state?
+    pub fn is_sequential(&self, state: &Values) -> bool {
+        self.sequential.contains(state)
+    }
+
+    /// The judgement in `dir` (`None` when the directory has none: emitted before judgements
+    /// were kept), checked against the harness's space.
+    pub(crate) fn load(dir: &Path, space: &Space) -> Result<Option<Judgement>> {
+        let path = dir.join(JUDGEMENT_FILE);
+        if !path.exists() {
+            return Ok(None);
+        }
+        let text = diag::read_source(&path)?;
+        let shown = path.display().to_string();
+        let j: Judgement = serde_json::from_str(&text)
+            .map_err(|e| Error::file(&shown, format!("not a judgement file: {e}")))?;
+        let in_space = |v: &Values| space.contains(v);
+        let fits = j.names == space.names
+            && j.allowed.iter().all(in_space)
+            && j.sequential.iter().all(in_space);
+        if !fits {
+            return Err(Error::file(
+                &shown,
+                format!("does not judge the states of {} (stale or edited); run `mapcheck gpu emit` again", super::harness::TEST_FILE),
+            ));
+        }
+        Ok(Some(j))
+    }
+
+    pub(crate) fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).expect("a judgement serialises")
+    }
+}

@@ -1,0 +1,394 @@
+//! The result of one harness run as data: what ran where with which parameters, the count of
+//! every outcome with its statistics and the models' verdict on it, and what the run could not
+//! test. `gpu run` prints it (`render`), writes it into the harness directory as
+//! `result.json` and `result.csv`, and sums several up in one table (`render_summary`).
+//!
+//! Owns: `RunResult` (`new`, `render`, `to_csv`), `Row`, `RunContext`, `render_summary`.
+//! Uses: `stats` (the numbers), `judgement` (the verdicts), `outcome::Space` (the states).
+use std::fmt::Write as _;
+
+use serde::{Deserialize, Serialize};
+
+use super::judgement::{Judgement, Verdict};
+use super::outcome::{self, Space, Values};
+use super::params::Params;
+use super::stats::{self, OutcomeStats, Tally};
+use crate::litmus::Litmus;
+
+/// The file names a run writes into its harness directory.
+pub(crate) const RESULT_FILES: [&str; 2] = ["result.json", "result.csv"];
+
+/// What ran where, for the result (the parts the host knows).
+#[derive(Clone, Debug)]
+pub struct RunContext {
+    /// `opencl` or `cuda`.
+    pub target: &'static str,
+    /// The device's name.
+    pub device: String,
+    /// The OpenCL platform and its version, or the CUDA driver's version.
+    pub driver: String,
+    /// Is the device a CPU (PoCL)?
+    pub cpu: bool,
+    /// What the host loaded (CUDA: the checked cubin, or the PTX JIT and why).
+    pub module: Option<String>,
+    /// Notes from the host (a fallback, a device limit that cut the parameters).
+    pub notes: Vec<String>,
+}
+
+/// One outcome of the histogram.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Row {
+    /// The state as herd7 prints it (`0:r0=0; 1:r1=0;`), or a note for values outside every
+    /// candidate execution.
+    pub state: String,
+    /// Instances that ended in this state.
+    pub count: u64,
+    /// Rate, P_rep and 95 % interval of `count` over the run's instances.
+    pub stats: OutcomeStats,
+    /// Does the state satisfy the counted condition?
+    pub counted: bool,
+    /// The test's model on this state.
+    pub verdict: Verdict,
+    /// For a counterexample: does the state show it (allowed by the target, forbidden by the
+    /// source)?
+    pub shows_counterexample: Option<bool>,
+    /// Can running whole threads one after another give this state?
+    pub sequential: bool,
+}
+
+/// One run of a harness.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct RunResult {
+    /// The test's name.
+    pub test: String,
+    /// The harness directory.
+    pub harness: String,
+    /// `opencl` or `cuda`.
+    pub target: String,
+    /// The device's name (CUDA: with its ordinal and architecture).
+    pub device: String,
+    /// The OpenCL platform and version, or the CUDA driver's version.
+    pub driver: String,
+    /// The device is a CPU.
+    pub cpu: bool,
+    /// CUDA: what the host loaded.
+    pub module: Option<String>,
+    /// The parameters the launches ran with (sized to the device).
+    pub params: Params,
+    /// The observed registers and locations, in the order the states list them.
+    pub observed: Vec<String>,
+    /// The counted condition.
+    pub condition: String,
+    /// The model that judged the outcomes, and a counterexample's source model.
+    pub model: Option<String>,
+    /// For a counterexample: the source model.
+    pub source_model: Option<String>,
+    /// Launches run.
+    pub launches: u64,
+    /// Test instances run over all launches.
+    pub instances: u64,
+    /// Wall-clock seconds of the launches.
+    pub seconds: f64,
+    /// Per launch: instances run, instances that showed the counted outcome.
+    pub per_launch: Vec<(u32, u32)>,
+    /// Every observed state, and every state the model allows or the condition counts.
+    pub outcomes: Vec<Row>,
+    /// The counted outcome (all its states together).
+    pub counted: OutcomeStats,
+    /// Instances in states the test's model forbids.
+    pub forbidden_observed: u64,
+    /// Did some instance end in a state that needs threads to overlap? `None` when no state of
+    /// the test needs it or none can be reached by running threads in turn.
+    pub overlapped: Option<bool>,
+    /// What the run could not test, the device's limits, a fallback.
+    pub notes: Vec<String>,
+}
+
+impl RunResult {
+    /// The result of a run of `test` (its outcome space `space`, judged by `judgement`).
+    pub fn new(
+        harness: &str,
+        test: &Litmus,
+        space: &Space,
+        judgement: &Judgement,
+        context: RunContext,
+        params: &Params,
+        tally: &Tally,
+        shared_workgroups: Vec<Vec<String>>,
+    ) -> RunResult {
+        let counted_prop = outcome::counted(&test.condition);
+        let row = |state: Option<&Values>, count: u64| Row {
+            state: state.map_or("(a value outside every candidate execution)".into(), |v| {
+                space.render(v)
+            }),
+            count,
+            stats: OutcomeStats::of(count, tally.instances),
+            counted: state.is_some_and(|v| space.satisfies(&counted_prop, v)),
+            verdict: judgement.verdict(state),
+            shows_counterexample: state.and_then(|v| judgement.shows_counterexample(v)),
+            sequential: state.is_some_and(|v| judgement.is_sequential(v)),
+        };
+        let mut outcomes = vec![];
+        for (bin, &count) in tally.bins.iter().enumerate() {
+            let state = space.values_of(bin);
+            let listed = count > 0
+                || state.as_ref().is_some_and(|v| {
+                    judgement.allowed.contains(v) || space.satisfies(&counted_prop, v)
+                });
+            if listed {
+                outcomes.push(row(state.as_ref(), count));
+            }
+        }
+        let forbidden_observed = outcomes
+            .iter()
+            .filter(|r| r.verdict == Verdict::Forbidden)
+            .map(|r| r.count)
+            .sum();
+        let needs_overlap = outcomes.iter().any(|r| !r.sequential);
+        let overlapped = (needs_overlap && !judgement.sequential.is_empty())
+            .then(|| outcomes.iter().any(|r| r.count > 0 && !r.sequential));
+        let notes = notes(&context, overlapped, &shared_workgroups);
+        RunResult {
+            test: test.name.clone(),
+            harness: harness.to_string(),
+            target: context.target.to_string(),
+            device: context.device,
+            driver: context.driver,
+            cpu: context.cpu,
+            module: context.module,
+            params: params.clone(),
+            observed: space.names.clone(),
+            condition: crate::runner::render_condition(test),
+            model: judgement.model.clone(),
+            source_model: judgement.source.as_ref().map(|s| s.model.clone()),
+            launches: tally.launches,
+            instances: tally.instances,
+            seconds: tally.seconds,
+            per_launch: tally.per_launch.clone(),
+            counted: OutcomeStats::of(tally.counted, tally.instances),
+            outcomes,
+            forbidden_observed,
+            overlapped,
+            notes,
+        }
+    }
+
+    /// The printed report: what ran where, the histogram with each outcome's verdict and
+    /// statistics, the counted outcome, the notes.
+    pub fn render(&self) -> String {
+        let mut s = format!(
+            "test {} on {} ({}, {})\n",
+            self.test, self.device, self.target, self.driver
+        );
+        if let Some(m) = &self.module {
+            let _ = writeln!(s, "module: {m}");
+        }
+        let _ = writeln!(
+            s,
+            "parameters: seed {}; {} launches, {} instances, {:.2} s",
+            self.params.seed, self.launches, self.instances, self.seconds
+        );
+        let judged_by = match (&self.model, &self.source_model) {
+            (Some(m), Some(src)) => format!("verdicts of {m}; source program under {src}"),
+            (Some(m), None) => format!("verdicts of {m}"),
+            (None, _) => "no model judged the outcomes (gpu emit --model)".into(),
+        };
+        let _ = writeln!(
+            s,
+            "outcomes ({judged_by}; * counted, s reachable running whole threads in turn):"
+        );
+        s.push_str(&self.histogram());
+        let _ = writeln!(s, "counted outcome: {}", self.condition);
+        s.push_str(&stats::render_counted(
+            &self.counted,
+            self.instances,
+            self.launches_with_counted(),
+            self.launches,
+        ));
+        if self.forbidden_observed > 0 {
+            let _ = writeln!(
+                s,
+                "FORBIDDEN OUTCOME OBSERVED: {} instances ended in states {} forbids: a bug in the \
+                 model, the compiler or the hardware (exit status 1)",
+                self.forbidden_observed,
+                self.model.as_deref().unwrap_or("the model")
+            );
+        }
+        for n in &self.notes {
+            let _ = writeln!(s, "note: {n}");
+        }
+        s
+    }
+
+    fn launches_with_counted(&self) -> u64 {
+        self.per_launch.iter().filter(|(_, c)| *c > 0).count() as u64
+    }
+
+    fn histogram(&self) -> String {
+        let width = self
+            .outcomes
+            .iter()
+            .map(|r| r.state.len())
+            .max()
+            .unwrap_or(0);
+        let mut s = format!(
+            "     {:width$}  {:>10}  {:>9}  {:>6}  {:>21}  verdict\n",
+            "state", "count", "rate", "P_rep", "95 % interval"
+        );
+        for r in &self.outcomes {
+            let marks = format!(
+                "{}{}",
+                if r.counted { '*' } else { ' ' },
+                if r.sequential { 's' } else { ' ' }
+            );
+            let source = match r.shows_counterexample {
+                Some(true) => "; the source forbids it: shows the counterexample",
+                Some(false) => "; the source allows it",
+                None => "",
+            };
+            let _ = writeln!(
+                s,
+                "  {marks} {:width$}  {:>10}  {:>9.3e}  {:>6.4}  [{:>9.3e}, {:>9.3e}]  {}{source}",
+                r.state,
+                r.count,
+                r.stats.rate,
+                r.stats.p_rep,
+                r.stats.interval_95.0,
+                r.stats.interval_95.1,
+                r.verdict.word()
+            );
+        }
+        s
+    }
+
+    /// One CSV line per outcome, with a header.
+    pub fn to_csv(&self) -> String {
+        let mut s = String::from(
+            "test,state,count,instances,rate,p_rep,low_95,high_95,counted,verdict,shows_counterexample,sequential\n",
+        );
+        for r in &self.outcomes {
+            let _ = writeln!(
+                s,
+                "{},\"{}\",{},{},{:e},{},{:e},{:e},{},{},{},{}",
+                self.test,
+                r.state,
+                r.count,
+                self.instances,
+                r.stats.rate,
+                r.stats.p_rep,
+                r.stats.interval_95.0,
+                r.stats.interval_95.1,
+                r.counted,
+                r.verdict.word().to_lowercase(),
+                r.shows_counterexample
+                    .map_or(String::new(), |b| b.to_string()),
+                r.sequential
+            );
+        }
+        s
+    }
+
+    /// The summary line's verdict on the counted outcome.
+    fn summary_verdict(&self) -> String {
+        let counted: Vec<&Row> = self.outcomes.iter().filter(|r| r.counted).collect();
+        let seen = self.counted.n > 0;
+        let allowed = counted.iter().any(|r| r.verdict == Verdict::Allowed);
+        let judged = counted.iter().all(|r| r.verdict != Verdict::Unjudged) && !counted.is_empty();
+        let mut v = match (judged, allowed, seen) {
+            (false, _, true) => "seen (unjudged)".to_string(),
+            (false, _, false) => "not seen (unjudged)".to_string(),
+            (true, true, true) => "seen, allowed".to_string(),
+            (true, true, false) => "not seen, allowed".to_string(),
+            (true, false, false) => "not seen, forbidden: ok".to_string(),
+            (true, false, true) => "FORBIDDEN, SEEN".to_string(),
+        };
+        if self.forbidden_observed > 0 && !v.starts_with("FORBIDDEN") {
+            v.push_str("; FORBIDDEN outcome seen");
+        }
+        if self.overlapped == Some(false) {
+            v.push_str("; tested nothing (no overlap)");
+        }
+        v
+    }
+}
+
+/// The notes of a run: what a CPU device can show, which threads never overlap, a run that
+/// tested nothing.
+fn notes(
+    context: &RunContext,
+    overlapped: Option<bool>,
+    shared_workgroups: &[Vec<String>],
+) -> Vec<String> {
+    let mut notes = context.notes.clone();
+    if context.cpu {
+        notes.push(format!(
+            "the device is a CPU: it shows the CPU's own weak behaviours ({}) and what its \
+             compiler reorders, none of a GPU's",
+            if std::env::consts::ARCH == "x86_64" {
+                "x86-64 is TSO: only a store delayed past a later load of another location, as in store buffering"
+            } else {
+                "its architecture's memory model"
+            }
+        ));
+        for threads in shared_workgroups {
+            notes.push(format!(
+                "{} share a work-group: PoCL runs a work-group's work-items one after another, so \
+                 they never overlap on this device",
+                threads.join(" and ")
+            ));
+        }
+    }
+    if overlapped == Some(false) {
+        notes.push(
+            "no instance ended in a state that needs its threads to overlap: this run tested \
+             nothing about the memory model (threads ran one after another; on a CPU, a busy \
+             machine does this)"
+                .into(),
+        );
+    }
+    notes
+}
+
+/// One table over several runs: test, counted outcome, observed / instances, rate, verdict.
+pub fn render_summary(results: &[RunResult]) -> String {
+    let rows: Vec<[String; 5]> = results
+        .iter()
+        .map(|r| {
+            [
+                r.test.clone(),
+                r.condition.clone(),
+                format!("{} / {}", r.counted.n, r.instances),
+                format!("{:.3e}", r.counted.rate),
+                r.summary_verdict(),
+            ]
+        })
+        .collect();
+    let header = [
+        "test",
+        "counted outcome",
+        "observed / instances",
+        "rate",
+        "verdict",
+    ];
+    let widths: Vec<usize> = (0..5)
+        .map(|i| {
+            rows.iter()
+                .map(|r| r[i].len())
+                .chain([header[i].len()])
+                .max()
+                .unwrap_or(0)
+        })
+        .collect();
+    let line = |cells: [&str; 5]| {
+        let mut l = String::new();
+        for (i, c) in cells.iter().enumerate() {
+            let _ = write!(l, "{c:<w$}  ", w = widths[i]);
+        }
+        format!("{}\n", l.trim_end())
+    };
+    let mut s = line(header);
+    for r in &rows {
+        s.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
+    }
+    s
+}
