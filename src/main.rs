@@ -22,6 +22,7 @@ use cli::args::{
     GpuEmitArgs, OracleArgs, RunArgs,
 };
 use mapcheck::gpu::commands::{self, Failure};
+use mapcheck::gpu::results::RunResult;
 use mapcheck::output::{self, eprint, print, OutputDir};
 use mapcheck::{bench, compare, coq, decide, ir, litmus, mapping, oracle, report, runner, search};
 
@@ -249,12 +250,22 @@ fn gpu(command: &GpuCommand) -> Result<Ended, Failure> {
             None => return Ok(Ended::Done),
         },
         GpuCommand::Run(args) => args.options(),
+        GpuCommand::Suite(args) => {
+            let results = commands::suite(&args.options(), &mut |s| print(s))?;
+            return Ok(forbidden_or_done(&results));
+        }
     };
     let results = commands::run(&run, &mut |s| print(s))?;
+    Ok(forbidden_or_done(&results))
+}
+
+/// `gpu run` / `gpu suite`: status 1 when some run observed an outcome its model forbids.
+fn forbidden_or_done(results: &[RunResult]) -> Ended {
     if results.iter().any(|r| r.forbidden_observed > 0) {
-        return Ok(Ended::Forbidden);
+        Ended::Forbidden
+    } else {
+        Ended::Done
     }
-    Ok(Ended::Done)
 }
 
 /// `gpu emit`: writes the harness and prints what it wrote; returns the run `--run` asks for.

@@ -426,7 +426,7 @@ fn run_reports_a_missing_driver_or_counts_every_instance() {
     let h = ptx::PtxHarness::load(&dir).expect("the harness loads");
     match ptx::run(&h, &dir, &few, None).expect("the harness runs") {
         ptx::Run::Unavailable(why) => assert!(why.contains("CUDA"), "{why}"),
-        ptx::Run::Ran { tally, context } => {
+        ptx::Run::Ran { tally, context, .. } => {
             assert_eq!(tally.launches, 2, "{context:?}");
             assert_eq!(
                 tally.bins.iter().sum::<u64>(),

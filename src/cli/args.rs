@@ -5,7 +5,7 @@ use std::time::{Duration, Instant};
 
 use clap::{Args, Parser, Subcommand};
 use mapcheck::encode::Backend;
-use mapcheck::gpu::commands::{EmitOptions, RunOptions, Target};
+use mapcheck::gpu::commands::{EmitOptions, RunOptions, SuiteOptions, Target};
 use mapcheck::solver::Stop;
 use mapcheck::{ir, runner, search};
 
@@ -291,8 +291,57 @@ pub struct CompileArgs {
 pub enum GpuCommand {
     /// Write a harness for a litmus test, its condition selected to identify the execution.
     Emit(GpuEmitArgs),
-    /// Detect devices, run a harness directory, print the outcome histogram and statistics.
+    /// Detect devices, run harness directories, print each outcome's count, statistics and
+    /// verdict, write DIR/result.json and DIR/result.csv; a summary table for several.
     Run(GpuRunArgs),
+    /// Emit a harness for every .litmus file of a directory, run them all, print the summary.
+    Suite(GpuSuiteArgs),
+}
+
+#[derive(Args)]
+pub struct GpuSuiteArgs {
+    /// A directory of litmus tests (PTX, C or OpenCL; not descended into).
+    pub tests: PathBuf,
+    #[arg(long, value_enum)]
+    pub target: TargetArg,
+    /// Where the harnesses go, one directory per test.
+    #[arg(short, long)]
+    pub output: PathBuf,
+    /// The model that judges every test (default: each test's language's, as for gpu emit).
+    #[arg(long)]
+    pub model: Option<PathBuf>,
+    /// Parameter file for every harness (default: the target's preset).
+    #[arg(long)]
+    pub params: Option<PathBuf>,
+    /// Launches per test, instead of the parameter file's `iterations`.
+    #[arg(long)]
+    pub iterations: Option<u32>,
+    /// The device (OpenCL: its index in the detection list; CUDA: the driver's ordinal).
+    #[arg(long)]
+    pub device: Option<usize>,
+    /// Print the results as JSON (an array, one object per run) instead of the reports.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl GpuSuiteArgs {
+    pub fn options(&self) -> SuiteOptions {
+        SuiteOptions {
+            tests: self.tests.clone(),
+            target: self.target.into(),
+            output: self.output.clone(),
+            model: self.model.clone(),
+            params: self.params.clone(),
+            run: RunOptions {
+                dirs: vec![],
+                params: None,
+                iterations: self.iterations,
+                tune: None,
+                device: self.device,
+                json: self.json,
+            },
+        }
+    }
 }
 
 #[derive(Args)]

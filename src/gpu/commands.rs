@@ -179,6 +179,68 @@ pub fn render_emitted(e: &Emitted) -> String {
     out
 }
 
+/// What `gpu suite` was asked: every litmus test of a directory emitted and run.
+#[derive(Clone, Debug)]
+pub struct SuiteOptions {
+    /// The directory of `.litmus` files (not descended into).
+    pub tests: PathBuf,
+    /// The harness language.
+    pub target: Target,
+    /// Where the harnesses go: one directory per test, named by its file's stem.
+    pub output: PathBuf,
+    /// The model that judges every test (default: each test's language's, as `gpu emit`).
+    pub model: Option<PathBuf>,
+    /// Parameter file for every harness (default: the target's preset).
+    pub params: Option<PathBuf>,
+    /// The runs: launches, device, JSON (`dirs` is filled in).
+    pub run: RunOptions,
+}
+
+/// `gpu suite`: emit a harness for each `.litmus` file of `o.tests` (in name order) into
+/// `o.output/<stem>`, then run them all as `gpu run DIR…` does. A test that cannot be emitted (a
+/// Vulkan test, a construct the harness cannot write) is skipped with its reason printed; it is
+/// never silently left out.
+pub fn suite(
+    o: &SuiteOptions,
+    print: &mut dyn FnMut(&str),
+) -> std::result::Result<Vec<RunResult>, Failure> {
+    let shown = o.tests.display().to_string();
+    let entries = std::fs::read_dir(&o.tests).map_err(|e| Error::file(&shown, e.to_string()))?;
+    let mut tests: Vec<PathBuf> = entries
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.extension().is_some_and(|x| x == "litmus"))
+        .collect();
+    tests.sort();
+    if tests.is_empty() {
+        return Err(Error::file(shown, "no .litmus file in this directory").into());
+    }
+    let mut dirs = vec![];
+    for test in tests {
+        let stem = test.file_stem().unwrap_or_default();
+        let output = o.output.join(stem);
+        let emitted = emit(&EmitOptions {
+            test: test.clone(),
+            target: o.target,
+            output: output.clone(),
+            params: o.params.clone(),
+            model: o.model.clone(),
+            mapping: None,
+            source: None,
+            source_model: None,
+        });
+        match emitted {
+            Ok(_) => dirs.push(output),
+            Err(e) => print(&format!("skipped {}: {}\n", test.display(), e.message)),
+        }
+    }
+    let run = RunOptions {
+        dirs,
+        ..o.run.clone()
+    };
+    self::run(&run, print)
+}
+
 /// What `gpu run` was asked.
 #[derive(Clone, Debug, Default)]
 pub struct RunOptions {
@@ -302,7 +364,7 @@ fn run_dir(
             Ok(vec![r])
         }
         Some(k) => {
-            let (trials, best) = harness::tune(&h, device, &params, k)?;
+            let (trials, best) = harness::tune(&params, k, &mut |p| harness::run(&h, device, p))?;
             let results = trials.iter().map(|t| result(&t.params, &t.tally)).collect();
             tuned(dir, &trials, best, print)?;
             Ok(results)
@@ -334,38 +396,68 @@ fn run_params(o: &RunOptions, dir: &Path) -> Result<(PathBuf, Params)> {
     Ok((path, params))
 }
 
-/// A CUDA harness, run by `gpu::ptx` through the driver API.
+/// A CUDA harness, run (or tuned) by `gpu::ptx` through the driver API.
 fn run_cuda(
     dir: &Path,
     o: &RunOptions,
     params: &Params,
     print: &mut dyn FnMut(&str),
 ) -> std::result::Result<Vec<RunResult>, Failure> {
-    if o.tune.is_some() {
-        return Err(Failure::Input(Error::file(
-            dir.display().to_string(),
-            "--tune runs OpenCL harnesses only",
-        )));
-    }
     let h = ptx::PtxHarness::load(dir)?;
     let judgement = Judgement::load(dir, &h.space)?.unwrap_or_default();
-    match ptx::run(&h, dir, params, o.device)? {
-        ptx::Run::Unavailable(why) => Err(Failure::NoDevice(why)),
-        ptx::Run::Ran { context, tally } => {
-            let r = RunResult::new(
-                &dir.display().to_string(),
-                &h.test,
-                &h.space,
-                &judgement,
+    let result = |context, params: &Params, tally: &Tally| {
+        RunResult::new(
+            &dir.display().to_string(),
+            &h.test,
+            &h.space,
+            &judgement,
+            context,
+            params,
+            tally,
+            vec![],
+        )
+    };
+    let Some(k) = o.tune else {
+        return match ptx::run(&h, dir, params, o.device)? {
+            ptx::Run::Unavailable(why) => Err(Failure::NoDevice(why)),
+            ptx::Run::Ran {
                 context,
                 params,
-                &tally,
-                vec![],
-            );
-            report(dir, &r, print)?;
-            Ok(vec![r])
+                tally,
+            } => {
+                let r = result(context, &params, &tally);
+                report(dir, &r, print)?;
+                Ok(vec![r])
+            }
+        };
+    };
+    let mut contexts = vec![];
+    let mut unavailable = None;
+    let (trials, best) = harness::tune(params, k, &mut |p| match ptx::run(&h, dir, p, o.device)? {
+        ptx::Run::Ran {
+            context,
+            params,
+            tally,
+        } => {
+            contexts.push((context, params));
+            Ok(tally)
         }
-    }
+        ptx::Run::Unavailable(why) => {
+            unavailable = Some(why.clone());
+            Err(Error::file(dir.display().to_string(), why))
+        }
+    })
+    .map_err(|e| match unavailable.take() {
+        Some(why) => Failure::NoDevice(why),
+        None => Failure::Input(e),
+    })?;
+    let results = trials
+        .iter()
+        .zip(contexts)
+        .map(|(t, (c, scaled))| result(c, &scaled, &t.tally))
+        .collect();
+    tuned(dir, &trials, best, print)?;
+    Ok(results)
 }
 
 fn tuned(

@@ -172,19 +172,18 @@ pub(crate) struct Trial {
 }
 
 /// `k` parameter sets drawn at random around `base` (`Params::random`, generator seeded with
-/// `base.seed`), each run for `base.iterations` launches; the trials, and the index of the one
-/// with the most counted outcomes per second (`None` if none saw the outcome).
+/// `base.seed`), each run by `run` for `base.iterations` launches; the trials, and the index of
+/// the one with the most counted outcomes per second (`None` if none saw the outcome).
 pub(crate) fn tune(
-    h: &Harness,
-    device: &Device,
     base: &Params,
     k: usize,
+    run: &mut dyn FnMut(&Params) -> Result<Tally>,
 ) -> Result<(Vec<Trial>, Option<usize>)> {
     let mut rng = StdRng::seed_from_u64(base.seed);
     let mut trials = Vec::with_capacity(k);
     for _ in 0..k {
         let params = Params::random(&mut rng, base);
-        let tally = run(h, device, &params)?;
+        let tally = run(&params)?;
         trials.push(Trial { params, tally });
     }
     let best = trials
@@ -204,10 +203,12 @@ pub(crate) fn tune(
 /// One line per trial: its Table 3 parameters and its counted outcomes per second.
 pub(crate) fn render_trials(trials: &[Trial], best: Option<usize>) -> String {
     let mut s = format!(
-        "  {:<5} {:<7} {:<7} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10}\n",
+        "  {:<5} {:<7} {:<7} {:>7} {:>6} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10}\n",
         "trial",
         "shuffle",
         "barrier",
+        "timeout",
+        "jitter",
         "stress",
         "pre-stress",
         "line",
@@ -229,10 +230,12 @@ pub(crate) fn render_trials(trials: &[Trial], best: Option<usize>) -> String {
         };
         let _ = writeln!(
             s,
-            "{} {i:<5} {:<7} {:<7} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10.1}",
+            "{} {i:<5} {:<7} {:<7} {:>7} {:>6} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10.1}",
             if Some(i) == best { '*' } else { ' ' },
             on_off(p.thread_shuffle),
             on_off(p.barrier),
+            p.barrier_timeout,
+            p.barrier_jitter,
             stress(p.mem_stress, p.mem_stress_pattern),
             stress(p.pre_stress, p.pre_stress_pattern),
             p.stress_line_size,

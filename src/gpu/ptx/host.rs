@@ -43,6 +43,8 @@ pub enum Run {
     Ran {
         /// The device, its driver, the module loaded, notes.
         context: RunContext,
+        /// The parameters the launches ran with (sized to the device).
+        params: Params,
         /// Counts over the launches.
         tally: Tally,
     },
@@ -194,11 +196,11 @@ pub fn run(h: &PtxHarness, dir: &Path, params: &Params, device: Option<usize>) -
         .test
         .occupancy_max_active_blocks_per_multiprocessor(max_size, 0, None)
         .map_err(|e| fail("asking the occupancy calculator", e))?;
-    let (params, cut) = params.scaled_to(DeviceLimits {
+    let (scaled, cut) = params.scaled_to(DeviceLimits {
         compute_units: sms,
         resident_workgroups: Some(per_sm.saturating_mul(sms)),
     });
-    let params = &params;
+    let params = &scaled;
     let instances = h.layout.max_instances(params, max_size)? as usize;
     let blocks = h.layout.testing_workgroups(params)? as usize / h.layout.ctas;
     let mut buffers = Buffers::create(&stream, h, params, max_size, instances, blocks)
@@ -226,7 +228,11 @@ pub fn run(h: &PtxHarness, dir: &Path, params: &Params, device: Option<usize>) -
         module: Some(module.describe()),
         notes,
     };
-    Ok(Run::Ran { context, tally })
+    Ok(Run::Ran {
+        context,
+        params: scaled.clone(),
+        tally,
+    })
 }
 
 /// The CUDA driver's version (`CUDA driver 12.8`).
