@@ -437,6 +437,30 @@ fn run_reports_a_missing_driver_or_counts_every_instance() {
     }
 }
 
+/// `gpu run --tune` takes CUDA harnesses: without a driver it says so (exit status 3), with one
+/// every trial runs and gets its result.
+#[test]
+fn tuning_a_cuda_harness_runs_every_trial_or_reports_the_missing_driver() {
+    use mapcheck::gpu::commands::{self, Failure, RunOptions};
+    let test = litmus::parse_str("mp.litmus", MP).unwrap();
+    let dir = scratch_dir("tune");
+    ptx::emit(&test, &params(), &dir).unwrap();
+    let options = RunOptions {
+        dirs: vec![dir],
+        iterations: Some(2),
+        tune: Some(3),
+        ..RunOptions::default()
+    };
+    match commands::run(&options, &mut |_| {}) {
+        Err(Failure::NoDevice(why)) => assert!(why.contains("CUDA"), "{why}"),
+        Err(Failure::Input(e)) => panic!("{e}"),
+        Ok(results) => {
+            assert_eq!(results.len(), 3);
+            assert!(results.iter().all(|r| r.launches == 2 && r.target == "cuda"));
+        }
+    }
+}
+
 #[test]
 fn run_refuses_a_stale_kernel() {
     let test = litmus::parse_str("mp.litmus", MP).unwrap();
