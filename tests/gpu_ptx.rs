@@ -456,7 +456,9 @@ fn tuning_a_cuda_harness_runs_every_trial_or_reports_the_missing_driver() {
         Err(Failure::Input(e)) => panic!("{e}"),
         Ok(results) => {
             assert_eq!(results.len(), 3);
-            assert!(results.iter().all(|r| r.launches == 2 && r.target == "cuda"));
+            assert!(results
+                .iter()
+                .all(|r| r.launches == 2 && r.target == "cuda"));
         }
     }
 }

@@ -231,7 +231,15 @@ pub fn suite(
         });
         match emitted {
             Ok(_) => dirs.push(output),
-            Err(e) => print(&format!("skipped {}: {}\n", test.display(), e.message)),
+            Err(e) => {
+                let line = format!("skipped {}: {}\n", test.display(), e.message);
+                // With --json, standard output is the JSON alone.
+                if o.run.json {
+                    crate::output::eprint(&line)
+                } else {
+                    print(&line)
+                }
+            }
         }
     }
     let run = RunOptions {

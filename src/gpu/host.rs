@@ -1,7 +1,9 @@
 //! The OpenCL host of a harness (`opencl3`): builds the kernels for one device with the
-//! `-cl-std=` it supports, allocates the buffers once at their largest, and runs the launches —
-//! per launch, fresh iteration parameters from the seed's generator (`layout::Launch`), then
-//! `litmus_init`, `litmus_test`, `litmus_classify` and the read-back of the histogram.
+//! `-cl-std=` it supports, allocates the buffers once at their largest (sizes as checked
+//! products, `layout::InstanceSizes`: a size that overflows is an error, not a wrap), and runs
+//! the launches — per launch, fresh iteration parameters from the seed's generator
+//! (`layout::Launch`), then `litmus_init`, `litmus_test`, `litmus_classify` and the read-back of
+//! the histogram.
 //!
 //! Owns: `run`. Uses: `detect` (the device), `harness` (kernel source, layout, space), `stats`
 //! (the tally). OpenCL failures become `diag::Error`s naming the harness directory.
@@ -20,7 +22,7 @@ use rand::SeedableRng;
 
 use super::detect::Device;
 use super::harness::Harness;
-use super::layout::{Launch, KNOBS, SCRATCH_WORDS};
+use super::layout::{InstanceSizes, Launch, KNOBS, SCRATCH_WORDS};
 use super::opencl::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
 use super::params::Params;
 use super::stats::Tally;
@@ -49,7 +51,9 @@ pub(crate) fn run(harness: &Harness, device: &Device, params: &Params) -> Result
         .max_workgroup_size(params, device.max_workgroup_size)?;
     let sizes = Sizes {
         max_size,
-        instances: harness.layout.max_instances(params, max_size)? as usize,
+        per_instance: harness
+            .layout
+            .instance_sizes(params, max_size, harness.space.registers())?,
         blocks: harness.layout.blocks(params)? as usize,
     };
     let mut buffers = Buffers::create(&context, harness, params, &sizes)
@@ -106,11 +110,12 @@ impl Kernels {
     }
 }
 
-/// The largest launch: work-group size, instances, blocks of testing work-groups.
+/// The largest launch: work-group size, the per-instance buffers' sizes (checked products),
+/// blocks of testing work-groups.
 #[derive(Clone, Copy)]
 struct Sizes {
     max_size: u32,
-    instances: usize,
+    per_instance: InstanceSizes,
     blocks: usize,
 }
 
@@ -146,22 +151,22 @@ impl Buffers {
     ) -> opencl3::Result<Buffers> {
         let Sizes {
             max_size,
-            instances,
+            per_instance: n,
             blocks,
         } = *sizes;
         let locations = h.layout.locations.len();
         let bins = h.space.bins() + 2;
         Ok(Buffers {
-            mem: buffer(context, instances * locations * params.mem_stride as usize)?,
-            results: buffer(context, instances * h.space.registers())?,
-            barriers: buffer(context, instances)?,
+            mem: buffer(context, n.mem)?,
+            results: buffer(context, n.results)?,
+            barriers: buffer(context, n.instances)?,
             gates: buffer(context, 1 + 2 * blocks)?,
             scratch: buffer(context, SCRATCH_WORDS as usize)?,
             knobs: buffer(context, KNOBS.len())?,
             workgroup_table: buffer(context, params.max_workgroups as usize)?,
             local_table: buffer(context, max_size as usize)?,
-            instance_table: buffer(context, h.layout.ctas * instances)?,
-            regions: buffer(context, instances * locations)?,
+            instance_table: buffer(context, n.instance_table)?,
+            regions: buffer(context, n.regions)?,
             offsets: buffer(context, locations)?,
             stress_targets: buffer(context, params.stress_target_lines as usize)?,
             histogram: buffer(context, bins)?,
@@ -222,7 +227,7 @@ impl Buffers {
                 .set_arg(&self.regions)
                 .set_arg(&self.offsets)
                 .set_arg(&self.stress_targets)
-                .set_global_work_size((launch.workgroups * launch.workgroup_size) as usize)
+                .set_global_work_size(launch.workgroups as usize * launch.workgroup_size as usize)
                 .set_local_work_size(launch.workgroup_size as usize)
                 .enqueue_nd_range(queue)?;
             ExecuteKernel::new(&k.classify)

@@ -4,7 +4,8 @@
 //! runs; its locations) and `Launch` (one launch's iteration parameters of Kirkham et al.,
 //! OOPSLA 2020, §3: work-group size and count, the shuffled work-group, work-item and instance
 //! tables, the location regions and offsets, the stress targets), drawn from the seed's
-//! generator. The kernels read a `Launch` through the `KNOBS` array and the tables.
+//! generator. The kernels read a `Launch` through the `KNOBS` array and the tables. Also
+//! `InstanceSizes`: the checked sizes of the buffers the hosts allocate per instance.
 //!
 //! A launch runs `instances` test instances. Testing work-groups come in blocks of `ctas`
 //! (the number of distinct CTAs in the test): in block `b`, logical work-group `b * ctas + j`
@@ -162,10 +163,123 @@ impl Layout {
         Ok(self.testing_workgroups(params)? / self.ctas as u32)
     }
 
-    /// The most instances one launch can have.
+    /// The most instances one launch can have (at most `MAX_WORKGROUPS × MAX_WORKGROUP_SIZE` of
+    /// `params`, 2^24).
     pub(crate) fn max_instances(&self, params: &Params, max_size: u32) -> Result<u32> {
         Ok(self.blocks(params)? * (max_size / self.roles_per_workgroup as u32))
     }
+
+    /// The regions of a launch of `instances` instances: one per instance × location, numbered
+    /// in the kernels' 32-bit `regions` table. An error naming the keys that set the instances
+    /// when they do not fit (only a test with hundreds of locations or more gets there).
+    pub(crate) fn regions(&self, instances: u32, params: &Params, max_size: u32) -> Result<u32> {
+        let locations = self.locations.len();
+        u32::try_from(locations)
+            .ok()
+            .and_then(|l| instances.checked_mul(l))
+            .ok_or_else(|| {
+                Error::file(
+                    "parameters",
+                    format!(
+                        "testing_workgroups = {} and max_workgroup_size = {} (work-groups of up to \
+                         {max_size} work-items here) give up to {instances} instances per launch; \
+                         with the test's {locations} locations that is {} regions, more than the \
+                         {} a 32-bit region table numbers: lower testing_workgroups or \
+                         max_workgroup_size",
+                        params.testing_workgroups,
+                        params.max_workgroup_size,
+                        u128::from(instances) * locations as u128,
+                        u32::MAX
+                    ),
+                )
+            })
+    }
+
+    /// The sizes of the per-instance device buffers a run allocates once for its largest launch
+    /// (work-groups of up to `max_size` work-items, `registers` observed registers): checked
+    /// products, and an error naming the keys if one does not fit the region table or this
+    /// machine's address size.
+    pub(crate) fn instance_sizes(
+        &self,
+        params: &Params,
+        max_size: u32,
+        registers: usize,
+    ) -> Result<InstanceSizes> {
+        let instances = self.max_instances(params, max_size)?;
+        self.regions(instances, params, max_size)?;
+        InstanceSizes::of(
+            instances as usize,
+            self.ctas,
+            self.locations.len(),
+            registers,
+            params.mem_stride as usize,
+        )
+    }
+}
+
+/// Element counts (32-bit words) of the device buffers whose size is a product of parameters,
+/// for launches of up to `instances` instances. Each is a checked product whose byte size fits
+/// `usize`. The kernels index `mem`, `results` and `regions` with 64-bit arithmetic (`mem`
+/// passes 2^32 words within the ranges `params` allows: 2^24 instances × locations × 512-word
+/// strides), the instance table (below 2^24 entries) with 32-bit.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct InstanceSizes {
+    pub(crate) instances: usize,
+    /// Test memory: instances × locations × `mem_stride`.
+    pub(crate) mem: usize,
+    /// Observed registers: instances × registers.
+    pub(crate) results: usize,
+    /// The region table: instances × locations.
+    pub(crate) regions: usize,
+    /// The instance table: CTAs × instances.
+    pub(crate) instance_table: usize,
+}
+
+impl InstanceSizes {
+    /// The sizes for `instances` instances of a test with `ctas` CTAs, `locations` locations and
+    /// `registers` observed registers, regions of `mem_stride` words; an error if one overflows.
+    pub(crate) fn of(
+        instances: usize,
+        ctas: usize,
+        locations: usize,
+        registers: usize,
+        mem_stride: usize,
+    ) -> Result<InstanceSizes> {
+        let i = (
+            "instances (set by testing_workgroups and max_workgroup_size)",
+            instances,
+        );
+        let l = ("locations", locations);
+        Ok(InstanceSizes {
+            instances,
+            mem: words("test memory", &[i, l, ("mem_stride", mem_stride)])?,
+            results: words("results", &[i, ("observed registers", registers)])?,
+            regions: words("region", &[i, l])?,
+            instance_table: words("instance", &[("CTAs", ctas), i])?,
+        })
+    }
+}
+
+/// The product of `factors` as a count of 32-bit words, if its byte size fits `usize`; else an
+/// error naming the buffer and each factor.
+fn words(buffer: &str, factors: &[(&str, usize)]) -> Result<usize> {
+    let bytes = factors
+        .iter()
+        .try_fold(std::mem::size_of::<u32>(), |acc, (_, f)| {
+            acc.checked_mul(*f)
+        });
+    bytes
+        .map(|b| b / std::mem::size_of::<u32>())
+        .ok_or_else(|| {
+            let product: Vec<String> = factors.iter().map(|(k, v)| format!("{k} {v}")).collect();
+            Error::file(
+                "parameters",
+                format!(
+                    "the {buffer} buffer ({} 32-bit words) is larger than this machine can address",
+                    product.join(" × ")
+                ),
+            )
+        })
 }
 
 /// Locations in order of first mention (initial state, code, condition), with initial values.
@@ -216,7 +330,8 @@ pub(crate) struct Launch {
     pub(crate) local_table: Vec<u32>,
     /// Per CTA, slot position → instance (see the module doc).
     pub(crate) instance_table: Vec<u32>,
-    /// Instance × location → its region (of `mem_stride` words) in test memory.
+    /// Instance × location → its region (of `mem_stride` words) in test memory: a number below
+    /// instances × locations, which `Layout::regions` keeps within `u32`.
     pub(crate) regions: Vec<u32>,
     /// Per location: its word offset inside its region.
     pub(crate) offsets: Vec<u32>,
@@ -241,6 +356,7 @@ impl Launch {
         let workgroups = rng.random_range(testing..=params.max_workgroups.max(testing));
         let slots = workgroup_size / roles;
         let instances = testing / layout.ctas as u32 * slots;
+        let regions = layout.regions(instances, params, max_size)?;
         let shuffle = params.thread_shuffle;
         let instance_table = (0..layout.ctas)
             .flat_map(|_| table(instances, shuffle, rng))
@@ -254,7 +370,7 @@ impl Launch {
             workgroup_table: arrival_table(testing, workgroups, rng),
             local_table: table(workgroup_size, shuffle, rng),
             instance_table,
-            regions: table(instances * layout.locations.len() as u32, true, rng),
+            regions: table(regions, true, rng),
             offsets: (0..layout.locations.len())
                 .map(|_| rng.random_range(0..params.mem_stride))
                 .collect(),
@@ -401,6 +517,78 @@ mod tests {
         assert_eq!(workgroup_sizes(1, 8), [1, 2, 4, 8]);
         assert_eq!(workgroup_sizes(3, 20), [4, 8, 16]);
         assert_eq!(workgroup_sizes(3, 3), [3]);
+    }
+
+    /// A layout of one CTA with one thread and `n` locations.
+    fn with_locations(n: usize) -> Layout {
+        let mut l =
+            layout("PTX t\n{ x=0; }\nP0@cta 0,gpu 0 ;\nst.relaxed.gpu x, 1 ;\nexists (x=1)\n");
+        l.locations = (0..n).map(|i| (format!("x{i}"), 0)).collect();
+        l
+    }
+
+    /// The largest launches the parameter ranges allow.
+    fn largest() -> Params {
+        Params {
+            testing_workgroups: 4096,
+            max_workgroups: 4096,
+            max_workgroup_size: 4096,
+            mem_stride: 512,
+            ..Params::defaults()
+        }
+    }
+
+    #[test]
+    fn instance_sizes_are_exact_past_two_to_the_32() {
+        let l = with_locations(200);
+        let sizes = l.instance_sizes(&largest(), 4096, 300).unwrap();
+        let instances = 4096 * 4096;
+        assert_eq!(
+            sizes,
+            InstanceSizes {
+                instances,
+                mem: instances * 200 * 512,
+                results: instances * 300,
+                regions: instances * 200,
+                instance_table: instances,
+            }
+        );
+        assert!(sizes.mem > u32::MAX as usize && sizes.results > u32::MAX as usize);
+    }
+
+    #[test]
+    fn a_region_table_past_u32_is_refused_naming_the_keys() {
+        let l = with_locations(300);
+        let e = l.instance_sizes(&largest(), 4096, 1).unwrap_err();
+        for key in ["testing_workgroups", "max_workgroup_size", "300 locations"] {
+            assert!(e.message.contains(key), "{e}");
+        }
+        // A launch drawn from them refuses too, before it builds a table, whatever work-group
+        // size it draws (even one work-item: 4096 instances × 2^20 + 1 locations).
+        let huge = with_locations((1 << 20) + 1);
+        let mut rng = rand::rngs::StdRng::seed_from_u64(1);
+        let e = Launch::draw(&huge, &largest(), 4096, &mut rng).unwrap_err();
+        assert!(e.message.contains("32-bit region table"), "{e}");
+        // Fewer instances fit.
+        let smaller = Params {
+            testing_workgroups: 256,
+            max_workgroups: 256,
+            ..largest()
+        };
+        assert!(l.instance_sizes(&smaller, 4096, 1).is_ok());
+    }
+
+    #[test]
+    fn a_buffer_size_that_overflows_is_an_error_not_a_wrap() {
+        let e = InstanceSizes::of(1 << 24, 1, 1, usize::MAX / 8, 2).unwrap_err();
+        assert!(e.message.contains("results buffer"), "{e}");
+        assert!(e.message.contains("observed registers"), "{e}");
+        let e = InstanceSizes::of(1 << 24, 1, usize::MAX >> 30, 1, 512).unwrap_err();
+        assert!(e.message.contains("test memory buffer"), "{e}");
+        assert!(e.message.contains("mem_stride 512"), "{e}");
+        // Byte sizes count too: a word count that fits `usize` but whose bytes do not.
+        let e = InstanceSizes::of(usize::MAX / 2, 1, 1, 1, 1).unwrap_err();
+        assert!(e.message.contains("test memory buffer"), "{e}");
     }
 
     #[test]

@@ -124,11 +124,14 @@ const HELPERS: &str = r#"#if __OPENCL_C_VERSION__ >= 300 && \
 #define RLX memory_order_relaxed
 #define DEV memory_scope_device
 
-// The word of location `loc` of `instance`: its region (XYSTRIDE words each) and offset.
+// The word of location `loc` of `instance`: its region (XYSTRIDE words each) and offset. The
+// indices are ulong: region × XYSTRIDE passes 2^32 within the parameter ranges (the host keeps
+// instance × LOCATIONS, the region numbers, below 2^32).
 static global atomic_int* location(global atomic_int* mem, global const uint* knobs,
                                    global const uint* regions, global const uint* offsets,
                                    uint instance, uint loc) {
-  return &mem[regions[instance * LOCATIONS + loc] * knobs[K_MEM_STRIDE] + offsets[loc]];
+  ulong region = regions[(ulong)instance * LOCATIONS + loc];
+  return &mem[region * knobs[K_MEM_STRIDE] + offsets[loc]];
 }
 
 // Memory stress: `iterations` times the two accesses of `pattern` (bit 1: first is a load,
@@ -183,6 +186,12 @@ static void spin_barrier(global atomic_int* count, global const uint* knobs, uin
 
 "#;
 
+/// The word of the observed register `k` (a C expression) of `instance` in `results`, its index
+/// a `ulong`: instances × observed registers may pass 2^32.
+pub(super) fn result(k: impl std::fmt::Display) -> String {
+    format!("results[(ulong)instance * OBSERVED_REGS + {k}]")
+}
+
 /// The kernels (see the module doc).
 fn kernels(test: &Litmus, layout: &Layout, space: &Space) -> String {
     let cases: String = (0..test.threads.len())
@@ -197,7 +206,7 @@ fn kernels(test: &Litmus, layout: &Layout, space: &Space) -> String {
         .iter()
         .enumerate()
         .map(|(k, t)| match t {
-            Target::Reg { .. } => format!("  int {} = results[instance * OBSERVED_REGS + {k}];\n", value_var(k)),
+            Target::Reg { .. } => format!("  int {} = {};\n", value_var(k), result(k)),
             Target::Mem(l) => format!(
                 "  int {} = atomic_load_explicit(location(mem, knobs, regions, offsets, instance, {}), RLX, DEV);\n",
                 value_var(k),
@@ -205,6 +214,7 @@ fn kernels(test: &Litmus, layout: &Layout, space: &Space) -> String {
             ),
         })
         .collect();
+    let result_k = result("k");
     let classify: String = classify_statements(space, &test.condition)
         .lines()
         .map(|l| format!("  {l}\n"))
@@ -222,7 +232,7 @@ fn kernels(test: &Litmus, layout: &Layout, space: &Space) -> String {
   if (instance >= knobs[K_INSTANCES]) return;
   for (uint l = 0; l < LOCATIONS; l++)
     atomic_store_explicit(location(mem, knobs, regions, offsets, instance, l), INIT[l], RLX, DEV);
-  for (uint k = 0; k < OBSERVED_REGS; k++) results[instance * OBSERVED_REGS + k] = NOT_WRITTEN;
+  for (uint k = 0; k < OBSERVED_REGS; k++) {result_k} = NOT_WRITTEN;
   atomic_store_explicit(&barriers[instance], 0, RLX, DEV);
 }}
 
@@ -254,6 +264,7 @@ kernel void {TEST_KERNEL}(global atomic_int* mem, global int* results, global at
   uint cta = wg % CTAS;
   int thread = ROLE_THREAD[cta * ROLES_PER_WG + lid % ROLES_PER_WG];
   if (thread < 0) return;
+  // A uint index: below CTAS × instances ≤ testing work-groups × their size (2^24).
   uint instance = instance_table[cta * knobs[K_INSTANCES] + (wg / CTAS) * knobs[K_SLOTS] + slot];
   if (knobs[K_PRE_STRESS])
     stress(&scratch[stress_targets[wg % knobs[K_STRESS_TARGET_LINES]]],
@@ -281,3 +292,42 @@ mod atomics;
 mod thread;
 
 use thread::ThreadWriter;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::litmus::parse_str;
+
+    #[test]
+    fn per_instance_indices_are_ulong() {
+        let test = parse_str(
+            "mp.litmus",
+            "PTX MP\n{ x=0; y=0; }\n\
+             P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n\
+             st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, y ;\n\
+             st.relaxed.gpu y, 1 | ld.relaxed.gpu r1, x ;\n\
+             exists (1:r0=1 /\\ 1:r1=0)\n",
+        )
+        .unwrap();
+        let layout = Layout::of(&test).unwrap();
+        let space = Space::of(&test).unwrap();
+        let c = kernel_source(&test, &layout, &space).unwrap();
+        // The region number is read as a ulong before it meets the stride: region × XYSTRIDE
+        // passes 2^32 words at the largest parameters.
+        assert!(
+            c.contains("ulong region = regions[(ulong)instance * LOCATIONS + loc];"),
+            "{c}"
+        );
+        assert!(
+            c.contains("return &mem[region * knobs[K_MEM_STRIDE] + offsets[loc]];"),
+            "{c}"
+        );
+        // Every `results` index (init, the threads' write-back, classify) is a ulong product.
+        let uses = c.matches("results[").count();
+        let wide = c
+            .matches("results[(ulong)instance * OBSERVED_REGS + ")
+            .count();
+        assert!(uses >= 4 && uses == wide, "{uses} uses, {wide} wide:\n{c}");
+        assert!(!c.contains("[instance * "), "{c}");
+    }
+}

@@ -9,6 +9,7 @@ use std::fmt::Write as _;
 use super::super::layout::Layout;
 use super::super::outcome::Space;
 use super::atomics::{access, cmp, failure_order, fence, fetch_function, word, Kind};
+use super::result;
 use crate::diag::{Error, Result};
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target, Thread};
 use crate::vocab::Tag;
@@ -115,15 +116,12 @@ impl<'a> ThreadWriter<'a> {
         let mut s = String::new();
         for (k, reg) in &mine {
             let v = self.name("reg", reg);
-            let _ = writeln!(s, "  results[instance * OBSERVED_REGS + {k}] = {v};");
+            let _ = writeln!(s, "  {} = {v};", result(k));
         }
         if may_give_up {
             s.push_str("  return;\ngave_up:\n");
             for (k, _) in &mine {
-                let _ = writeln!(
-                    s,
-                    "  results[instance * OBSERVED_REGS + {k}] = NOT_WRITTEN;"
-                );
+                let _ = writeln!(s, "  {} = NOT_WRITTEN;", result(k));
             }
         }
         s

@@ -5,9 +5,10 @@
 //! cannot build that architecture (or is not at hand) `kernel.ptx` through the driver's JIT, with
 //! a warning in the report. It sizes the parameters to the device (SM count and the occupancy
 //! calculator's resident blocks, `Params::scaled_to`), allocates the buffers once at their
-//! largest, and runs the launches as the OpenCL host does: per launch, fresh
-//! iteration parameters from the seed's generator (`layout::Launch`), then `litmus_init`,
-//! `litmus_test`, `litmus_classify`, and the histogram read back into a `stats::Tally`.
+//! largest (checked sizes, `layout::InstanceSizes`), and runs the launches as the OpenCL host
+//! does: per launch, fresh iteration parameters from the seed's generator (`layout::Launch`),
+//! then `litmus_init`, `litmus_test`, `litmus_classify`, and the histogram read back into a
+//! `stats::Tally`.
 //!
 //! Owns: `run`, `Run`, `module_for`, `Module`. Without `libcuda.so.1`, or without a device, `run` says so
 //! (`Run::Unavailable`) and touches nothing else: cudarc panics when asked to load a library
@@ -28,7 +29,7 @@ use super::kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
 use super::{Event, PtxHarness, MAX_BLOCK};
 use crate::diag::{Error, Result};
 use crate::gpu::detect;
-use crate::gpu::layout::{Launch, KNOBS, SCRATCH_WORDS};
+use crate::gpu::layout::{InstanceSizes, Launch, KNOBS, SCRATCH_WORDS};
 use crate::gpu::optcheck;
 use crate::gpu::params::{DeviceLimits, Params};
 use crate::gpu::results::RunContext;
@@ -201,9 +202,11 @@ pub fn run(h: &PtxHarness, dir: &Path, params: &Params, device: Option<usize>) -
         resident_workgroups: Some(per_sm.saturating_mul(sms)),
     });
     let params = &scaled;
-    let instances = h.layout.max_instances(params, max_size)? as usize;
+    let sizes = h
+        .layout
+        .instance_sizes(params, max_size, h.space.registers())?;
     let blocks = h.layout.testing_workgroups(params)? as usize / h.layout.ctas;
-    let mut buffers = Buffers::create(&stream, h, params, max_size, instances, blocks)
+    let mut buffers = Buffers::create(&stream, h, params, max_size, &sizes, blocks)
         .map_err(|e| fail("allocating buffers", e))?;
     let mut rng = StdRng::seed_from_u64(params.seed);
     let mut tally = Tally::new(&h.space);
@@ -293,23 +296,23 @@ impl Buffers {
         h: &PtxHarness,
         params: &Params,
         max_size: u32,
-        instances: usize,
+        n: &InstanceSizes,
         blocks: usize,
     ) -> std::result::Result<Buffers, DriverError> {
         let locations = h.layout.locations.len();
         // A zero-length allocation is an error for the driver: every buffer has a word at least.
         let words = |n: usize| n.max(1);
         Ok(Buffers {
-            mem: stream.alloc_zeros(words(instances * locations * params.mem_stride as usize))?,
-            results: stream.alloc_zeros(words(instances * h.space.registers()))?,
-            barriers: stream.alloc_zeros(words(instances))?,
+            mem: stream.alloc_zeros(words(n.mem))?,
+            results: stream.alloc_zeros(words(n.results))?,
+            barriers: stream.alloc_zeros(words(n.instances))?,
             gates: stream.alloc_zeros(words(2 * blocks))?,
             scratch: stream.alloc_zeros(SCRATCH_WORDS as usize)?,
             knobs: stream.alloc_zeros(KNOBS.len())?,
             workgroup_table: stream.alloc_zeros(words(params.max_workgroups as usize))?,
             local_table: stream.alloc_zeros(words(max_size as usize))?,
-            instance_table: stream.alloc_zeros(words(h.layout.ctas * instances))?,
-            regions: stream.alloc_zeros(words(instances * locations))?,
+            instance_table: stream.alloc_zeros(words(n.instance_table))?,
+            regions: stream.alloc_zeros(words(n.regions))?,
             offsets: stream.alloc_zeros(words(locations))?,
             stress_targets: stream.alloc_zeros(words(params.stress_target_lines as usize))?,
             accesses: stream.clone_htod(&access_table(h))?,

@@ -18,11 +18,8 @@ pub(super) fn classify_kernel(test: &Litmus, layout: &Layout, space: &Space) -> 
     for (k, target) in space.targets.iter().enumerate() {
         match target {
             Target::Reg { .. } => {
-                b.line(&format!(
-                    "mad.lo.u32 %y, %instance, {regs}, {k}; // {}",
-                    space.names[k]
-                ));
-                b.word(&format!("%v{k}"), "results", "%y");
+                b.line(&format!("// {}", space.names[k]));
+                b.load_result(&format!("%v{k}"), regs, k);
             }
             Target::Mem(l) => {
                 let loc = layout.location_index(l).expect("layout has every location");

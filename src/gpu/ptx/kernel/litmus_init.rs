@@ -28,8 +28,7 @@ pub(super) fn init_kernel(layout: &Layout, space: &Space) -> String {
     }
     let regs = space.registers();
     for k in 0..regs {
-        b.line(&format!("mad.lo.u32 %y, %instance, {regs}, {k};"));
-        b.store_word("results", "%y", &NOT_WRITTEN.to_string());
+        b.store_result(regs, k, &NOT_WRITTEN.to_string());
     }
     b.store_word("barriers", "%instance", "0");
     b.kernel(INIT_KERNEL, &params, &[])

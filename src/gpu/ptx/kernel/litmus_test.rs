@@ -75,6 +75,7 @@ fn testing_work_item(b: &mut Body, layout: &Layout) {
     }
     b.line("setp.eq.u32 %p, %thread, -1;");
     b.line("@%p bra $done;");
+    // 32 bits: the index is below CTAs × instances ≤ testing work-groups × their size, 2^24.
     b.knob("%x", "INSTANCES");
     b.line("mul.lo.u32 %y, %cta, %x;");
     b.line(&format!("div.u32 %z, %wg, {ctas};"));
@@ -207,8 +208,7 @@ fn call_thread(
             })
             .expect("observed registers are in the space");
         b.line(&format!("ld.param.b32 %x, [observed+{}];", 4 * j));
-        b.line(&format!("mad.lo.u32 %y, %instance, {regs}, {k};"));
-        b.store_word("results", "%y", "%x");
+        b.store_result(regs, k, "%x");
     }
     b.line("}");
     b.line("bra.uni $done;");
