@@ -269,9 +269,9 @@ impl RunResult {
         for r in &self.outcomes {
             let _ = writeln!(
                 s,
-                "{},\"{}\",{},{},{:e},{},{:e},{:e},{},{},{},{}",
-                self.test,
-                r.state,
+                "{},{},{},{},{:e},{},{:e},{:e},{},{},{},{}",
+                csv_field(&self.test),
+                csv_field(&r.state),
                 r.count,
                 self.instances,
                 r.stats.rate,
@@ -310,6 +310,11 @@ impl RunResult {
         }
         v
     }
+}
+
+/// A CSV field, quoted (RFC 4180: a quote inside is doubled).
+fn csv_field(text: &str) -> String {
+    format!("\"{}\"", text.replace('"', "\"\""))
 }
 
 /// The notes of a run: what a CPU device can show, which threads never overlap, a run that
