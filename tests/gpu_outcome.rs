@@ -123,3 +123,34 @@ fn the_selected_test_prints_and_parses_back() {
     assert_eq!(back.condition, s.test.condition);
     assert!(matches!(back.condition.prop, Prop::And(..)));
 }
+
+/// The judgement `gpu emit` keeps: every state the test's model allows, the source model's states
+/// for a counterexample, and the states of runs of whole threads in turn. For store buffering
+/// (observing `0:r0`, `1:r1`, `x`, `y`): OpenCL allows all four register pairs, and only the two
+/// where one thread ran entirely before the other are sequential; `r0 = r1 = 1` needs overlap.
+#[test]
+fn the_judgement_lists_allowed_and_sequential_states() {
+    let test = load("0001_sb_relaxed_two_work_groups.litmus");
+    let model = mapcheck::ir::load(Path::new("models/opencl.cat")).unwrap();
+    let judges = Judges {
+        target: Some(&model),
+        source: None,
+    };
+    let j = select(&test, &judges).unwrap().judgement;
+    assert_eq!(j.names, ["0:r0", "1:r1", "x", "y"]);
+    let states = |pairs: &[[i64; 2]]| -> std::collections::BTreeSet<Vec<i64>> {
+        pairs.iter().map(|[a, b]| vec![*a, *b, 1, 1]).collect()
+    };
+    assert_eq!(j.allowed, states(&[[0, 0], [0, 1], [1, 0], [1, 1]]));
+    assert_eq!(j.sequential, states(&[[0, 1], [1, 0]]));
+    assert!(j.source.is_none());
+    // B1: the witness is allowed by PTX, forbidden by scoped RC11, and needs the threads to overlap.
+    let s = select_counterexample(
+        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
+        "0004_b1",
+    );
+    for w in &s.witnesses {
+        assert_eq!(s.judgement.shows_counterexample(w), Some(true));
+        assert!(!s.judgement.is_sequential(w));
+    }
+}

@@ -122,3 +122,54 @@ impl Judgement {
         serde_json::to_string_pretty(self).expect("a judgement serialises")
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A judgement file written for other observed targets (a stale or edited directory) is
+    /// refused; one for these targets loads.
+    #[test]
+    fn a_judgement_of_other_states_is_refused() {
+        let test = crate::litmus::parse_str(
+            "sb.litmus",
+            "PTX SB\n{ x=0; y=0; }\n\
+             P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n\
+             st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n\
+             ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\n\
+             exists (0:r0=0 /\\ 1:r1=0)\n",
+        )
+        .unwrap();
+        let space = Space::of(&test).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let write = |j: &Judgement| std::fs::write(dir.path().join(JUDGEMENT_FILE), j.to_json());
+        let fitting = Judgement {
+            names: space.names.clone(),
+            model: Some("m".into()),
+            allowed: [vec![0, 0, 1, 1]].into_iter().collect(),
+            ..Judgement::default()
+        };
+        write(&fitting).unwrap();
+        assert_eq!(
+            Judgement::load(dir.path(), &space).unwrap(),
+            Some(fitting.clone())
+        );
+        let renamed = Judgement {
+            names: vec!["0:r0".into(), "1:r1".into()],
+            ..fitting.clone()
+        };
+        write(&renamed).unwrap();
+        let e = Judgement::load(dir.path(), &space).unwrap_err();
+        assert!(e.message.contains("stale or edited"), "{e}");
+        let out_of_domain = Judgement {
+            allowed: [vec![7, 0, 1, 1]].into_iter().collect(),
+            ..fitting
+        };
+        write(&out_of_domain).unwrap();
+        assert!(Judgement::load(dir.path(), &space).is_err());
+        assert_eq!(
+            Judgement::load(&dir.path().join("none"), &space).unwrap(),
+            None
+        );
+    }
+}
