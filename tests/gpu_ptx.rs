@@ -463,6 +463,24 @@ fn tuning_a_cuda_harness_runs_every_trial_or_reports_the_missing_driver() {
     }
 }
 
+/// The GPU preset (`gpu emit --target cuda`) sizes its work-groups at run time, so a test of
+/// three CTAs is emitted with it; with the PoCL defaults' two testing work-groups it is refused.
+#[test]
+fn the_gpu_preset_leaves_the_work_group_count_to_the_device() {
+    let test = litmus::parse_str(
+        "wrc.litmus",
+        "PTX WRC\n{ x=0; y=0; }\n\
+         P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n\
+         st.relaxed.gpu x, 1 | ld.relaxed.gpu r0, x | ld.relaxed.gpu r1, y ;\n\
+                             | st.relaxed.gpu y, 1  | ld.relaxed.gpu r2, x ;\n\
+         exists (1:r0=1 /\\ 2:r1=1 /\\ 2:r2=0)\n",
+    )
+    .unwrap();
+    ptx::emit(&test, &Params::gpu_preset(), &scratch_dir("preset")).expect("sized at run time");
+    let e = ptx::emit(&test, &Params::defaults(), &scratch_dir("pocl")).unwrap_err();
+    assert!(e.message.contains("spans 3 work-groups"), "{e}");
+}
+
 #[test]
 fn run_refuses_a_stale_kernel() {
     let test = litmus::parse_str("mp.litmus", MP).unwrap();

@@ -83,10 +83,14 @@ impl PtxHarness {
 
 /// Write the CUDA harness of `test` (its condition already selected) into `dir`:
 /// `test.litmus`, `params.toml`, `kernel.ptx`. The parameters must fit the test (enough testing
-/// work-groups for its CTAs, blocks large enough for its threads per CTA).
+/// work-groups for its CTAs, unless they are sized to the device at run time; blocks large
+/// enough for its threads per CTA).
 pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
     let harness = PtxHarness::new(&dir.display().to_string(), test.clone())?;
-    harness.layout.testing_workgroups(params)?;
+    // Counts sized to the device at run time are checked there.
+    if params.workgroups_per_compute_unit == 0 {
+        harness.layout.testing_workgroups(params)?;
+    }
     harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
     let optcheck_files = super::optcheck::FILES;
     write_dir(
