@@ -302,6 +302,12 @@ impl RunResult {
             (true, false, false) => "not seen, forbidden: ok".to_string(),
             (true, false, true) => "FORBIDDEN, SEEN".to_string(),
         };
+        let confirms = counted
+            .iter()
+            .any(|r| r.count > 0 && r.shows_counterexample == Some(true));
+        if confirms {
+            v.push_str("; shows the counterexample (the source forbids it)");
+        }
         if self.forbidden_observed > 0 && !v.starts_with("FORBIDDEN") {
             v.push_str("; FORBIDDEN outcome seen");
         }
@@ -396,4 +402,110 @@ pub fn render_summary(results: &[RunResult]) -> String {
         s.push_str(&line([&r[0], &r[1], &r[2], &r[3], &r[4]]));
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::gpu::judgement::SourceJudgement;
+
+    const SB: &str = "PTX SB\n{ x=0; y=0; }\n\
+        P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n\
+        st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n\
+        ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\n\
+        exists (0:r0=0 /\\ 1:r1=0)\n";
+
+    /// A result for SB from per-state counts (`(r0, r1)` with x = y = 1), judged by `judgement`.
+    fn result(judgement: &Judgement, counts: &[([i64; 2], u32)]) -> RunResult {
+        let test = crate::litmus::parse_str("sb.litmus", SB).unwrap();
+        let space = Space::of(&test).unwrap();
+        let mut tally = Tally::new(&space);
+        let mut histogram = vec![0u32; space.bins() + 2];
+        for ([r0, r1], n) in counts {
+            histogram[space.bin_of(&[*r0, *r1, 1, 1])] += n;
+        }
+        histogram[space.bins() + 1] = counts
+            .iter()
+            .filter(|(v, _)| *v == [0, 0])
+            .map(|(_, n)| n)
+            .sum();
+        let instances = counts.iter().map(|(_, n)| n).sum();
+        tally.add_launch(&histogram, instances, 1.0);
+        let context = RunContext {
+            target: "opencl",
+            device: "d".into(),
+            driver: "p".into(),
+            cpu: false,
+            module: None,
+            notes: vec![],
+        };
+        let params = Params::defaults();
+        RunResult::new(
+            "dir",
+            &test,
+            &space,
+            judgement,
+            context,
+            &params,
+            &tally,
+            vec![],
+        )
+    }
+
+    fn states(pairs: &[[i64; 2]]) -> std::collections::BTreeSet<Values> {
+        pairs.iter().map(|[a, b]| vec![*a, *b, 1, 1]).collect()
+    }
+
+    fn sb_judgement(allowed: &[[i64; 2]]) -> Judgement {
+        Judgement {
+            names: vec!["0:r0".into(), "1:r1".into(), "x".into(), "y".into()],
+            model: Some("m".into()),
+            allowed: states(allowed),
+            source: None,
+            sequential: states(&[[0, 1], [1, 0]]),
+        }
+    }
+
+    #[test]
+    fn a_forbidden_observation_is_counted_and_reported() {
+        let sc = sb_judgement(&[[0, 1], [1, 0], [1, 1]]);
+        let r = result(&sc, &[([0, 1], 40), ([1, 0], 50), ([0, 0], 3), ([1, 1], 7)]);
+        assert_eq!(
+            (r.forbidden_observed, r.counted.n, r.instances),
+            (3, 3, 100)
+        );
+        assert_eq!(r.overlapped, Some(true));
+        assert!(r
+            .render()
+            .contains("FORBIDDEN OUTCOME OBSERVED: 3 instances"));
+        assert!(render_summary(&[r]).contains("FORBIDDEN, SEEN"));
+    }
+
+    #[test]
+    fn a_run_of_sequential_outcomes_only_tested_nothing() {
+        let r = result(
+            &sb_judgement(&[[0, 0], [0, 1], [1, 0], [1, 1]]),
+            &[([0, 1], 60), ([1, 0], 40)],
+        );
+        assert_eq!(r.overlapped, Some(false));
+        assert!(r.render().contains("this run tested nothing"));
+        assert!(render_summary(&[r]).contains("tested nothing"));
+    }
+
+    #[test]
+    fn a_counterexample_outcome_seen_is_said_to_show_it() {
+        let mut j = sb_judgement(&[[0, 0], [0, 1], [1, 0], [1, 1]]);
+        j.source = Some(SourceJudgement {
+            model: "src".into(),
+            allowed: states(&[[0, 1], [1, 0], [1, 1]]),
+        });
+        let r = result(&j, &[([0, 0], 2), ([0, 1], 98)]);
+        let weak = r.outcomes.iter().find(|o| o.counted).unwrap();
+        assert_eq!(
+            (weak.verdict, weak.shows_counterexample),
+            (Verdict::Allowed, Some(true))
+        );
+        assert_eq!(r.forbidden_observed, 0);
+        assert!(render_summary(&[r]).contains("shows the counterexample"));
+    }
 }
