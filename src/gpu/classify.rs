@@ -82,15 +82,7 @@ mod tests {
 
     #[test]
     fn store_buffering_classifies_by_mixed_radix() {
-        let test = parse_str(
-            "sb.litmus",
-            "PTX SB\n{ x=0; y=0; }\n\
-             P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n\
-             st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n\
-             ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\n\
-             exists (0:r0=0 /\\ 1:r1=0)\n",
-        )
-        .unwrap();
+        let test = parse_str("sb.litmus", crate::gpu::outcome::tests::SB).unwrap();
         let space = Space::of(&test).unwrap();
         let c = classify_statements(&space, &test.condition);
         assert!(

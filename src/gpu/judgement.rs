@@ -131,15 +131,7 @@ mod tests {
     /// refused; one for these targets loads.
     #[test]
     fn a_judgement_of_other_states_is_refused() {
-        let test = crate::litmus::parse_str(
-            "sb.litmus",
-            "PTX SB\n{ x=0; y=0; }\n\
-             P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n\
-             st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n\
-             ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\n\
-             exists (0:r0=0 /\\ 1:r1=0)\n",
-        )
-        .unwrap();
+        let test = crate::litmus::parse_str("sb.litmus", crate::gpu::outcome::tests::SB).unwrap();
         let space = Space::of(&test).unwrap();
         let dir = tempfile::tempdir().unwrap();
         let write = |j: &Judgement| std::fs::write(dir.path().join(JUDGEMENT_FILE), j.to_json());

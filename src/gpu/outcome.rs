@@ -544,11 +544,13 @@ fn written_constant(op: &RmwOp) -> Option<i64> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::litmus::parse_str;
 
-    const SB: &str = "PTX SB\n{ x=0; y=0; }\n\
+    /// Store buffering with relaxed atomics across two CTAs (also used by the other `gpu` unit
+    /// tests).
+    pub(crate) const SB: &str = "PTX SB\n{ x=0; y=0; }\n\
         P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n\
         st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n\
         ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\n\

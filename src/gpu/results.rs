@@ -409,11 +409,7 @@ mod tests {
     use super::*;
     use crate::gpu::judgement::SourceJudgement;
 
-    const SB: &str = "PTX SB\n{ x=0; y=0; }\n\
-        P0@cta 0,gpu 0 | P1@cta 1,gpu 0 ;\n\
-        st.relaxed.gpu x, 1 | st.relaxed.gpu y, 1 ;\n\
-        ld.relaxed.gpu r0, y | ld.relaxed.gpu r1, x ;\n\
-        exists (0:r0=0 /\\ 1:r1=0)\n";
+    use crate::gpu::outcome::tests::SB;
 
     /// A result for SB from per-state counts (`(r0, r1)` with x = y = 1), judged by `judgement`.
     fn result(judgement: &Judgement, counts: &[([i64; 2], u32)]) -> RunResult {
