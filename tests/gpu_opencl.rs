@@ -316,6 +316,53 @@ fn a_directory_run_prints_a_summary_and_writes_results_that_parse() {
     );
 }
 
+/// `gpu suite`: every test of a directory emitted and run, one that has no harness (Vulkan)
+/// named as skipped, the rest in the summary table.
+#[test]
+fn a_suite_runs_every_test_it_can_and_names_the_one_it_cannot() {
+    let tests = scratch("gpu-suite-tests");
+    std::fs::create_dir_all(&tests).unwrap();
+    for (from, to) in [
+        (
+            "tests/data/gpu/0001_sb_relaxed_two_work_groups.litmus",
+            "a-sb.litmus",
+        ),
+        (
+            "tests/data/oracle/dat3m/litmus/VULKAN/Kronos-Group/test21.litmus",
+            "b-vulkan.litmus",
+        ),
+    ] {
+        std::fs::copy(from, tests.join(to)).unwrap();
+    }
+    let out_dir = scratch("gpu-suite-out");
+    let out = {
+        let _one_at_a_time = DEVICE.lock().unwrap_or_else(|e| e.into_inner());
+        mapcheck(&[
+            "gpu",
+            "suite",
+            tests.to_str().unwrap(),
+            "--target",
+            "opencl",
+            "-o",
+            out_dir.to_str().unwrap(),
+            "--iterations",
+            "20",
+        ])
+    };
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(
+        stdout.contains("skipped") && stdout.contains("b-vulkan.litmus"),
+        "{stdout}"
+    );
+    let summary = stdout.split("summary:\n").nth(1);
+    assert!(summary.is_none(), "one test ran: no summary\n{stdout}");
+    let r: RunResult =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("a-sb/result.json")).unwrap())
+            .unwrap();
+    assert_eq!((r.test.as_str(), r.launches), ("SB-relaxed", 20));
+}
+
 /// A deliberately wrong model (sequential consistency, which forbids store buffering) judges SB
 /// with relaxed atomics: once PoCL shows the weak outcome, `gpu run` reports it as forbidden and
 /// exits with status 1 (rounds with a new seed each until it does, as above).
