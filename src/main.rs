@@ -254,6 +254,11 @@ fn gpu(command: &GpuCommand) -> Result<Ended, Failure> {
             let results = commands::suite(&args.options(), &mut |s| print(s))?;
             return Ok(forbidden_or_done(&results));
         }
+        GpuCommand::Summary(args) => {
+            let results = commands::summary(&args.dirs)?;
+            print(&mapcheck::gpu::results::render_summary(&results));
+            return Ok(forbidden_or_done(&results));
+        }
     };
     let results = commands::run(&run, &mut |s| print(s))?;
     Ok(forbidden_or_done(&results))

@@ -266,7 +266,9 @@ fn emit_three(root: &Path, model: Option<&str>) -> Vec<String> {
 }
 
 /// `gpu run DIR…`: one report per directory, the summary table, a result file per directory,
-/// and with `--json` an array that parses, every outcome judged by the test's model.
+/// and with `--json` an array that parses, every outcome judged by the test's model. `gpu
+/// summary DIR…` prints the same table again from the result files, and refuses a directory
+/// whose judgement no longer fits its result.
 #[test]
 fn a_directory_run_prints_a_summary_and_writes_results_that_parse() {
     let root = scratch("gpu-dirs");
@@ -293,6 +295,14 @@ fn a_directory_run_prints_a_summary_and_writes_results_that_parse() {
     ]) {
         assert!(line.starts_with(test) && line.contains(verdict), "{line}");
     }
+    let summary_args = |dirs: &[String]| {
+        let mut args = vec!["gpu", "summary"];
+        args.extend(dirs.iter().map(String::as_str));
+        mapcheck(&args)
+    };
+    let again = summary_args(&dirs);
+    assert!(again.status.success());
+    assert_eq!(String::from_utf8_lossy(&again.stdout), summary);
     for dir in &dirs {
         let text = std::fs::read_to_string(Path::new(dir).join("result.json")).unwrap();
         let r: RunResult = serde_json::from_str(&text).expect("result.json parses");
@@ -314,6 +324,12 @@ fn a_directory_run_prints_a_summary_and_writes_results_that_parse() {
             .collect::<Vec<_>>(),
         [Some("opencl"); 3]
     );
+    let judgement = Path::new(&dirs[0]).join("judgement.json");
+    let text = std::fs::read_to_string(&judgement).unwrap();
+    std::fs::write(&judgement, text.replace("\"0:r0\"", "\"0:r9\"")).unwrap();
+    let stale = summary_args(&dirs);
+    assert_eq!(stale.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&stale.stderr).contains("stale or edited"));
 }
 
 /// `gpu suite`: every test of a directory emitted and run, one that has no harness (Vulkan)

@@ -125,9 +125,10 @@ fn the_selected_test_prints_and_parses_back() {
 }
 
 /// The judgement `gpu emit` keeps: every state the test's model allows, the source model's states
-/// for a counterexample, and the states of runs of whole threads in turn. For store buffering
-/// (observing `0:r0`, `1:r1`, `x`, `y`): OpenCL allows all four register pairs, and only the two
-/// where one thread ran entirely before the other are sequential; `r0 = r1 = 1` needs overlap.
+/// for a counterexample, the states of sequential consistency and of runs of whole threads in
+/// turn. For store buffering (observing `0:r0`, `1:r1`, `x`, `y`): OpenCL allows all four
+/// register pairs, sequential consistency three, and only the two where one thread ran entirely
+/// before the other are sequential; `r0 = r1 = 1` needs overlap, so a run can show it.
 #[test]
 fn the_judgement_lists_allowed_and_sequential_states() {
     let test = load("0001_sb_relaxed_two_work_groups.litmus");
@@ -142,9 +143,13 @@ fn the_judgement_lists_allowed_and_sequential_states() {
         pairs.iter().map(|[a, b]| vec![*a, *b, 1, 1]).collect()
     };
     assert_eq!(j.allowed, states(&[[0, 0], [0, 1], [1, 0], [1, 1]]));
+    assert_eq!(j.interleaved, states(&[[0, 1], [1, 0], [1, 1]]));
     assert_eq!(j.sequential, states(&[[0, 1], [1, 0]]));
+    assert!(j.can_show_overlap());
     assert!(j.source.is_none());
-    // B1: the witness is allowed by PTX, forbidden by scoped RC11, and needs the threads to overlap.
+    // B1: the witness is allowed by PTX, forbidden by scoped RC11, and needs the threads to
+    // overlap; but it is a weak state, and interleaving B1's threads gives no other state than
+    // running them in turn, so a run that never shows the witness cannot tell whether they did.
     let s = select_counterexample(
         "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
         "0004_b1",
@@ -152,5 +157,8 @@ fn the_judgement_lists_allowed_and_sequential_states() {
     for w in &s.witnesses {
         assert_eq!(s.judgement.shows_counterexample(w), Some(true));
         assert!(!s.judgement.is_sequential(w));
+        assert!(!s.judgement.interleaved.contains(w));
     }
+    assert_eq!(s.judgement.interleaved, s.judgement.sequential);
+    assert!(!s.judgement.can_show_overlap());
 }

@@ -296,6 +296,16 @@ pub enum GpuCommand {
     Run(GpuRunArgs),
     /// Emit a harness for every .litmus file of a directory, run them all, print the summary.
     Suite(GpuSuiteArgs),
+    /// The summary table of runs already made, from each DIR/result.json (verdicts re-judged
+    /// with DIR/judgement.json); status 1 when one observed a forbidden outcome.
+    Summary(GpuSummaryArgs),
+}
+
+#[derive(Args)]
+pub struct GpuSummaryArgs {
+    /// Harness directories that `gpu run` wrote a result.json into.
+    #[arg(required = true)]
+    pub dirs: Vec<PathBuf>,
 }
 
 #[derive(Args)]

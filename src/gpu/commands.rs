@@ -318,6 +318,12 @@ pub fn run(
     Ok(results)
 }
 
+/// `gpu summary`: the results `gpu run` wrote into `dirs`, each re-judged with its directory's
+/// judgement (`RunResult::rejudged`), so that a rule changed since the run applies to it.
+pub fn summary(dirs: &[PathBuf]) -> Result<Vec<RunResult>> {
+    dirs.iter().map(|dir| RunResult::load(dir)).collect()
+}
+
 /// One harness directory: its run (with its result files written), or its tuning trials.
 fn run_dir(
     dir: &Path,

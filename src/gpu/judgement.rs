@@ -4,13 +4,17 @@
 //! model.
 //!
 //! Owns: `Judgement` (per state: allowed by the test's model; for a counterexample, allowed by
-//! the source model too; reachable by running whole threads one after another), `Verdict`,
+//! the source model too; reachable under sequential consistency; reachable by running whole
+//! threads one after another), `Verdict`,
 //! `JUDGEMENT_FILE`, `Judgement::load`.
 //!
 //! Why "whole threads one after another": an instance whose threads did not overlap in time
-//! behaves as the threads run in some order, each to its end, under sequential consistency. A
-//! run that shows only such states tested nothing about the memory model (on PoCL, threads of
-//! one work-group always run so, and work-groups often do on a loaded machine).
+//! behaves as the threads run in some order, each to its end, under sequential consistency. When
+//! the model allows a state that sequential consistency reaches only with the threads interleaved,
+//! a run that shows only whole-thread states tested nothing about the memory model (on PoCL,
+//! threads of one work-group always run so, and work-groups often do on a loaded machine). When
+//! it allows none (an RMW's atomicity; B1, whose only other state is a weak one), the states
+//! cannot tell whether threads overlapped (`Judgement::can_show_overlap`).
 use std::collections::BTreeSet;
 use std::path::Path;
 
@@ -33,6 +37,8 @@ pub struct Judgement {
     pub allowed: BTreeSet<Values>,
     /// For a counterexample: the source model's verdicts on the source program.
     pub source: Option<SourceJudgement>,
+    /// States of sequentially consistent executions (threads interleaved at any point).
+    pub interleaved: BTreeSet<Values>,
     /// States of executions that run whole threads one after another (sequentially consistent,
     /// no thread interleaved with another).
     pub sequential: BTreeSet<Values>,
@@ -94,6 +100,16 @@ impl Judgement {
         self.sequential.contains(state)
     }
 
+    /// Can a device that keeps the model show, by its states alone, that some instance's
+    /// threads overlapped? Only if the model allows (or, unjudged, the test has) a state that
+    /// sequential consistency reaches with threads interleaved and not with whole threads in
+    /// turn. A weak state also shows overlap when seen, but its absence says nothing about it.
+    pub fn can_show_overlap(&self) -> bool {
+        self.interleaved.iter().any(|v| {
+            !self.sequential.contains(v) && (self.model.is_none() || self.allowed.contains(v))
+        })
+    }
+
     /// The judgement in `dir` (`None` when the directory has none: emitted before judgements
     /// were kept), checked against the harness's space.
     pub(crate) fn load(dir: &Path, space: &Space) -> Result<Option<Judgement>> {
@@ -108,6 +124,7 @@ impl Judgement {
         let in_space = |v: &Values| space.contains(v);
         let fits = j.names == space.names
             && j.allowed.iter().all(in_space)
+            && j.interleaved.iter().all(in_space)
             && j.sequential.iter().all(in_space);
         if !fits {
             return Err(Error::file(

@@ -239,16 +239,29 @@ fn every_execution() -> Result<Model> {
     )
 }
 
+/// The axioms of sequential consistency: one interleaving of the threads' events.
+const SEQUENTIALLY_CONSISTENT: &str = "acyclic po | rf | co | fr as sc\n\
+     empty rmw & (fr; co) as atomicity\n";
+
+/// Sequentially consistent executions: threads interleaved at any point.
+fn interleavings() -> Result<Model> {
+    ir::load_str(
+        "interleavings.cat",
+        &format!("\"interleavings\"\n{SEQUENTIALLY_CONSISTENT}"),
+        None,
+    )
+}
+
 /// Executions that run whole threads one after another: sequentially consistent, and no
 /// communication edge between threads goes against one order of the threads (`int` relates the
 /// events of one thread, so a cycle of `com & ext ; int` is two threads each before the other).
 fn whole_threads_in_turn() -> Result<Model> {
     ir::load_str(
         "whole-threads-in-turn.cat",
-        "\"whole threads one after another\"\n\
-         acyclic po | rf | co | fr as sc\n\
-         empty rmw & (fr; co) as atomicity\n\
-         acyclic ((rf | co | fr) & ext); int as serial\n",
+        &format!(
+            "\"whole threads one after another\"\n{SEQUENTIALLY_CONSISTENT}\
+             acyclic ((rf | co | fr) & ext); int as serial\n"
+        ),
         None,
     )
 }
@@ -318,6 +331,7 @@ pub fn select(test: &Litmus, judges: &Judges) -> Result<Selection> {
     let mut notes = identification_notes(test);
     let mut judgement = Judgement {
         names: space.names.clone(),
+        interleaved: states(&interleavings()?, test, &space)?,
         sequential: states(&whole_threads_in_turn()?, test, &space)?,
         ..Judgement::default()
     };

@@ -3,16 +3,18 @@
 //! test. `gpu run` prints it (`render`), writes it into the harness directory as
 //! `result.json` and `result.csv`, and sums several up in one table (`render_summary`).
 //!
-//! Owns: `RunResult` (`new`, `render`, `to_csv`), `Row`, `RunContext`, `render_summary`.
+//! Owns: `RunResult` (`new`, `load`, `render`, `to_csv`), `Row`, `RunContext`, `render_summary`.
 //! Uses: `stats` (the numbers), `judgement` (the verdicts), `outcome::Space` (the states).
 use std::fmt::Write as _;
+use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::judgement::{Judgement, Verdict};
+use super::judgement::{Judgement, Verdict, JUDGEMENT_FILE};
 use super::outcome::{self, Space, Values};
 use super::params::Params;
 use super::stats::{self, OutcomeStats, Tally};
+use crate::diag::{self, Error, Result};
 use crate::litmus::Litmus;
 
 /// The file names a run writes into its harness directory.
@@ -97,8 +99,8 @@ pub struct RunResult {
     pub counted: OutcomeStats,
     /// Instances in states the test's model forbids.
     pub forbidden_observed: u64,
-    /// Did some instance end in a state that needs threads to overlap? `None` when no state of
-    /// the test needs it or none can be reached by running threads in turn.
+    /// Did some instance end in a state that needs threads to overlap? `None` when the states
+    /// cannot tell (`Judgement::can_show_overlap`).
     pub overlapped: Option<bool>,
     /// What the run could not test, the device's limits, a fallback.
     pub notes: Vec<String>,
@@ -144,8 +146,8 @@ impl RunResult {
             .filter(|r| r.verdict == Verdict::Forbidden)
             .map(|r| r.count)
             .sum();
-        let needs_overlap = outcomes.iter().any(|r| !r.sequential);
-        let overlapped = (needs_overlap && !judgement.sequential.is_empty())
+        let overlapped = judgement
+            .can_show_overlap()
             .then(|| outcomes.iter().any(|r| r.count > 0 && !r.sequential));
         let notes = notes(&context, overlapped, &shared_workgroups);
         RunResult {
@@ -171,6 +173,37 @@ impl RunResult {
             overlapped,
             notes,
         }
+    }
+
+    /// The result `gpu run` wrote into the harness directory `dir`, re-judged with the
+    /// directory's `judgement.json`: whether an instance overlapped is decided again
+    /// (`Judgement::can_show_overlap`), so a result written under an older rule gets the current
+    /// one. A judgement of other observed targets than the result's is refused (stale).
+    pub fn load(dir: &Path) -> Result<RunResult> {
+        let read = |file: &str| -> Result<(String, String)> {
+            let path = dir.join(file);
+            Ok((path.display().to_string(), diag::read_source(&path)?.to_string()))
+        };
+        let (shown, text) = read(RESULT_FILES[0])?;
+        let mut r: RunResult = serde_json::from_str(&text)
+            .map_err(|e| Error::file(&shown, format!("not a result file: {e}")))?;
+        let (shown, text) = read(JUDGEMENT_FILE)?;
+        let judgement: Judgement = serde_json::from_str(&text)
+            .map_err(|e| Error::file(&shown, format!("not a judgement file: {e}")))?;
+        if judgement.names != r.observed {
+            return Err(Error::file(
+                shown,
+                "judges other states than result.json records (stale or edited)",
+            ));
+        }
+        r.overlapped = judgement
+            .can_show_overlap()
+            .then(|| r.outcomes.iter().any(|o| o.count > 0 && !o.sequential));
+        r.notes.retain(|n| n != NO_OVERLAP);
+        if r.overlapped == Some(false) {
+            r.notes.push(NO_OVERLAP.into());
+        }
+        Ok(r)
     }
 
     /// The printed report: what ran where, the histogram with each outcome's verdict and
@@ -293,7 +326,10 @@ impl RunResult {
         let counted: Vec<&Row> = self.outcomes.iter().filter(|r| r.counted).collect();
         let seen = self.counted.n > 0;
         let allowed = counted.iter().any(|r| r.verdict == Verdict::Allowed);
-        let judged = counted.iter().all(|r| r.verdict != Verdict::Unjudged) && !counted.is_empty();
+        // No counted row under a model: no candidate execution has the outcome, so every model
+        // forbids it (Dat3M's WRW+2W1, say).
+        let judged =
+            self.model.is_some() && counted.iter().all(|r| r.verdict != Verdict::Unjudged);
         let mut v = match (judged, allowed, seen) {
             (false, _, true) => "seen (unjudged)".to_string(),
             (false, _, false) => "not seen (unjudged)".to_string(),
@@ -302,11 +338,13 @@ impl RunResult {
             (true, false, false) => "not seen, forbidden: ok".to_string(),
             (true, false, true) => "FORBIDDEN, SEEN".to_string(),
         };
-        let confirms = counted
-            .iter()
-            .any(|r| r.count > 0 && r.shows_counterexample == Some(true));
-        if confirms {
+        // A seen state the source forbids shows the mapping unsound, counted or not (found on an
+        // H100: M2's Atomicity program showed a Coherence-breaking state, not the counted one).
+        let confirming = |r: &&Row| r.count > 0 && r.shows_counterexample == Some(true);
+        if counted.iter().any(confirming) {
             v.push_str("; shows the counterexample (the source forbids it)");
+        } else if self.outcomes.iter().any(|r| confirming(&r)) {
+            v.push_str("; shows another state the source forbids");
         }
         if self.forbidden_observed > 0 && !v.starts_with("FORBIDDEN") {
             v.push_str("; FORBIDDEN outcome seen");
@@ -350,14 +388,26 @@ fn notes(
         }
     }
     if overlapped == Some(false) {
-        notes.push(
-            "no instance ended in a state that needs its threads to overlap: this run tested \
-             nothing about the memory model (threads ran one after another; on a CPU, a busy \
-             machine does this)"
-                .into(),
-        );
+        notes.push(NO_OVERLAP.into());
     }
     notes
+}
+
+/// The note of a run in which no instance overlapped.
+const NO_OVERLAP: &str = "no instance ended in a state that needs its threads to overlap: this \
+     run tested nothing about the memory model (threads ran one after another; on a CPU, a busy \
+     machine does this)";
+
+/// Widest counted outcome a summary row shows (a `forall` test's condition, rewritten to the
+/// states it excludes, runs to thousands of characters; the report and result.json have it all).
+const SUMMARY_CONDITION_WIDTH: usize = 60;
+
+/// `text` cut to `width` characters, the cut marked with `…`.
+fn shortened(text: &str, width: usize) -> String {
+    match text.char_indices().nth(width.saturating_sub(1)) {
+        Some((end, _)) if text.chars().count() > width => format!("{}…", &text[..end]),
+        _ => text.to_string(),
+    }
 }
 
 /// One table over several runs: test, counted outcome, observed / instances, rate, verdict.
@@ -367,7 +417,7 @@ pub fn render_summary(results: &[RunResult]) -> String {
         .map(|r| {
             [
                 r.test.clone(),
-                r.condition.clone(),
+                shortened(&r.condition, SUMMARY_CONDITION_WIDTH),
                 format!("{} / {}", r.counted.n, r.instances),
                 format!("{:.3e}", r.counted.rate),
                 r.summary_verdict(),
@@ -384,7 +434,7 @@ pub fn render_summary(results: &[RunResult]) -> String {
     let widths: Vec<usize> = (0..5)
         .map(|i| {
             rows.iter()
-                .map(|r| r[i].len())
+                .map(|r| r[i].chars().count())
                 .chain([header[i].len()])
                 .max()
                 .unwrap_or(0)
@@ -458,6 +508,7 @@ mod tests {
             model: Some("m".into()),
             allowed: states(allowed),
             source: None,
+            interleaved: states(&[[0, 1], [1, 0], [1, 1]]),
             sequential: states(&[[0, 1], [1, 0]]),
         }
     }
@@ -488,6 +539,31 @@ mod tests {
         assert!(render_summary(&[r]).contains("tested nothing"));
     }
 
+    /// An outcome that no candidate execution has is listed in no row; under a model it is
+    /// forbidden, not unjudged (found on an H100 with Dat3M's WRW+2W1).
+    #[test]
+    fn an_outcome_of_no_candidate_execution_is_forbidden() {
+        let mut r = result(&sb_judgement(&[[0, 1], [1, 0]]), &[([0, 1], 60), ([1, 0], 40)]);
+        r.outcomes.retain(|o| !o.counted);
+        assert!(render_summary(&[r.clone()]).contains("not seen, forbidden: ok"));
+        r.model = None;
+        assert!(render_summary(&[r]).contains("not seen (unjudged)"));
+    }
+
+    /// Found on an H100: RMW atomicity tests and B1 ended in whole-thread states only, 10^8
+    /// instances each, and were said to have tested nothing. Their models allow no state that
+    /// only interleaving reaches (none other, or only a weak one), so the states cannot tell
+    /// whether the threads overlapped.
+    #[test]
+    fn without_an_allowed_interleaved_state_overlap_is_undecided() {
+        for allowed in [&[[0, 1], [1, 0]][..], &[[0, 0], [0, 1], [1, 0]][..]] {
+            let r = result(&sb_judgement(allowed), &[([0, 1], 60), ([1, 0], 40)]);
+            assert_eq!(r.overlapped, None, "{allowed:?}");
+            assert!(!r.render().contains("tested nothing"));
+            assert!(!render_summary(&[r]).contains("tested nothing"));
+        }
+    }
+
     #[test]
     fn a_counterexample_outcome_seen_is_said_to_show_it() {
         let mut j = sb_judgement(&[[0, 0], [0, 1], [1, 0], [1, 1]]);
@@ -503,5 +579,12 @@ mod tests {
         );
         assert_eq!(r.forbidden_observed, 0);
         assert!(render_summary(&[r]).contains("shows the counterexample"));
+        // Seen in another bin than the counted one: the summary says so too.
+        let r = result(&j, &[([0, 1], 98), ([1, 0], 2)]);
+        j.source.as_mut().unwrap().allowed = states(&[[0, 1], [1, 1]]);
+        let other = result(&j, &[([0, 1], 98), ([1, 0], 2)]);
+        assert!(!render_summary(&[r]).contains("source forbids"));
+        let summary = render_summary(&[other]);
+        assert!(summary.contains("not seen, allowed; shows another state the source forbids"), "{summary}");
     }
 }
