@@ -319,7 +319,7 @@ pub fn run(
 }
 
 /// `gpu summary`: the results `gpu run` wrote into `dirs`, each re-judged with its directory's
-/// judgement (`RunResult::rejudged`), so that a rule changed since the run applies to it.
+/// judgement (`RunResult::load`), so that a rule changed since the run applies to it.
 pub fn summary(dirs: &[PathBuf]) -> Result<Vec<RunResult>> {
     dirs.iter().map(|dir| RunResult::load(dir)).collect()
 }

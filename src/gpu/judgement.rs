@@ -119,8 +119,8 @@ impl Judgement {
         }
         let text = diag::read_source(&path)?;
         let shown = path.display().to_string();
-        let j: Judgement = serde_json::from_str(&text)
-            .map_err(|e| Error::file(&shown, format!("not a judgement file: {e}")))?;
+        let j: Judgement =
+            serde_json::from_str(&text).map_err(|e| Error::file(&shown, not_a_judgement(e)))?;
         let in_space = |v: &Values| space.contains(v);
         let fits = j.names == space.names
             && j.allowed.iter().all(in_space)
@@ -138,6 +138,13 @@ impl Judgement {
     pub(crate) fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a judgement serialises")
     }
+}
+
+/// Why a file is not a judgement; one of an older mapcheck lacks a field (`interleaved`).
+pub(crate) fn not_a_judgement(e: serde_json::Error) -> String {
+    format!(
+        "not a judgement file: {e} (written by an older mapcheck? run `mapcheck gpu emit` again)"
+    )
 }
 
 #[cfg(test)]
@@ -172,10 +179,16 @@ mod tests {
         assert!(e.message.contains("stale or edited"), "{e}");
         let out_of_domain = Judgement {
             allowed: [vec![7, 0, 1, 1]].into_iter().collect(),
-            ..fitting
+            ..fitting.clone()
         };
         write(&out_of_domain).unwrap();
         assert!(Judgement::load(dir.path(), &space).is_err());
+        // One written before judgements kept the interleaved states: re-emit, says the error.
+        let mut older: serde_json::Value = serde_json::from_str(&fitting.to_json()).unwrap();
+        older.as_object_mut().unwrap().remove("interleaved");
+        std::fs::write(dir.path().join(JUDGEMENT_FILE), older.to_string()).unwrap();
+        let e = Judgement::load(dir.path(), &space).unwrap_err();
+        assert!(e.message.contains("run `mapcheck gpu emit` again"), "{e}");
         assert_eq!(
             Judgement::load(&dir.path().join("none"), &space).unwrap(),
             None

@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::judgement::{Judgement, Verdict, JUDGEMENT_FILE};
+use super::judgement::{not_a_judgement, Judgement, Verdict, JUDGEMENT_FILE};
 use super::outcome::{self, Space, Values};
 use super::params::Params;
 use super::stats::{self, OutcomeStats, Tally};
@@ -182,14 +182,17 @@ impl RunResult {
     pub fn load(dir: &Path) -> Result<RunResult> {
         let read = |file: &str| -> Result<(String, String)> {
             let path = dir.join(file);
-            Ok((path.display().to_string(), diag::read_source(&path)?.to_string()))
+            Ok((
+                path.display().to_string(),
+                diag::read_source(&path)?.to_string(),
+            ))
         };
         let (shown, text) = read(RESULT_FILES[0])?;
         let mut r: RunResult = serde_json::from_str(&text)
             .map_err(|e| Error::file(&shown, format!("not a result file: {e}")))?;
         let (shown, text) = read(JUDGEMENT_FILE)?;
-        let judgement: Judgement = serde_json::from_str(&text)
-            .map_err(|e| Error::file(&shown, format!("not a judgement file: {e}")))?;
+        let judgement: Judgement =
+            serde_json::from_str(&text).map_err(|e| Error::file(&shown, not_a_judgement(e)))?;
         if judgement.names != r.observed {
             return Err(Error::file(
                 shown,
@@ -328,8 +331,7 @@ impl RunResult {
         let allowed = counted.iter().any(|r| r.verdict == Verdict::Allowed);
         // No counted row under a model: no candidate execution has the outcome, so every model
         // forbids it (Dat3M's WRW+2W1, say).
-        let judged =
-            self.model.is_some() && counted.iter().all(|r| r.verdict != Verdict::Unjudged);
+        let judged = self.model.is_some() && counted.iter().all(|r| r.verdict != Verdict::Unjudged);
         let mut v = match (judged, allowed, seen) {
             (false, _, true) => "seen (unjudged)".to_string(),
             (false, _, false) => "not seen (unjudged)".to_string(),
@@ -543,7 +545,10 @@ mod tests {
     /// forbidden, not unjudged (found on an H100 with Dat3M's WRW+2W1).
     #[test]
     fn an_outcome_of_no_candidate_execution_is_forbidden() {
-        let mut r = result(&sb_judgement(&[[0, 1], [1, 0]]), &[([0, 1], 60), ([1, 0], 40)]);
+        let mut r = result(
+            &sb_judgement(&[[0, 1], [1, 0]]),
+            &[([0, 1], 60), ([1, 0], 40)],
+        );
         r.outcomes.retain(|o| !o.counted);
         assert!(render_summary(&[r.clone()]).contains("not seen, forbidden: ok"));
         r.model = None;
@@ -585,6 +590,9 @@ mod tests {
         let other = result(&j, &[([0, 1], 98), ([1, 0], 2)]);
         assert!(!render_summary(&[r]).contains("source forbids"));
         let summary = render_summary(&[other]);
-        assert!(summary.contains("not seen, allowed; shows another state the source forbids"), "{summary}");
+        assert!(
+            summary.contains("not seen, allowed; shows another state the source forbids"),
+            "{summary}"
+        );
     }
 }
