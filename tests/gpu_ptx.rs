@@ -7,6 +7,7 @@
 use std::path::{Path, PathBuf};
 
 use mapcheck::encode::Backend;
+use mapcheck::gpu::commands::{self, EmitOptions, Target};
 use mapcheck::gpu::optcheck::{self, Verdict};
 use mapcheck::gpu::outcome::{self, Judges};
 use mapcheck::gpu::params::Params;
@@ -174,6 +175,29 @@ fn every_ptx_test_in_the_corpus_passes_optcheck() {
             });
         }
     });
+}
+
+/// A PTX 7.5 test with virtual aliases (Dat3M's proxy tests) is refused by `gpu emit` for its
+/// aliases, for both targets. Found running the corpus for an H100: it was refused as having
+/// "no candidate execution", because the outcome space was computed before the layout refused it.
+#[test]
+fn a_test_with_aliases_is_refused_for_its_aliases() {
+    let test = "tests/data/oracle/dat3m/litmus/PTX/Manual/proxy/Proxy-SingleThread-rf-surW-surF-conF-conR.litmus";
+    for target in [Target::Cuda, Target::OpenCl] {
+        let e = commands::emit(&EmitOptions {
+            test: test.into(),
+            target,
+            output: scratch_dir("aliases"),
+            params: None,
+            model: None,
+            mapping: None,
+            source: None,
+            source_model: None,
+        })
+        .err()
+        .expect("refused");
+        assert!(e.message.contains("`rd2` aliases `rd1`"), "{e}");
+    }
 }
 
 /// Each thread's consecutive events (and first and last), without locations.

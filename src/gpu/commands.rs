@@ -10,6 +10,7 @@ use std::path::{Path, PathBuf};
 use super::detect::{self, OpenCl};
 use super::harness::{self, Harness, PARAMS_FILE, TUNED_FILE};
 use super::judgement::{Judgement, JUDGEMENT_FILE};
+use super::layout::Layout;
 use super::outcome::{self, Judges, Selection};
 use super::params::{DeviceLimits, Params};
 use super::results::{self, RunResult, RESULT_FILES};
@@ -60,6 +61,9 @@ pub struct Emitted {
 /// Select the test's outcome and write its harness.
 pub fn emit(o: &EmitOptions) -> Result<Emitted> {
     let test = litmus::parse_file(&o.test)?;
+    // What no harness can lay out (PTX 7.5 aliases) is refused first, with that reason, before
+    // the models judge states the harness would never see.
+    Layout::of(&test)?;
     let params = match (&o.params, o.target) {
         (Some(p), _) => Params::load(p)?,
         (None, Target::Cuda) => Params::gpu_preset(),
