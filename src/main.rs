@@ -22,7 +22,6 @@ use cli::args::{
     GpuEmitArgs, OracleArgs, RunArgs,
 };
 use mapcheck::gpu::commands::{self, Failure};
-use mapcheck::gpu::results::RunResult;
 use mapcheck::output::{self, eprint, print, OutputDir};
 use mapcheck::{bench, compare, coq, decide, ir, litmus, mapping, oracle, report, runner, search};
 
@@ -38,6 +37,8 @@ enum Ended {
     Disagreement,
     /// `gpu run`: some run observed an outcome the test's model forbids.
     Forbidden,
+    /// `gpu run` of several directories: some could not run (each diagnostic printed).
+    NotRun,
 }
 
 fn main() -> ExitCode {
@@ -63,6 +64,7 @@ fn exit_status(result: Result<Ended, Failure>, errors_as_json: bool) -> ExitCode
         Ok(Ended::Done) => ExitCode::SUCCESS,
         Ok(Ended::Counterexample | Ended::Disagreement | Ended::Forbidden) => ExitCode::from(1),
         Ok(Ended::Stopped) => ExitCode::from(4),
+        Ok(Ended::NotRun) => ExitCode::from(2),
         Err(Failure::Input(e)) => {
             eprint(&e.render());
             if errors_as_json {
@@ -251,23 +253,29 @@ fn gpu(command: &GpuCommand) -> Result<Ended, Failure> {
         },
         GpuCommand::Run(args) => args.options(),
         GpuCommand::Suite(args) => {
-            let results = commands::suite(&args.options(), &mut |s| print(s))?;
-            return Ok(forbidden_or_done(&results));
+            let runs = commands::suite(&args.options(), &mut |s| print(s))?;
+            return Ok(ended(&runs));
         }
         GpuCommand::Summary(args) => {
             let results = commands::summary(&args.dirs)?;
             print(&mapcheck::gpu::results::render_summary(&results));
-            return Ok(forbidden_or_done(&results));
+            return Ok(ended(&commands::Runs {
+                results,
+                failed: vec![],
+            }));
         }
     };
-    let results = commands::run(&run, &mut |s| print(s))?;
-    Ok(forbidden_or_done(&results))
+    let runs = commands::run(&run, &mut |s| print(s))?;
+    Ok(ended(&runs))
 }
 
-/// `gpu run` / `gpu suite`: status 1 when some run observed an outcome its model forbids.
-fn forbidden_or_done(results: &[RunResult]) -> Ended {
-    if results.iter().any(|r| r.forbidden_observed > 0) {
+/// `gpu run` / `gpu suite` / `gpu summary`: status 1 when some run observed an outcome its
+/// model forbids, else 2 when some directory could not run.
+fn ended(runs: &commands::Runs) -> Ended {
+    if runs.results.iter().any(|r| r.forbidden_observed > 0) {
         Ended::Forbidden
+    } else if !runs.failed.is_empty() {
+        Ended::NotRun
     } else {
         Ended::Done
     }

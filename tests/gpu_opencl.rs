@@ -330,6 +330,20 @@ fn a_directory_run_prints_a_summary_and_writes_results_that_parse() {
     let stale = summary_args(&dirs);
     assert_eq!(stale.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&stale.stderr).contains("stale or edited"));
+    // A directory that cannot run stops neither the others nor the summary; status 2.
+    let out = run(&[]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert_eq!(out.status.code(), Some(2), "{stdout}");
+    assert!(String::from_utf8_lossy(&out.stderr).contains("stale or edited"));
+    let summary = stdout.split("summary:\n").nth(1).expect("a summary table");
+    let lines: Vec<&str> = summary.lines().collect();
+    assert_eq!(lines.len(), 4, "{summary}");
+    assert!(lines[1].starts_with("SB+SC-fences") && lines[2].starts_with("MP+rel+acq"));
+    assert!(
+        lines[3].starts_with(&format!("not run: {}: ", dirs[0])),
+        "{}",
+        lines[3]
+    );
 }
 
 /// `gpu suite`: every test of a directory emitted and run, one that has no harness (Vulkan)

@@ -3,7 +3,8 @@
 //! tune a harness directory).
 //!
 //! Exit statuses (`main`): 0 ran, 1 some run observed an outcome its model forbids, 2 bad input
-//! (`Failure::Input`, a rendered diagnostic), 3 nothing to run on (`Failure::NoDevice`: no OpenCL library, platform or device for an OpenCL
+//! (`Failure::Input`, a rendered diagnostic; of several directories, one that could not run,
+//! `Runs::failed`, after the others ran), 3 nothing to run on (`Failure::NoDevice`: no OpenCL library, platform or device for an OpenCL
 //! harness; no CUDA driver or device for a CUDA one).
 use std::path::{Path, PathBuf};
 
@@ -204,10 +205,7 @@ pub struct SuiteOptions {
 /// `o.output/<stem>`, then run them all as `gpu run DIR…` does. A test that cannot be emitted (a
 /// Vulkan test, a construct the harness cannot write) is skipped with its reason printed; it is
 /// never silently left out.
-pub fn suite(
-    o: &SuiteOptions,
-    print: &mut dyn FnMut(&str),
-) -> std::result::Result<Vec<RunResult>, Failure> {
+pub fn suite(o: &SuiteOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<Runs, Failure> {
     let shown = o.tests.display().to_string();
     let entries = std::fs::read_dir(&o.tests).map_err(|e| Error::file(&shown, e.to_string()))?;
     let mut tests: Vec<PathBuf> = entries
@@ -287,15 +285,24 @@ impl From<Error> for Failure {
     }
 }
 
+/// What `gpu run` / `gpu suite` came to, for the exit status: the runs made (one that observed
+/// an outcome its model forbids ends `mapcheck` with status 1), and the directories of several
+/// that could not run, each with its diagnostic (already printed on stderr; status 2).
+#[derive(Debug, Default)]
+pub struct Runs {
+    /// The runs made, in the order of the directories.
+    pub results: Vec<RunResult>,
+    /// The directories that could not run, and why.
+    pub failed: Vec<(PathBuf, Error)>,
+}
+
 /// Detect, then run (or tune) each harness directory of `o.dirs` — a CUDA one if it holds
 /// `kernel.ptx`, else an OpenCL one — writing each run's `result.json` and `result.csv` into its
 /// directory; `print` receives the reports as they come, then (several directories) the summary
-/// table, or with `o.json` only the JSON. The results, for the exit status: a run that observed
-/// an outcome its model forbids ends `mapcheck` with status 1.
-pub fn run(
-    o: &RunOptions,
-    print: &mut dyn FnMut(&str),
-) -> std::result::Result<Vec<RunResult>, Failure> {
+/// table, or with `o.json` only the JSON. Of several directories, one that cannot run (bad
+/// input, a failed launch) is reported on stderr and named under the summary, and the others
+/// run; a single directory's failure, or no device, is the command's.
+pub fn run(o: &RunOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<Runs, Failure> {
     let opencl = detect::opencl();
     let mut say = |text: &str| {
         if !o.json {
@@ -303,23 +310,32 @@ pub fn run(
         }
     };
     say(&detect::render(detect::cuda_driver(), &opencl));
-    let mut results = vec![];
+    let mut runs = Runs::default();
     for dir in &o.dirs {
-        results.extend(run_dir(dir, o, &opencl, &mut say)?);
+        match run_dir(dir, o, &opencl, &mut say) {
+            Ok(results) => runs.results.extend(results),
+            Err(Failure::Input(e)) if o.dirs.len() > 1 => {
+                crate::output::eprint(&e.render());
+                runs.failed.push((dir.clone(), e));
+            }
+            Err(failure) => return Err(failure),
+        }
     }
     if o.dirs.len() > 1 {
-        say(&format!(
-            "\nsummary:\n{}",
-            results::render_summary(&results)
-        ));
+        let mut summary = results::render_summary(&runs.results);
+        for (dir, e) in &runs.failed {
+            let why = e.message.lines().next().unwrap_or_default();
+            summary.push_str(&format!("not run: {}: {why}\n", dir.display()));
+        }
+        say(&format!("\nsummary:\n{summary}"));
     }
     if o.json {
         print(&format!(
             "{}\n",
-            serde_json::to_string_pretty(&results).expect("results serialise")
+            serde_json::to_string_pretty(&runs.results).expect("results serialise")
         ));
     }
-    Ok(results)
+    Ok(runs)
 }
 
 /// `gpu summary`: the results `gpu run` wrote into `dirs`, each re-judged with its directory's
