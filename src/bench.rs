@@ -1,6 +1,8 @@
 //! The benchmark of the mapping check against the published Alloy times (ASPLOS'19 Fig. 17):
-//! scoped RC11 → PTX, each axiom at bounds 4, 5, 6 in the Alloy counting, then the time to find
-//! bug B1. Outside the test suite (`mapcheck bench`): timings are measurements, never assertions.
+//! scoped RC11 → PTX, each axiom at bounds 4, 5, 6 in the Alloy counting; the same mapping with
+//! natural counting, all axioms in one check per bound, with solver calls, refinements and the
+//! growth from one bound to the next; then the time to find bug B1. Outside the test suite
+//! (`mapcheck bench`): timings are measurements, never assertions.
 //!
 //! Owns: `Row`, `run`, `render`. Uses: `search`, `mapping`.
 use std::path::Path;
@@ -41,19 +43,32 @@ pub struct Row {
     pub(crate) counting: Counting,
     /// Wall-clock seconds the search took.
     pub seconds: f64,
+    /// Solver calls, over every axiom searched.
+    pub solver_calls: usize,
+    /// Refinements: solutions the runner showed racy (or with no consistent source execution)
+    /// or explained by another coherence order, each blocked and the solver called again.
+    pub refinements: usize,
     /// "none", or "counterexample: " and each failing axiom with its bound (`Coherence at bound 4`).
     pub result: String,
     pub(crate) alloy: &'static str,
 }
 
-/// Run the table for `bounds`, then search B1 up to `b1_bound` (natural counting, every axiom,
-/// stopping at the first counterexample).
-pub fn run(
-    bounds: &[usize],
-    b1_bound: usize,
-    backend: Backend,
-    progress: &dyn Fn(&Row),
-) -> Result<Vec<Row>> {
+/// What `mapcheck bench` measures.
+#[derive(Clone, Debug)]
+pub struct Plan {
+    /// Bounds of the Fig. 17 rows (Alloy counting, one axiom per check).
+    pub alloy_bounds: Vec<usize>,
+    /// Bounds of the natural-counting rows (every axiom in one check).
+    pub natural_bounds: Vec<usize>,
+    /// Search B1 up to this bound (natural counting, stopping at the first counterexample).
+    pub b1_bound: usize,
+    /// The solver.
+    pub backend: Backend,
+}
+
+/// Run the Fig. 17 table for `plan.alloy_bounds`, the natural-counting rows, then search B1.
+pub fn run(plan: &Plan, progress: &dyn Fn(&Row)) -> Result<Vec<Row>> {
+    let (bounds, b1_bound, backend) = (&plan.alloy_bounds, plan.b1_bound, plan.backend);
     let fig17 = mapping::load(Path::new(FIG17_MAPPING))?;
     let mut rows = vec![];
     for axiom in ["Coherence", "Atomicity", "SC"] {
@@ -63,6 +78,15 @@ pub fn run(
             progress(&row);
             rows.push(row);
         }
+    }
+    for &bound in &plan.natural_bounds {
+        let opts = Options {
+            axioms: vec![],
+            ..options(bound, Counting::Natural, "", backend)
+        };
+        let row = measure(&fig17, &opts, "all axioms", "-")?;
+        progress(&row);
+        rows.push(row);
     }
     let b1 = mapping::load(Path::new(B1_MAPPING))?;
     let opts = Options {
@@ -106,6 +130,8 @@ fn measure(m: &mapping::Mapping, opts: &Options, check: &str, alloy: &'static st
         bound: opts.bound,
         counting: opts.counting,
         seconds: start.elapsed().as_secs_f64(),
+        solver_calls: report.axioms.iter().map(|a| a.solves).sum(),
+        refinements: report.axioms.iter().map(|a| a.racy + a.explained).sum(),
         result: if found.is_empty() {
             "none".into()
         } else {
@@ -118,25 +144,55 @@ fn measure(m: &mapping::Mapping, opts: &Options, check: &str, alloy: &'static st
 /// The table as text.
 pub fn render(rows: &[Row], backend: Backend) -> String {
     let mut s = format!(
-        "mapcheck bench — {} (Fig. 17), then {}; solver {:?}, {} cores\n\n",
+"mapcheck bench — {} (Fig. 17 in the Alloy counting, then natural counting, all axioms in one \
+         check), then {}; solver {:?}, {} cores\n\n",
         FIG17_MAPPING,
         B1_MAPPING,
         backend,
         std::thread::available_parallelism().map_or(1, |n| n.get())
     );
     s.push_str(&format!(
-        "{:<18} {:>5}  {:<8} {:>10}  {:<28} {}\n",
-        "check", "bound", "counting", "mapcheck", "result", "Alloy (published)"
+        "{:<18} {:>5}  {:<8} {:>10}  {:>7}  {:>7}  {:>6}  {:<28} {}\n",
+        "check",
+        "bound",
+        "counting",
+        "mapcheck",
+        "calls",
+        "refined",
+        "growth",
+        "result",
+        "Alloy (published)"
     ));
-    for r in rows {
+    for (i, r) in rows.iter().enumerate() {
         let counting = match r.counting {
             Counting::Alloy => "Alloy",
             Counting::Natural => "natural",
         };
         s.push_str(&format!(
-            "{:<18} {:>5}  {:<8} {:>9.2}s  {:<28} {}\n",
-            r.check, r.bound, counting, r.seconds, r.result, r.alloy
+            "{:<18} {:>5}  {:<8} {:>9.2}s  {:>7}  {:>7}  {:>6}  {:<28} {}\n",
+            r.check,
+            r.bound,
+            counting,
+            r.seconds,
+            r.solver_calls,
+            r.refinements,
+            growth(rows[..i].last(), r),
+            r.result,
+            r.alloy
         ));
     }
     s
+}
+
+/// How many times longer a row took than the row before it, when that row is the same check one
+/// bound lower (`×11.2`); else empty.
+fn growth(previous: Option<&Row>, row: &Row) -> String {
+    match previous {
+        Some(p)
+            if p.check == row.check && p.counting == row.counting && p.bound + 1 == row.bound =>
+        {
+            format!("×{:.1}", row.seconds / p.seconds.max(1e-9))
+        }
+        _ => String::new(),
+    }
 }

@@ -231,7 +231,13 @@ fn export_coq(args: &ExportCoqArgs) -> Result<Ended, Failure> {
 
 fn run_bench(args: &BenchArgs) -> Result<Ended, Failure> {
     let backend = args.solver.into();
-    let rows = bench::run(&args.bounds, args.b1_bound, backend, &|r| {
+    let plan = bench::Plan {
+        alloy_bounds: args.bounds.clone(),
+        natural_bounds: args.natural_bounds.clone(),
+        b1_bound: args.b1_bound,
+        backend,
+    };
+    let rows = bench::run(&plan, &|r| {
         eprint(&format!(
             "{} bound {}: {:.2} s, {}\n",
             r.check, r.bound, r.seconds, r.result

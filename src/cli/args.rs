@@ -267,6 +267,10 @@ pub struct BenchArgs {
     /// Bounds of the Fig. 17 table (Alloy counting).
     #[arg(long, value_delimiter = ',', default_value = "4,5,6")]
     pub bounds: Vec<usize>,
+    /// Bounds of the natural-counting rows, all axioms in one check per bound (bound 7 takes
+    /// many minutes: `--natural-bounds 5,6,7`).
+    #[arg(long, value_delimiter = ',', default_value = "5,6")]
+    pub natural_bounds: Vec<usize>,
     /// Search B1 up to this bound (natural counting).
     #[arg(long, default_value_t = 7)]
     pub b1_bound: usize,
