@@ -260,27 +260,24 @@ fn gpu(command: &GpuCommand) -> Result<Ended, Failure> {
         GpuCommand::Run(args) => args.options(),
         GpuCommand::Suite(args) => {
             let runs = commands::suite(&args.options(), &mut |s| print(s))?;
-            return Ok(ended(&runs));
+            return Ok(ended(&runs.results, !runs.failed.is_empty()));
         }
         GpuCommand::Summary(args) => {
             let results = commands::summary(&args.dirs)?;
             print(&mapcheck::gpu::results::render_summary(&results));
-            return Ok(ended(&commands::Runs {
-                results,
-                failed: vec![],
-            }));
+            return Ok(ended(&results, false));
         }
     };
     let runs = commands::run(&run, &mut |s| print(s))?;
-    Ok(ended(&runs))
+    Ok(ended(&runs.results, !runs.failed.is_empty()))
 }
 
 /// `gpu run` / `gpu suite` / `gpu summary`: status 1 when some run observed an outcome its
 /// model forbids, else 2 when some directory could not run.
-fn ended(runs: &commands::Runs) -> Ended {
-    if runs.results.iter().any(|r| r.forbidden_observed > 0) {
+fn ended(results: &[mapcheck::gpu::results::RunResult], some_not_run: bool) -> Ended {
+    if results.iter().any(|r| r.forbidden_observed > 0) {
         Ended::Forbidden
-    } else if !runs.failed.is_empty() {
+    } else if some_not_run {
         Ended::NotRun
     } else {
         Ended::Done

@@ -117,10 +117,8 @@ impl Judgement {
         if !path.exists() {
             return Ok(None);
         }
-        let text = diag::read_source(&path)?;
+        let j = Judgement::read(&path)?;
         let shown = path.display().to_string();
-        let j: Judgement =
-            serde_json::from_str(&text).map_err(|e| Error::file(&shown, not_a_judgement(e)))?;
         let in_space = |v: &Values| space.contains(v);
         let fits = j.names == space.names
             && j.allowed.iter().all(in_space)
@@ -135,16 +133,24 @@ impl Judgement {
         Ok(Some(j))
     }
 
+    /// The judgement file at `path`, parsed, not yet checked against a harness (`load` does).
+    /// One of an older mapcheck lacks a field (`interleaved`): the error says to emit again.
+    pub(crate) fn read(path: &Path) -> Result<Judgement> {
+        let text = diag::read_source(path)?;
+        serde_json::from_str(&text).map_err(|e| {
+            Error::file(
+                path.display().to_string(),
+                format!(
+                    "not a judgement file: {e} (written by an older mapcheck? run `mapcheck gpu \
+                     emit` again)"
+                ),
+            )
+        })
+    }
+
     pub(crate) fn to_json(&self) -> String {
         serde_json::to_string_pretty(self).expect("a judgement serialises")
     }
-}
-
-/// Why a file is not a judgement; one of an older mapcheck lacks a field (`interleaved`).
-pub(crate) fn not_a_judgement(e: serde_json::Error) -> String {
-    format!(
-        "not a judgement file: {e} (written by an older mapcheck? run `mapcheck gpu emit` again)"
-    )
 }
 
 #[cfg(test)]

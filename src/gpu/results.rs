@@ -10,7 +10,7 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::judgement::{not_a_judgement, Judgement, Verdict, JUDGEMENT_FILE};
+use super::judgement::{Judgement, Verdict, JUDGEMENT_FILE};
 use super::outcome::{self, Space, Values};
 use super::params::Params;
 use super::stats::{self, OutcomeStats, Tally};
@@ -146,9 +146,7 @@ impl RunResult {
             .filter(|r| r.verdict == Verdict::Forbidden)
             .map(|r| r.count)
             .sum();
-        let overlapped = judgement
-            .can_show_overlap()
-            .then(|| outcomes.iter().any(|r| r.count > 0 && !r.sequential));
+        let overlapped = overlapped(judgement, &outcomes);
         let notes = notes(&context, overlapped, &shared_workgroups);
         RunResult {
             test: test.name.clone(),
@@ -180,32 +178,25 @@ impl RunResult {
     /// (`Judgement::can_show_overlap`), so a result written under an older rule gets the current
     /// one. A judgement of other observed targets than the result's is refused (stale).
     pub fn load(dir: &Path) -> Result<RunResult> {
-        let read = |file: &str| -> Result<(String, String)> {
-            let path = dir.join(file);
-            Ok((
+        let path = dir.join(RESULT_FILES[0]);
+        let text = diag::read_source(&path)?;
+        let mut r: RunResult = serde_json::from_str(&text).map_err(|e| {
+            Error::file(
                 path.display().to_string(),
-                diag::read_source(&path)?.to_string(),
-            ))
-        };
-        let (shown, text) = read(RESULT_FILES[0])?;
-        let mut r: RunResult = serde_json::from_str(&text)
-            .map_err(|e| Error::file(&shown, format!("not a result file: {e}")))?;
-        let (shown, text) = read(JUDGEMENT_FILE)?;
-        let judgement: Judgement =
-            serde_json::from_str(&text).map_err(|e| Error::file(&shown, not_a_judgement(e)))?;
+                format!("not a result file: {e}"),
+            )
+        })?;
+        let path = dir.join(JUDGEMENT_FILE);
+        let judgement = Judgement::read(&path)?;
         if judgement.names != r.observed {
             return Err(Error::file(
-                shown,
+                path.display().to_string(),
                 "judges other states than result.json records (stale or edited)",
             ));
         }
-        r.overlapped = judgement
-            .can_show_overlap()
-            .then(|| r.outcomes.iter().any(|o| o.count > 0 && !o.sequential));
+        r.overlapped = overlapped(&judgement, &r.outcomes);
         r.notes.retain(|n| n != NO_OVERLAP);
-        if r.overlapped == Some(false) {
-            r.notes.push(NO_OVERLAP.into());
-        }
+        r.notes.extend(no_overlap_note(r.overlapped));
         Ok(r)
     }
 
@@ -389,10 +380,21 @@ fn notes(
             ));
         }
     }
-    if overlapped == Some(false) {
-        notes.push(NO_OVERLAP.into());
-    }
+    notes.extend(no_overlap_note(overlapped));
     notes
+}
+
+/// Did some instance end in a state that needs its threads to overlap? `None` when the states
+/// cannot tell (`Judgement::can_show_overlap`).
+fn overlapped(judgement: &Judgement, outcomes: &[Row]) -> Option<bool> {
+    judgement
+        .can_show_overlap()
+        .then(|| outcomes.iter().any(|r| r.count > 0 && !r.sequential))
+}
+
+/// The note of a run in which no instance overlapped, if it is one.
+fn no_overlap_note(overlapped: Option<bool>) -> Option<String> {
+    (overlapped == Some(false)).then(|| NO_OVERLAP.to_string())
 }
 
 /// The note of a run in which no instance overlapped.
