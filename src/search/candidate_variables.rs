@@ -189,16 +189,13 @@ impl<'a> CandidateVariables<'a> {
             .collect()
     }
 
-    /// The sequential execution that runs whole threads one after another in `order`: each
-    /// read reads the last earlier write to its location, coherence is execution order. It is
-    /// exact (no free choice), so a model can be asked about it in both polarities.
-    pub(super) fn sequential(&self, c: &mut Circuit, order: &[usize]) -> (Matrix, Matrix) {
+    /// The sequentially consistent execution that runs the events in `order` (an interleaving:
+    /// every event once, each thread's in program order, an RMW's halves adjacent): each read
+    /// reads the last earlier write to its location, coherence is execution order. It is exact
+    /// (no free choice), so a model can be asked about it in both polarities.
+    pub(super) fn sequential(&self, c: &mut Circuit, events: &[usize]) -> (Matrix, Matrix) {
         let (n, l) = (self.program.layout.n(), &self.program.layout);
         let side = &self.source;
-        let events: Vec<usize> = order
-            .iter()
-            .flat_map(|&t| (0..l.events.len()).filter(move |&e| l.events[e].0 == t))
-            .collect();
         // Slots that may write, in execution order.
         let mut seq: Vec<usize> = (0..l.locations).collect();
         let mut alive = vec![Node::FALSE; l.events.len()];
@@ -208,7 +205,7 @@ impl<'a> CandidateVariables<'a> {
             Some(e) => c.and2(side.writes.0[s], alive[e]),
             None => Node::TRUE,
         };
-        for &e in &events {
+        for &e in events {
             let needs: Vec<Node> = (0..e)
                 .map(|d| {
                     let a = self.program.affects(d, e);

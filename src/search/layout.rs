@@ -95,15 +95,24 @@ impl Layout {
                 .iter()
                 .position(|l| l == name)
                 .expect("a location of the layout"),
-            EventKey::Event(t, k) => {
-                let e = self
-                    .events
-                    .iter()
-                    .position(|ev| ev == &(*t, *k))
-                    .expect("an event of the layout");
-                self.main[e]
-            }
+            EventKey::Event(..) => self.main[self.event_of(key)],
         }
+    }
+
+    /// The event (index into `events`) a thread event's key names.
+    pub(super) fn event_of(&self, key: &EventKey) -> usize {
+        self.events
+            .iter()
+            .position(|&(t, k)| key == &EventKey::Event(t, k))
+            .expect("a thread event of the layout")
+    }
+
+    /// Every event, the threads run whole one after another in `threads`' order.
+    pub(super) fn events_of_threads(&self, threads: &[usize]) -> Vec<usize> {
+        threads
+            .iter()
+            .flat_map(|&t| (0..self.events.len()).filter(move |&e| self.events[e].0 == t))
+            .collect()
     }
 }
 

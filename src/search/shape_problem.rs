@@ -1,8 +1,10 @@
 //! The SAT problem of one thread shape: the candidate's variables, the target model asserted
 //! consistent, the source program asserted race-free on its sequential executions, and per
 //! source axiom a search that sends every solution to the runner (`validate`) and refines on
-//! its verdict — a racy program is excluded together with every program on which the same racy
-//! execution is consistent, a solution another coherence order explains is blocked.
+//! its verdict — a racy program is excluded together with every program that races when its
+//! events run in the same sequentially consistent interleaving (or, when the runner found no
+//! such racy execution, on which the same racy execution is consistent), a solution another
+//! coherence order explains is blocked.
 //!
 //! Owns: `ShapeProblem`, `ShapeAxiom`. Uses: `candidate_variables`, `execution_view`, `decode`,
 //! `validate`, `layout`, `operations`, `options`, `event_key`, `encode`, `solver`.
@@ -46,6 +48,9 @@ pub(super) struct ShapeProblem<'a> {
     /// The witness choices (total orders on the slots) every solution's source execution has
     /// been required to be inconsistent under (`refute_witnesses`).
     refuted: HashSet<Vec<Rel>>,
+    /// The event orders (layout events) whose sequentially consistent execution every program
+    /// must run race-free (`exclude_racy_interleaving`).
+    interleavings: HashSet<Vec<usize>>,
 }
 
 impl<'a> ShapeProblem<'a> {
@@ -95,13 +100,8 @@ impl<'a> ShapeProblem<'a> {
         hard.push(target.consistent_node(c));
         if mapping.source.witnesses.is_empty() {
             for order in thread_orders(shape.len()) {
-                let (rf, co) = vars.sequential(c, &order);
-                let view = ExecutionView::new(c, &vars, true, &rf, &co);
-                let mut y =
-                    Encoded::new(c, &mapping.source, view.present.clone(), &mut |c, name| {
-                        view.base(c, name)
-                    });
-                hard.push(race_free_or_inconsistent(c, &mapping.source, &mut y));
+                let events = vars.program.layout.events_of_threads(&order);
+                hard.push(race_free_when_run_in(c, &vars, &mapping.source, &events));
             }
         }
         let all = c.and(hard);
@@ -112,6 +112,7 @@ impl<'a> ShapeProblem<'a> {
             vars,
             source,
             refuted: HashSet::new(),
+            interleavings: HashSet::new(),
         }
     }
 
@@ -157,9 +158,22 @@ impl<'a> ShapeProblem<'a> {
                     out.seconds = start.elapsed().as_secs_f64();
                     return Ok(out);
                 }
-                Verdict::Racy { events, rf, co } => {
+                Verdict::Racy {
+                    events,
+                    rf,
+                    co,
+                    interleaving,
+                } => {
                     out.racy += 1;
-                    self.exclude_racy(&events, &rf, &co);
+                    let excluded = match interleaving {
+                        Some(order) if self.mapping.source.witnesses.is_empty() => {
+                            self.exclude_racy_interleaving(&order)
+                        }
+                        _ => false,
+                    };
+                    if !excluded {
+                        self.exclude_racy(&events, &rf, &co);
+                    }
                 }
                 Verdict::Explained { witnesses } => {
                     out.explained += 1;
@@ -217,6 +231,31 @@ impl<'a> ShapeProblem<'a> {
         let escape = race_free_or_inconsistent(c, model, &mut y);
         let clause = c.or2(!wf, escape);
         self.sat.assert(clause);
+    }
+
+    /// Exclude every program that has a consistent execution raising a flag when its events run
+    /// in the order `interleaving` (the racy sequentially consistent execution the runner found,
+    /// its thread events in source keys): a race-free program has none, whatever its operations,
+    /// locations, guards and scopes. The events the racy program did not execute (guarded off)
+    /// run last, in program order. False when this order was asserted before (the solution
+    /// should then have been excluded already; the caller excludes it another way).
+    fn exclude_racy_interleaving(&mut self, interleaving: &[EventKey]) -> bool {
+        let layout = &self.vars.program.layout;
+        let mut events: Vec<usize> = interleaving
+            .iter()
+            .map(|key| layout.event_of(key))
+            .collect();
+        let rest: Vec<usize> = (0..layout.events.len())
+            .filter(|e| !events.contains(e))
+            .collect();
+        events.extend(rest);
+        if !self.interleavings.insert(events.clone()) {
+            return false;
+        }
+        let c = &mut self.sat.circuit;
+        let race_free = race_free_when_run_in(c, &self.vars, &self.mapping.source, &events);
+        self.sat.assert(race_free);
+        true
     }
 
     /// Require the source execution of every solution to be inconsistent under `witnesses` (a
@@ -339,6 +378,22 @@ fn total_order_extending(w: &Rel) -> Rel {
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by_key(|&i| rank(i));
     crate::eval::total_order(n, &order)
+}
+
+/// "The sequentially consistent execution that runs the program's events in the order `events`
+/// raises no flag, or the source model finds it inconsistent": true of every race-free program.
+fn race_free_when_run_in(
+    c: &mut Circuit,
+    vars: &CandidateVariables,
+    model: &crate::ir::Model,
+    events: &[usize],
+) -> Node {
+    let (rf, co) = vars.sequential(c, events);
+    let view = ExecutionView::new(c, vars, true, &rf, &co);
+    let mut y = Encoded::new(c, model, view.present.clone(), &mut |c, name| {
+        view.base(c, name)
+    });
+    race_free_or_inconsistent(c, model, &mut y)
 }
 
 /// "This execution raises no flag, or it is inconsistent": true of every execution of a

@@ -16,6 +16,7 @@ use crate::exec::Execution;
 use crate::ir::Model;
 use crate::litmus::Litmus;
 use crate::mapping::Mapping;
+use crate::rel::Rel;
 use crate::runner::{self, Candidate};
 
 /// What the runner says of a solution.
@@ -25,11 +26,14 @@ pub(super) enum Verdict {
     /// for every other coherence order extending the lifted one.
     Confirmed { failed: Vec<String> },
     /// The source program is racy: a consistent execution (its events, rf and co in source
-    /// keys) raises a flag.
+    /// keys) raises a flag. `interleaving`: when that execution is sequentially consistent (one
+    /// is chosen when the program has one), its thread events in an order that runs it, every
+    /// read reading the last earlier write (`sc_order`).
     Racy {
         events: BTreeSet<EventKey>,
         rf: KeyRel,
         co: KeyRel,
+        interleaving: Option<Vec<EventKey>>,
     },
     /// Another coherence order extending the lifted one, or (in a source model with witnesses)
     /// another choice of the witnesses, makes the source execution consistent. `witnesses`: the
@@ -118,13 +122,24 @@ impl SourceRun {
                 keyed(&cand.execution.rf, &keys),
                 keyed(&cand.execution.co, &keys),
             );
-            if run.racy.is_none() && consistent && !cand.judgement.flags.is_empty() {
-                let events = keys.iter().cloned().collect();
-                run.racy = Some(Verdict::Racy {
-                    events,
-                    rf: rf.clone(),
-                    co: co.clone(),
-                });
+            let sequentially_consistent = matches!(
+                run.racy,
+                Some(Verdict::Racy {
+                    interleaving: Some(_),
+                    ..
+                })
+            );
+            if !sequentially_consistent && consistent && !cand.judgement.flags.is_empty() {
+                let interleaving = sc_order(cand.execution)
+                    .map(|order| order.into_iter().map(|e| keys[e].clone()).collect());
+                if run.racy.is_none() || interleaving.is_some() {
+                    run.racy = Some(Verdict::Racy {
+                        events: keys.iter().cloned().collect(),
+                        rf: rf.clone(),
+                        co: co.clone(),
+                        interleaving,
+                    });
+                }
             }
             if rf != f.source_rf || !f.source_co.is_subset(&co) {
                 return;
@@ -139,6 +154,37 @@ impl SourceRun {
         })?;
         Ok(run)
     }
+}
+
+/// The thread events of `x` in an order that runs it sequentially consistently — every read
+/// reading the last earlier write to its location, coherence the order of the writes, an RMW's
+/// two halves adjacent — if there is one: a topological order of `po ∪ rf ∪ co ∪ fr` with each
+/// RMW contracted to one node (initial writes, first in any such order, left out).
+fn sc_order(x: &Execution) -> Option<Vec<usize>> {
+    let fr = x.rf.inverse().seq(&x.co);
+    let order = x.po.union(&x.rf).union(&x.co).union(&fr);
+    // An RMW's write is contracted into its read.
+    let rmw_read = |e: usize| (0..x.n()).find(|&r| x.rmw.contains(r, e));
+    let node = |e: usize| rmw_read(e).unwrap_or(e);
+    let mut contracted = Rel::empty(x.n());
+    for (a, b) in order.pairs() {
+        if node(a) != node(b) {
+            contracted.insert(node(a), node(b));
+        }
+    }
+    let mut waiting: Vec<usize> = (0..x.n())
+        .filter(|&e| x.events[e].thread.is_some() && rmw_read(e).is_none())
+        .collect();
+    let mut placed = Vec::new();
+    while !waiting.is_empty() {
+        let ready = waiting
+            .iter()
+            .position(|&e| waiting.iter().all(|&d| !contracted.contains(d, e)))?;
+        let e = waiting.remove(ready);
+        placed.push(e);
+        placed.extend(x.rmw.row(e).iter());
+    }
+    Some(placed)
 }
 
 /// The value of each witness of `model` on a consistent `execution`, under the choice that makes
@@ -264,4 +310,79 @@ pub fn cycle(
             to: keys[e.to].clone(),
         })
         .collect())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Does running `order` (thread events) give `x`: each event once, program order kept, an
+    /// RMW's halves adjacent, each read reading the last earlier write to its location (the
+    /// initial write if none) and coherence the order of the writes?
+    fn runs(x: &Execution, order: &[usize]) -> bool {
+        let thread_events = (0..x.n()).filter(|&e| x.events[e].thread.is_some()).count();
+        let at = |e: usize| order.iter().position(|&f| f == e);
+        let mut last_write: Vec<Option<usize>> = vec![None; x.locations.len()];
+        let init = |l: usize| {
+            (0..x.n()).find(|&e| x.events[e].thread.is_none() && x.events[e].loc == Some(l))
+        };
+        let mut ok = order.len() == thread_events
+            && x.po.pairs().all(|(a, b)| at(a) < at(b))
+            && x.rmw.pairs().all(|(r, w)| at(w) == at(r).map(|i| i + 1));
+        for &e in order {
+            let Some(l) = x.events[e].loc else { continue };
+            let latest = last_write[l].or_else(|| init(l));
+            if x.events[e].kind == crate::exec::EventKind::Read {
+                ok &= latest.is_some_and(|w| x.rf.contains(w, e));
+            }
+            if x.events[e].kind == crate::exec::EventKind::Write {
+                ok &= latest.is_some_and(|w| x.co.contains(w, e));
+                last_write[l] = Some(e);
+            }
+        }
+        ok
+    }
+
+    #[test]
+    fn sc_order_runs_exactly_the_sequentially_consistent_candidates() {
+        let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+        let model = crate::ir::load(&root.join("models/rc11-scoped.cat")).unwrap();
+        let test = crate::litmus::parse_str(
+            "sb-rmw.litmus",
+            "C sb-rmw\n{ [x] = 0; [y] = 0; }\n\
+             P0 (atomic_int* x, atomic_int* y) {\n\
+               atomic_store_explicit(x, 1, memory_order_relaxed);\n\
+               int r0 = atomic_fetch_add_explicit(y, 1, memory_order_relaxed);\n}\n\
+             P1 (atomic_int* x, atomic_int* y) {\n\
+               atomic_store_explicit(y, 2, memory_order_relaxed);\n\
+               int r1 = atomic_load_explicit(x, memory_order_relaxed);\n}\n\
+             exists (P0:r0 == 0 /\\ P1:r1 == 0)\n",
+        )
+        .unwrap();
+        let (mut sc, mut other) = (0, 0);
+        runner::for_each_candidate(&model, &test, &runner::Options::default(), &mut |cand| {
+            let x = cand.execution;
+            let fr = x.rf.inverse().seq(&x.co);
+            let sequential = x.po.union(&x.rf).union(&x.co).union(&fr).is_acyclic()
+                && x.rmw.inter(&fr.seq(&x.co)).is_empty();
+            match sc_order(x) {
+                Some(order) => {
+                    assert!(runs(x, &order), "{order:?} does not run the candidate");
+                    sc += 1;
+                }
+                None => {
+                    assert!(
+                        !sequential,
+                        "no order for a sequentially consistent candidate"
+                    );
+                    other += 1;
+                }
+            }
+        })
+        .unwrap();
+        assert!(
+            sc > 0 && other > 0,
+            "{sc} sequential, {other} other candidates"
+        );
+    }
 }
