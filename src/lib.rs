@@ -78,6 +78,7 @@ pub mod bench;
 pub mod compare;
 pub mod oracle;
 pub mod report;
+pub mod shard;
 
 // Hardware: litmus tests as GPU / OpenCL harnesses.
 pub mod gpu;

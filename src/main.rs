@@ -7,7 +7,8 @@
 //! forbids, 2 bad input or a failed write (a
 //! diagnostic on stderr; with `check --json` also as JSON on stdout), 3 (`gpu run`) no device to
 //! run on, 4 a check stopped (SIGINT, SIGTERM, `--timeout`) before its bound with no
-//! counterexample found so far; and, ended where they happen, 141 standard output closed
+//! counterexample found so far (for `check --shard`: its shard stopped; for `merge`: a shard the
+//! verdicts need is missing or was stopped); and, ended where they happen, 141 standard output closed
 //! (`| head`, `output::print`), 130 another SIGINT or SIGTERM 2 s or more after the first
 //! (`cli::signals`).
 mod cli {
@@ -19,11 +20,13 @@ use std::process::ExitCode;
 
 use cli::args::{
     BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, ExportCoqArgs, GpuCommand,
-    GpuEmitArgs, OracleArgs, RunArgs,
+    GpuEmitArgs, MergeArgs, OracleArgs, RunArgs,
 };
 use mapcheck::gpu::commands::{self, Failure};
 use mapcheck::output::{self, eprint, print, OutputDir};
-use mapcheck::{bench, compare, coq, decide, ir, litmus, mapping, oracle, report, runner, search};
+use mapcheck::{
+    bench, compare, coq, decide, ir, litmus, mapping, oracle, report, runner, search, shard,
+};
 
 /// How a command that did not fail ended.
 enum Ended {
@@ -43,11 +46,16 @@ enum Ended {
 
 fn main() -> ExitCode {
     let cli = Cli::parse_arguments();
-    let errors_as_json = matches!(&cli.command, Command::Check(c) if c.json);
+    let errors_as_json = match &cli.command {
+        Command::Check(c) => c.json,
+        Command::Merge(m) => m.json,
+        _ => false,
+    };
     let result = match &cli.command {
         Command::Run(args) => run(args),
         Command::Oracle(args) => run_oracle(args),
         Command::Check(args) => check(args),
+        Command::Merge(args) => merge(args),
         Command::Compare(args) => run_compare(args),
         Command::ExportCoq(args) => export_coq(args),
         Command::Bench(args) => run_bench(args),
@@ -164,6 +172,26 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
     let opts = args.options(cli::signals::stop_on_signals());
     let mapping = mapping::load(&args.mapping)?;
     warn([&mapping.source, &mapping.target]);
+    if let Some(spec) = args.shard {
+        let cause = || cli::signals::stop_cause(&opts.stop, args.search.timeout);
+        let var = |name: &str| std::env::var(name).ok();
+        let r = shard::check_shard(
+            &mapping,
+            &opts,
+            spec,
+            args.shards,
+            &var,
+            &args.output,
+            args.json,
+            &cause,
+        )?;
+        if args.json {
+            print_json(&r);
+        } else {
+            print(&shard::render_shard(&r, &args.output));
+        }
+        return Ok(shard_ended(&r));
+    }
     let (r, files) = report::check_live(
         &mapping,
         &opts,
@@ -180,6 +208,41 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
         print(&report::render_summary(&r, &files, cause.as_deref()));
     }
     Ok(check_ended(&r))
+}
+
+/// A shard's status as `check`'s: 1 when it found a counterexample, 4 when it was stopped.
+fn shard_ended(r: &shard::ShardResult) -> Ended {
+    let found = r.shapes.iter().flat_map(|s| &s.axioms);
+    if found
+        .into_iter()
+        .any(|a| matches!(a.verdict, shard::Verdict::Counterexample { .. }))
+    {
+        Ended::Counterexample
+    } else if !r.finished {
+        Ended::Stopped
+    } else {
+        Ended::Done
+    }
+}
+
+/// `mapcheck merge DIR`: `check`'s summary of the shards present, and `check`'s exit status
+/// (4 when a shard the verdicts need is missing or was stopped).
+fn merge(args: &MergeArgs) -> Result<Ended, Failure> {
+    let stop = cli::signals::stop_on_signals();
+    let cause = || cli::signals::stop_cause(&stop, None);
+    let m = shard::merge_dir(&args.dir, args.run_missing, &stop, &cause)?;
+    if args.json {
+        print_json(&m);
+    } else {
+        print(&shard::render_merged(&m));
+    }
+    Ok(if m.has_counterexample() {
+        Ended::Counterexample
+    } else if m.incomplete() {
+        Ended::Stopped
+    } else {
+        Ended::Done
+    })
 }
 
 fn check_ended(r: &search::Report) -> Ended {

@@ -23,12 +23,14 @@ use crate::diag::{Error, Result};
 use crate::litmus::{self, Instr, Litmus};
 use crate::mapping::Mapping;
 use crate::output::{self, OutputDir};
-use crate::search::{Counterexample, Counting, Event, EventKey, Options, Report, Scope};
+use crate::search::{
+    Counterexample, Counting, Event, EventKey, Options, Report, Scope, Statistics, Unfinished,
+};
 use crate::solver::Stop;
 use crate::vocab;
 
 /// The files written for one counterexample.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Files {
     pub(crate) source: Option<PathBuf>,
     pub(crate) target: Option<PathBuf>,
@@ -53,8 +55,21 @@ pub(crate) fn counting(c: Counting, bound: usize) -> String {
 }
 
 /// What a check searches, printed before it starts: the mapping, the bound, the classes a
-/// source event may be, and what is left out.
+/// source event may be, what is left out, and the solver and worker threads.
 pub(crate) fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> String {
+    let mut s = render_searched(mapping, opts, scope);
+    let _ = writeln!(
+        s,
+        "solver {}, {} worker threads",
+        crate::solver::new(opts.backend).name(),
+        rayon::current_num_threads()
+    );
+    s
+}
+
+/// The mapping, the bound, the classes a source event may be, and what is left out (the
+/// header without this process's solver and threads, as `shard::merge` prints it).
+pub(crate) fn render_searched(mapping: &str, opts: &Options, scope: &Scope) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "mapping {mapping}");
     let _ = writeln!(
@@ -76,18 +91,20 @@ pub(crate) fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> Str
     for gap in &scope.not_searched {
         let _ = writeln!(s, "not searched: {gap}");
     }
-    let _ = writeln!(
-        s,
-        "solver {}, {} worker threads",
-        crate::solver::new(opts.backend).name(),
-        rayon::current_num_threads()
-    );
     s
 }
 
 /// A counterexample as it is settled: the violated axiom, the source program (with its guards),
 /// the cycle, `rf` and `co`, and the files written for it.
 pub(crate) fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> String {
+    let mut s = counterexample_body(cx);
+    s.push_str(&render_written(files));
+    s
+}
+
+/// A counterexample without the files written for it: the violated axiom, the source program,
+/// the events, `rf`, `co` and the cycle (what a shard keeps, to print when it is merged).
+pub(crate) fn counterexample_body(cx: &Counterexample) -> String {
     let mut s = String::new();
     let labels = event_labels(&cx.found.source);
     let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_else(|| format!("{k:?}"));
@@ -124,6 +141,12 @@ pub(crate) fn render_counterexample(cx: &Counterexample, files: Option<&Files>) 
             label(&step.to)
         );
     }
+    s
+}
+
+/// The end of a counterexample's text: the files written for it and what the runner validated.
+pub(crate) fn render_written(files: Option<&Files>) -> String {
+    let mut s = String::new();
     if let Some(f) = files {
         for (what, p) in [
             ("source test", &f.source),
@@ -159,37 +182,91 @@ fn program_text(cx: &Counterexample) -> String {
     litmus::print_c(&cx.found.source).unwrap_or_else(|e| format!("(cannot print: {})", e.message))
 }
 
+/// One axiom's line of a summary: its verdict and the work spent on it. A check's `Report` gives
+/// these (`render_summary`), and so does a merge of shard results (`shard::merge`).
+pub(crate) struct SummaryLine<'a> {
+    pub(crate) axiom: &'a str,
+    pub(crate) verdict: LineVerdict<'a>,
+    pub(crate) statistics: Statistics,
+}
+
+/// What a summary line says of its axiom.
+pub(crate) enum LineVerdict<'a> {
+    /// A counterexample at `bound`, its files in `written_to` (when they were written).
+    Counterexample {
+        bound: usize,
+        written_to: Option<&'a Path>,
+    },
+    /// No counterexample up to `clean_to`; when `unfinished`, the next bound was not finished
+    /// (`why`: how it ended, e.g. "stopped during").
+    Clean {
+        clean_to: usize,
+        unfinished: Option<(Unfinished, &'a str)>,
+    },
+}
+
+/// The summary's lines: one per axiom, under `heading`.
+pub(crate) fn render_lines(heading: &str, lines: &[SummaryLine]) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "\n{heading}:");
+    for l in lines {
+        let a = &l.statistics;
+        let stats = format!(
+            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
+            a.queries, a.solves, a.racy, a.explained, a.seconds
+        );
+        let verdict = match &l.verdict {
+            LineVerdict::Counterexample { bound, written_to } => {
+                let at = written_to
+                    .map(|d| format!(", written to {}", d.display()))
+                    .unwrap_or_default();
+                format!("COUNTEREXAMPLE at bound {bound}{at}")
+            }
+            LineVerdict::Clean {
+                clean_to,
+                unfinished: Some((u, why)),
+            } => format!(
+                "none up to bound {clean_to}; {why} bound {} ({} of {} thread shapes finished)",
+                u.bound, u.shapes_done, u.shapes
+            ),
+            LineVerdict::Clean {
+                clean_to,
+                unfinished: None,
+            } => format!("none up to bound {clean_to}"),
+        };
+        let _ = writeln!(s, "  {}: {verdict} ({stats})", l.axiom);
+    }
+    s
+}
+
 /// The summary at the end of a check, finished or stopped: one line per axiom.
 pub fn render_summary(
     r: &Report,
     files: &BTreeMap<String, Files>,
     stopped_by: Option<&str>,
 ) -> String {
-    let mut s = String::new();
-    let _ = writeln!(s, "\nsummary ({:.2} s):", r.seconds);
-    for a in &r.axioms {
-        let stats = format!(
-            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
-            a.queries, a.solves, a.racy, a.explained, a.seconds
-        );
-        let verdict = match (&a.counterexample, &a.unfinished) {
-            (Some(cx), _) => {
-                let at = files
-                    .get(&a.axiom)
-                    .and_then(|f| f.source.as_ref())
-                    .and_then(|p| p.parent())
-                    .map(|d| format!(", written to {}", d.display()))
-                    .unwrap_or_default();
-                format!("COUNTEREXAMPLE at bound {}{at}", cx.bound)
-            }
-            (None, Some(u)) => format!(
-                "none up to bound {}; stopped during bound {} ({} of {} thread shapes finished)",
-                a.clean_to, u.bound, u.shapes_done, u.shapes
-            ),
-            (None, None) => format!("none up to bound {}", a.clean_to),
-        };
-        let _ = writeln!(s, "  {}: {verdict} ({stats})", a.axiom);
-    }
+    let lines: Vec<SummaryLine> = r
+        .axioms
+        .iter()
+        .map(|a| SummaryLine {
+            axiom: &a.axiom,
+            verdict: match (&a.counterexample, &a.unfinished) {
+                (Some(cx), _) => LineVerdict::Counterexample {
+                    bound: cx.bound,
+                    written_to: files
+                        .get(&a.axiom)
+                        .and_then(|f| f.source.as_deref())
+                        .and_then(|p| p.parent()),
+                },
+                (None, u) => LineVerdict::Clean {
+                    clean_to: a.clean_to,
+                    unfinished: u.map(|u| (u, "stopped during")),
+                },
+            },
+            statistics: a.statistics(),
+        })
+        .collect();
+    let mut s = render_lines(&format!("summary ({:.2} s)", r.seconds), &lines);
     if r.stopped {
         let _ = writeln!(
             s,

@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use mapcheck::encode::Backend;
 use mapcheck::gpu::commands::{EmitOptions, RunOptions, SuiteOptions, Target};
 use mapcheck::solver::Stop;
-use mapcheck::{ir, runner, search};
+use mapcheck::{ir, runner, search, shard};
 
 #[derive(Parser)]
 #[command(
@@ -42,6 +42,8 @@ pub enum Command {
     Oracle(OracleArgs),
     /// Search for a counterexample to a mapping (also: `mapcheck FILE.map …`).
     Check(CheckArgs),
+    /// Merge the result files of a check run in shards (`check --shard I/N -o DIR`).
+    Merge(MergeArgs),
     /// The smallest litmus tests one model allows and the other forbids (memalloy's comparison).
     Compare(CompareArgs),
     /// Write a mapping's models and proof obligations as Coq files (compile with coqc).
@@ -167,6 +169,30 @@ pub struct CheckArgs {
     #[arg(long, value_name = "DIR")]
     pub coq: Option<PathBuf>,
     /// Print the report (and any error) as JSON.
+    #[arg(long)]
+    pub json: bool,
+    /// Run only shard I of N (1-based) of the check, writing -o DIR/shard-I-of-N.json (merge
+    /// the shards with `mapcheck merge DIR`); `env`: the index and count of a Slurm array task
+    /// (SLURM_ARRAY_TASK_ID, _MIN, _STEP, _COUNT) or a Kubernetes Indexed Job pod
+    /// (JOB_COMPLETION_INDEX, with --shards N).
+    #[arg(long, value_name = "I/N|env", conflicts_with_all = ["first", "coq"])]
+    pub shard: Option<shard::ShardSpec>,
+    /// The number of shards, with --shard env where the environment does not say it
+    /// (Kubernetes).
+    #[arg(long, value_name = "N", requires = "shard", value_parser = at_least_one)]
+    pub shards: Option<usize>,
+}
+
+/// `mapcheck merge DIR`.
+#[derive(Args)]
+pub struct MergeArgs {
+    /// The directory the shards wrote (`check --shard I/N -o DIR`).
+    pub dir: PathBuf,
+    /// First run, in this process, every shard that is missing or was stopped (resuming the
+    /// check from the results present).
+    #[arg(long)]
+    pub run_missing: bool,
+    /// Print the merged verdicts as JSON.
     #[arg(long)]
     pub json: bool,
 }

@@ -21,7 +21,8 @@
 //! The files, in the order data flows through them: `event_key` → `operations` → `layout` →
 //! `program_variables` → `symmetry` → `model_reading` → `candidate_variables` →
 //! `execution_view` → `decode` → `validate` → `options` → `shape_problem` → `outcome` →
-//! `bound_progress` → this driver.
+//! `bound_progress` → this driver. Beside the driver, `units` runs a check cut into (bound, shape,
+//! axiom) units, as the shards of a split check do (the `shard` stage), with the driver's helpers.
 //!
 //! Owns: `check`, `scope`, `selected_axioms` (the driver: bounds, shapes in parallel, axioms).
 //! Uses: `mapping`, `rayon`, and every file above.
@@ -38,6 +39,7 @@ mod outcome;
 mod program_variables;
 mod shape_problem;
 mod symmetry;
+mod units;
 pub mod validate;
 
 use std::sync::Mutex;
@@ -50,7 +52,12 @@ pub use self::event_key::{execution_keys, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;
 pub use self::operations::Counting;
 pub use self::options::Options;
-pub use self::outcome::{AxiomResult, Counterexample, Event, Observer, Report, Scope, Unfinished};
+pub use self::outcome::{
+    AxiomResult, Counterexample, Event, Observer, Report, Scope, Statistics, Unfinished,
+};
+pub use self::units::{
+    check_units, work, ShapeOutcome, ShapeUnit, ShapeWork, UnitOutcome, UnitVerdict, Work,
+};
 
 use self::bound_progress::BoundProgress;
 use self::operations::{operation_menu, Op};

@@ -7,7 +7,7 @@ use crate::encode::Backend;
 use crate::solver::Stop;
 
 /// What to search.
-#[derive(Clone, Debug, serde::Serialize)]
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
 pub struct Options {
     /// The bound: programs of at most this many source events (an RMW counts two); natural counting
     /// searches every bound up to it, Alloy counting this one alone (see `Counting`).

@@ -2,7 +2,8 @@
 //! to (and how far an unfinished bound got), the events it reports as it goes, and the scope of
 //! what it searched in terms of the mapping's classes.
 //!
-//! Owns: `Counterexample`, `AxiomResult`, `Unfinished`, `Event`, `Report`, `Scope`, `Observer`.
+//! Owns: `Counterexample`, `AxiomResult`, `Statistics`, `Unfinished`, `Event`, `Report`, `Scope`,
+//! `Observer`.
 //! Uses: `decode` (`SolutionTests`), `validate` (`CycleStep`), `options`, `operations`, `mapping`.
 use super::decode::SolutionTests;
 use super::operations::Op;
@@ -50,8 +51,47 @@ pub struct AxiomResult {
     pub unfinished: Option<Unfinished>,
 }
 
+impl AxiomResult {
+    /// The work spent on this axiom.
+    pub fn statistics(&self) -> Statistics {
+        Statistics {
+            queries: self.queries,
+            solves: self.solves,
+            racy: self.racy,
+            explained: self.explained,
+            seconds: self.seconds,
+        }
+    }
+}
+
+/// The work a check spent on one axiom (of one shape, or summed over shapes).
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct Statistics {
+    /// SAT problems the axiom was searched in (one per thread shape).
+    pub queries: usize,
+    /// Solver calls.
+    pub solves: usize,
+    /// Solutions the runner showed racy (or without any consistent source execution).
+    pub racy: usize,
+    /// Solutions another coherence order explains.
+    pub explained: usize,
+    /// Time spent on the axiom's queries (summed over worker threads).
+    pub seconds: f64,
+}
+
+impl Statistics {
+    /// Add `other`'s work to this.
+    pub fn add(&mut self, other: &Statistics) {
+        self.queries += other.queries;
+        self.solves += other.solves;
+        self.racy += other.racy;
+        self.explained += other.explained;
+        self.seconds += other.seconds;
+    }
+}
+
 /// How far a bound got before the check stopped.
-#[derive(Clone, Copy, Debug, serde::Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Unfinished {
     /// The bound that was being searched.
     pub bound: usize,
@@ -100,7 +140,7 @@ pub struct Report {
 }
 
 /// What programs the search considers, in terms of the mapping's classes.
-#[derive(Clone, Debug, Default, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Scope {
     /// The classes a source event may be, in the mapping's order.
     pub(crate) searched: Vec<String>,

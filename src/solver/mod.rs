@@ -125,7 +125,9 @@ impl Stop {
 }
 
 /// The solvers the seam can build.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
+#[derive(
+    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
+)]
 pub enum Backend {
     /// BatSat through `rustsat-batsat`: pure Rust, builds with cargo alone.
     #[default]

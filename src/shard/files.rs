@@ -1,0 +1,392 @@
+//! A shard directory's files: `plan.json`, each shard's result `shard-I-of-N.json` (per unit
+//! its verdict and statistics) and its counterexamples under `shard-I-of-N/`; taking a directory
+//! for a plan (refusing one with another plan's files) and reading one back, every file checked
+//! against its plan (a corrupt or foreign file is a diagnostic, never a panic).
+//!
+//! Owns: `FORMAT`, `PLAN_FILE`, `ShardResult`, `ShapeRecord`, `UnitRecord`, `Verdict`,
+//! `Loaded`, `load`, `result_path`, `claim`. Uses: `plan` (`Plan`), `report` (`Files`),
+//! `output` (every file written), `search` (units, statistics).
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use super::plan::{Plan, PlanUnit};
+use crate::diag::{Error, Result};
+use crate::output;
+use crate::report::Files;
+use crate::search::{ShapeUnit, Statistics};
+
+/// The `format` of every file this module writes; a file with another is refused.
+pub const FORMAT: &str = "mapcheck-shards 1";
+
+/// The plan's file in a shard directory (written by every shard before it runs).
+pub const PLAN_FILE: &str = "plan.json";
+
+/// One shard's result file (`shard-I-of-N.json`).
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ShardResult {
+    /// `FORMAT`.
+    pub format: String,
+    /// The plan it is a shard of.
+    pub plan: Plan,
+    /// Its index, 1 to `plan.shards`.
+    pub shard: usize,
+    /// It searched every unit of its share (it was not stopped).
+    pub finished: bool,
+    /// What stopped it (a signal, `--timeout`), when it was stopped.
+    pub stopped_by: Option<String>,
+    /// The solver it ran.
+    pub solver: String,
+    /// Wall-clock seconds of its search.
+    pub seconds: f64,
+    /// Every shape of its share, in the check's order.
+    pub shapes: Vec<ShapeRecord>,
+}
+
+/// What a shard did with one of its shapes.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct ShapeRecord {
+    /// The (bound, shape).
+    pub unit: ShapeUnit,
+    /// Seconds spent building its SAT problem.
+    pub build_seconds: f64,
+    /// One record per axiom of the unit.
+    pub axioms: Vec<UnitRecord>,
+}
+
+/// What a shard did with one (bound, shape, axiom) unit.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct UnitRecord {
+    /// The axiom.
+    pub axiom: String,
+    /// Its verdict.
+    pub verdict: Verdict,
+    /// The work spent.
+    pub statistics: Statistics,
+}
+
+/// A unit's verdict in a result file.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case")]
+pub enum Verdict {
+    /// Searched to the end: no counterexample.
+    Clean,
+    /// A counterexample the runner confirmed.
+    Counterexample {
+        /// The source axioms failing on the lifted execution.
+        failed: Vec<String>,
+        /// The counterexample as `check` prints it, without its files.
+        text: String,
+        /// Its files, relative to the shard directory: written for the shard's first
+        /// counterexample to the axiom (the only one a merge can report), not for later ones.
+        files: Option<Files>,
+    },
+    /// Not finished: the shard was stopped.
+    Stopped,
+    /// Not searched: the shard had a counterexample to the axiom at a smaller (bound, shape).
+    Skipped,
+}
+
+/// The result file of shard `index` of `count` in `dir`.
+pub fn result_path(dir: &Path, index: usize, count: usize) -> PathBuf {
+    dir.join(format!("shard-{index}-of-{count}.json"))
+}
+
+/// The directory a shard writes its counterexamples into.
+pub(super) fn counterexamples_dir(dir: &Path, index: usize, count: usize) -> PathBuf {
+    dir.join(format!("shard-{index}-of-{count}"))
+}
+
+/// `files` with each path relative to `base` (paths outside it are kept as they are).
+pub(super) fn relative(files: &Files, base: &Path) -> Files {
+    let rel = |p: &Option<PathBuf>| {
+        p.as_ref().map(|p| {
+            p.strip_prefix(base)
+                .map(Path::to_path_buf)
+                .unwrap_or(p.clone())
+        })
+    };
+    Files {
+        source: rel(&files.source),
+        target: rel(&files.target),
+        dot: rel(&files.dot),
+        svg: rel(&files.svg),
+        coq: rel(&files.coq),
+    }
+}
+
+/// `files` (relative to a shard directory) as paths under `dir`.
+pub(super) fn rerooted(files: &Files, dir: &Path) -> Files {
+    let at = |p: &Option<PathBuf>| p.as_ref().map(|p| dir.join(p));
+    Files {
+        source: at(&files.source),
+        target: at(&files.target),
+        dot: at(&files.dot),
+        svg: at(&files.svg),
+        coq: at(&files.coq),
+    }
+}
+
+/// Take `dir` for shards of `plan`: create it, refuse it when it holds the plan or a result of
+/// another plan, and write the plan (the same text by every shard: concurrent writers agree).
+pub(super) fn claim(dir: &Path, plan: &Plan) -> Result<()> {
+    output::check_directory(dir)?;
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::file(
+            dir.display().to_string(),
+            format!("cannot create directory: {e}"),
+        )
+    })?;
+    for (path, _) in shard_files(dir)? {
+        let (format, other) = read_plan_of(&path)?;
+        if format != FORMAT || other.id != plan.id {
+            return Err(Error::file(
+                path.display().to_string(),
+                format!(
+                    "{} holds results of another check (plan {} of {}, {} shards), not of this \
+                     one (plan {} of {}, {} shards): give another -o directory, or remove them",
+                    dir.display(),
+                    other.id,
+                    other.mapping,
+                    other.shards,
+                    plan.id,
+                    plan.mapping,
+                    plan.shards
+                ),
+            ));
+        }
+    }
+    let plan_file = PlanFile {
+        format: FORMAT.to_string(),
+        plan: plan.clone(),
+    };
+    let text = serde_json::to_string_pretty(&plan_file).expect("plans serialise");
+    output::write_file(&dir.join(PLAN_FILE), text + "\n")
+}
+
+/// `plan.json`.
+#[derive(serde::Serialize, serde::Deserialize)]
+struct PlanFile {
+    format: String,
+    plan: Plan,
+}
+
+/// Only what identifies a shard file's plan (any of this module's files has these fields).
+#[derive(serde::Deserialize)]
+struct Identity {
+    format: String,
+    plan: PlanIdentity,
+}
+
+#[derive(serde::Deserialize)]
+struct PlanIdentity {
+    id: String,
+    mapping: String,
+    shards: usize,
+}
+
+/// The format and plan identity of a plan or result file.
+fn read_plan_of(path: &Path) -> Result<(String, PlanIdentity)> {
+    let text = read(path)?;
+    let id: Identity = serde_json::from_str(&text).map_err(|e| not_ours(path, &e))?;
+    Ok((id.format, id.plan))
+}
+
+fn read(path: &Path) -> Result<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| Error::file(path.display().to_string(), format!("cannot read file: {e}")))
+}
+
+fn not_ours(path: &Path, e: &serde_json::Error) -> Error {
+    Error::file(
+        path.display().to_string(),
+        format!("is not a mapcheck shard file ({FORMAT}): {e}"),
+    )
+}
+
+/// A file of a shard directory: its path, and (index, count) for a result (`None`: the plan).
+type ShardFile = (PathBuf, Option<(usize, usize)>);
+
+/// The plan file and the result files in `dir`, sorted by name.
+fn shard_files(dir: &Path) -> Result<Vec<ShardFile>> {
+    let mut out = vec![];
+    let entries = std::fs::read_dir(dir)
+        .map_err(|e| Error::file(dir.display().to_string(), format!("cannot read: {e}")))?;
+    for entry in entries.flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name == PLAN_FILE {
+            out.push((entry.path(), None));
+        } else if let Some(n) = parse_result_name(&name) {
+            out.push((entry.path(), Some(n)));
+        }
+    }
+    out.sort();
+    Ok(out)
+}
+
+/// `shard-I-of-N.json` → (I, N).
+fn parse_result_name(name: &str) -> Option<(usize, usize)> {
+    let rest = name.strip_prefix("shard-")?.strip_suffix(".json")?;
+    let (i, n) = rest.split_once("-of-")?;
+    Some((i.parse().ok()?, n.parse().ok()?))
+}
+
+/// A shard directory as read: its plan and the results present.
+#[derive(Clone, Debug)]
+pub struct Loaded {
+    /// The directory.
+    pub dir: PathBuf,
+    /// The plan (from `plan.json`, or from a result file).
+    pub plan: Plan,
+    /// The results present, by shard index.
+    pub results: BTreeMap<usize, ShardResult>,
+}
+
+/// Read a shard directory: the plan and every result file, all of one plan. A file of another
+/// plan or format, a corrupt file, or a result that does not match its plan is an error.
+pub fn load(dir: &Path) -> Result<Loaded> {
+    let err = |msg: String| Error::file(dir.display().to_string(), msg);
+    if !dir.is_dir() {
+        return Err(err("is not a directory of shard results".into()));
+    }
+    let mut plan: Option<Plan> = None;
+    let mut results = BTreeMap::new();
+    for (path, named) in shard_files(dir)? {
+        let text = read(&path)?;
+        let (format, id) = {
+            let id: Identity = serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
+            (id.format, id.plan)
+        };
+        if format != FORMAT {
+            return Err(Error::file(
+                path.display().to_string(),
+                format!("is of format `{format}`, not `{FORMAT}` (another mapcheck wrote it)"),
+            ));
+        }
+        if let Some(p) = &plan {
+            if p.id != id.id {
+                return Err(Error::file(
+                    path.display().to_string(),
+                    format!(
+                        "is of another check (plan {} of {}, {} shards) than the other files \
+                         in {} (plan {} of {}, {} shards)",
+                        id.id,
+                        id.mapping,
+                        id.shards,
+                        dir.display(),
+                        p.id,
+                        p.mapping,
+                        p.shards
+                    ),
+                ));
+            }
+        }
+        match named {
+            None => {
+                let file: PlanFile =
+                    serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
+                check_plan(&path, &file.plan)?;
+                plan.get_or_insert(file.plan);
+            }
+            Some((i, n)) => {
+                let r: ShardResult =
+                    serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
+                check_plan(&path, &r.plan)?;
+                check_result(&path, &r, i, n)?;
+                plan.get_or_insert_with(|| r.plan.clone());
+                results.insert(i, r);
+            }
+        }
+    }
+    let plan = plan.ok_or_else(|| {
+        err(format!(
+            "holds no shard results (no {PLAN_FILE}, no shard-I-of-N.json): run `mapcheck \
+             check MAP … --shard I/N -o {}` first",
+            dir.display()
+        ))
+    })?;
+    Ok(Loaded {
+        dir: dir.to_path_buf(),
+        plan,
+        results,
+    })
+}
+
+/// A plan read from a file is one `plan` could have made: each unit once, in order, on a
+/// shard of the plan, with the plan's axioms.
+fn check_plan(path: &Path, plan: &Plan) -> Result<()> {
+    let bad = |what: String| {
+        Err(Error::file(
+            path.display().to_string(),
+            format!("holds a plan that no mapcheck made ({what})"),
+        ))
+    };
+    if plan.shards == 0 {
+        return bad("0 shards".into());
+    }
+    for w in plan.units.windows(2) {
+        if w[0].unit >= w[1].unit {
+            return bad(format!("units out of order at bound {}", w[1].unit.bound));
+        }
+    }
+    for u in &plan.units {
+        if u.shard == 0 || u.shard > plan.shards {
+            return bad(format!("a unit on shard {} of {}", u.shard, plan.shards));
+        }
+        if !plan.bounds.contains(&u.unit.bound) {
+            return bad(format!(
+                "a unit of bound {}, not one of its bounds",
+                u.unit.bound
+            ));
+        }
+        if let Some(a) = u.axioms.iter().find(|a| !plan.axioms.contains(a)) {
+            return bad(format!("a unit of axiom `{a}`, not one of its axioms"));
+        }
+    }
+    Ok(())
+}
+
+/// A result file holds what its name says, and exactly the units its plan gives its shard.
+fn check_result(path: &Path, r: &ShardResult, index: usize, count: usize) -> Result<()> {
+    let bad = |what: String| {
+        Err(Error::file(
+            path.display().to_string(),
+            format!("does not match its plan: {what}"),
+        ))
+    };
+    if r.shard != index || r.plan.shards != count {
+        return bad(format!(
+            "its name says shard {index} of {count}, it holds shard {} of {}",
+            r.shard, r.plan.shards
+        ));
+    }
+    let mine: Vec<&PlanUnit> = r.plan.units.iter().filter(|u| u.shard == index).collect();
+    if mine.len() != r.shapes.len() {
+        return bad(format!(
+            "{} thread shapes, its share is {}",
+            r.shapes.len(),
+            mine.len()
+        ));
+    }
+    for (u, s) in mine.iter().zip(&r.shapes) {
+        let axioms: Vec<&String> = s.axioms.iter().map(|a| &a.axiom).collect();
+        if u.unit != s.unit || axioms != u.axioms.iter().collect::<Vec<_>>() {
+            return bad(format!(
+                "bound {} shape {:?} is not its share's next unit",
+                s.unit.bound, s.unit.shape
+            ));
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn result_names_read_back() {
+        assert_eq!(parse_result_name("shard-2-of-4.json"), Some((2, 4)));
+        assert_eq!(parse_result_name("shard-2-of-4"), None);
+        assert_eq!(parse_result_name("plan.json"), None);
+    }
+}

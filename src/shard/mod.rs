@@ -1,0 +1,276 @@
+//! Shards: one mapping check split into independent parts that run anywhere (the tasks of a
+//! Slurm job array, the pods of a Kubernetes Indexed Job), each writing a result file, and the
+//! merge of those files into the check's verdict (decision 012).
+//!
+//! Owns: `Plan` (a check's work units — a (bound, thread shape) with its axioms — assigned to N
+//! shards by longest-processing-time over `estimated_cost`; a pure function of the mapping's
+//! files, the options and N, so that every task computes the same plan), `ShardSpec` (`--shard
+//! I/N` or `--shard env`: Slurm's or Kubernetes' array index), `check_shard` (`check --shard`:
+//! one shard's units, its result file `shard-I-of-N.json` and its counterexamples), `load` and
+//! `merge` (`mapcheck merge DIR`: per axiom the counterexample of the smallest (bound, shape)
+//! with every unit before it covered, or the bound up to which every unit is covered clean; the
+//! shards missing), `merge_dir` (with `--run-missing`, the missing and stopped shards run here
+//! first). Uses: `search` (`work`, `check_units`), `report` (summary lines, counterexample text
+//! and files, progress), `output` (every file), `mapping` (to run a missing shard), `diag`.
+//! Decides nothing a check would not: every counterexample is one `search` found and the runner
+//! confirmed, and "none up to N" is said only of bounds all of whose units some shard searched.
+//!
+//! The files: `plan` (units, costs, assignment, identity) → `spec` (which shard) → `files` (the
+//! directory's files, written and read back) → `merge` (the verdict) → this file (the commands).
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt::Write as _;
+use std::path::Path;
+use std::time::Instant;
+
+mod files;
+mod merge;
+mod plan;
+mod spec;
+
+pub use self::files::{
+    load, result_path, Loaded, ShapeRecord, ShardResult, UnitRecord, Verdict, FORMAT, PLAN_FILE,
+};
+pub use self::merge::{merge, render_merged, Merged, MergedAxiom, MergedCounterexample};
+pub use self::plan::{estimated_cost, plan, Plan, PlanUnit, COST_MODEL};
+pub use self::spec::ShardSpec;
+
+use self::files::{claim, counterexamples_dir, relative, rerooted};
+use crate::diag::{Error, Result};
+use crate::mapping::Mapping;
+use crate::output;
+use crate::report;
+use crate::search::{self, Options, ShapeWork, UnitVerdict};
+use crate::solver::Stop;
+
+/// `mapcheck check MAP … --shard SPEC -o DIR`: resolve the shard (`var` reads the
+/// environment), compute the plan, refuse a directory with another plan's results, write the
+/// plan, search this shard's units (progress on stderr; the header on stdout unless `quiet`),
+/// write each axiom's first counterexample and then the result file. `stopped_by` says what
+/// stopped the search, when `opts.stop` was requested.
+#[allow(clippy::too_many_arguments)]
+pub fn check_shard(
+    mapping: &Mapping,
+    opts: &Options,
+    spec: ShardSpec,
+    shards: Option<usize>,
+    var: &dyn Fn(&str) -> Option<String>,
+    dir: &Path,
+    quiet: bool,
+    stopped_by: &dyn Fn() -> String,
+) -> Result<ShardResult> {
+    let (index, count) = spec
+        .resolve(shards, var)
+        .map_err(|m| Error::file("--shard", m))?;
+    let plan = plan(mapping, opts, count)?;
+    if !quiet {
+        output::print(&report::render_header(&mapping.path, opts, &plan.scope));
+        output::print(&render_share(&plan, index));
+    }
+    run_shard(mapping, opts, &plan, index, dir, stopped_by)
+}
+
+/// What shard `index` of a plan searches, in one line.
+fn render_share(plan: &Plan, index: usize) -> String {
+    let mine = plan.units.iter().filter(|u| u.shard == index);
+    let (n, cost) = mine.fold((0, 0.0), |(n, c), u| (n + 1, c + u.cost));
+    let total: f64 = plan.units.iter().map(|u| u.cost).sum();
+    format!(
+        "shard {index} of {}: {n} of {} thread shapes (estimated {:.0} % of the work), plan {}\n",
+        plan.shards,
+        plan.units.len(),
+        if total > 0.0 {
+            100.0 * cost / total
+        } else {
+            0.0
+        },
+        plan.id
+    )
+}
+
+/// Run shard `index` of `plan` into `dir` (see `check_shard`).
+fn run_shard(
+    mapping: &Mapping,
+    opts: &Options,
+    plan: &Plan,
+    index: usize,
+    dir: &Path,
+    stopped_by: &dyn Fn() -> String,
+) -> Result<ShardResult> {
+    claim(dir, plan)?;
+    let start = Instant::now();
+    let todo: Vec<ShapeWork> = plan
+        .units
+        .iter()
+        .filter(|u| u.shard == index)
+        .map(|u| ShapeWork {
+            unit: u.unit.clone(),
+            axioms: u.axioms.clone(),
+        })
+        .collect();
+    let progress = report::Progress::new(opts.bound);
+    let outcomes = search::check_units(mapping, opts, &todo, &|e| progress.observe(&e));
+    progress.finish();
+    let outcomes = outcomes?;
+    let seconds = start.elapsed().as_secs_f64();
+    let cx_dir = counterexamples_dir(dir, index, plan.shards);
+    let mut written: BTreeSet<String> = BTreeSet::new();
+    let mut finished = true;
+    let mut shapes = vec![];
+    for shape in outcomes {
+        let mut axioms = vec![];
+        for u in shape.axioms {
+            let verdict = match u.verdict {
+                UnitVerdict::Clean => Verdict::Clean,
+                UnitVerdict::Skipped => Verdict::Skipped,
+                UnitVerdict::Stopped => {
+                    finished = false;
+                    Verdict::Stopped
+                }
+                UnitVerdict::Counterexample(cx) => {
+                    // Outcomes come in the check's order: the first one per axiom is written.
+                    let files = if written.insert(u.axiom.clone()) {
+                        let at = report::counterexample_dir(&cx_dir, mapping, &u.axiom);
+                        Some(relative(&report::write_counterexample(&cx, &at)?, dir))
+                    } else {
+                        None
+                    };
+                    Verdict::Counterexample {
+                        failed: cx.failed.clone(),
+                        text: report::counterexample_body(&cx),
+                        files,
+                    }
+                }
+            };
+            axioms.push(UnitRecord {
+                axiom: u.axiom,
+                verdict,
+                statistics: u.statistics,
+            });
+        }
+        shapes.push(ShapeRecord {
+            unit: shape.unit,
+            build_seconds: shape.build_seconds,
+            axioms,
+        });
+    }
+    let result = ShardResult {
+        format: FORMAT.to_string(),
+        plan: plan.clone(),
+        shard: index,
+        finished,
+        stopped_by: (!finished).then(stopped_by),
+        solver: crate::solver::new(opts.backend).name().to_string(),
+        seconds,
+        shapes,
+    };
+    let text = serde_json::to_string_pretty(&result).expect("results serialise");
+    output::write_file(&result_path(dir, index, plan.shards), text + "\n")?;
+    Ok(result)
+}
+
+/// `mapcheck merge DIR`: read the shard results; with `run_missing`, first run every shard that
+/// is missing or was stopped, one after another in this process (the mapping loaded from the
+/// plan's path, which must still hash to the plan), each writing its result file; then merge.
+/// `stopped_by` says what stopped a shard run here, when `stop` was requested.
+pub fn merge_dir(
+    dir: &Path,
+    run_missing: bool,
+    stop: &Stop,
+    stopped_by: &dyn Fn() -> String,
+) -> Result<Merged> {
+    let loaded = load(dir)?;
+    let plan = &loaded.plan;
+    let todo: Vec<usize> = (1..=plan.shards)
+        .filter(|i| loaded.results.get(i).is_none_or(|r| !r.finished))
+        .collect();
+    if !run_missing || todo.is_empty() {
+        return Ok(merge(&loaded));
+    }
+    let mapping = crate::mapping::load(Path::new(&plan.mapping)).map_err(|e| {
+        e.with_note(format!(
+            "the shards in {} name this mapping; run merge where they ran",
+            dir.display()
+        ))
+    })?;
+    let opts = Options {
+        stop: stop.clone(),
+        ..plan.options.clone()
+    };
+    let now = self::plan(&mapping, &opts, plan.shards)?;
+    if now.id != plan.id {
+        return Err(Error::file(
+            plan.mapping.clone(),
+            format!(
+                "has changed (or its models have) since the shards in {} ran (plan {} then, {} \
+                 now): the missing shards cannot be run for that check",
+                dir.display(),
+                plan.id,
+                now.id
+            ),
+        ));
+    }
+    for i in todo {
+        if stop.requested() {
+            break;
+        }
+        output::eprint(&format!(
+            "running shard {i} of {}: {}",
+            now.shards,
+            render_share(&now, i)
+        ));
+        run_shard(&mapping, &opts, &now, i, dir, stopped_by)?;
+    }
+    Ok(merge(&load(dir)?))
+}
+
+/// What `check --shard` prints when its shard has run: per axiom what the shard settled.
+pub fn render_shard(r: &ShardResult, dir: &Path) -> String {
+    let mut s = String::new();
+    for shape in &r.shapes {
+        for a in &shape.axioms {
+            if let Verdict::Counterexample {
+                text,
+                files: Some(files),
+                ..
+            } = &a.verdict
+            {
+                s.push_str(text);
+                s.push_str(&report::render_written(Some(&rerooted(files, dir))));
+            }
+        }
+    }
+    let _ = writeln!(
+        s,
+        "\nshard {} of {} ({:.2} s): {} thread shapes",
+        r.shard,
+        r.plan.shards,
+        r.seconds,
+        r.shapes.len()
+    );
+    for axiom in &r.plan.axioms {
+        let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+        for shape in &r.shapes {
+            for a in shape.axioms.iter().filter(|a| &a.axiom == axiom) {
+                let k = match a.verdict {
+                    Verdict::Clean => "clean",
+                    Verdict::Counterexample { .. } => "counterexample",
+                    Verdict::Stopped => "stopped",
+                    Verdict::Skipped => "skipped (after a counterexample)",
+                };
+                *count.entry(k).or_default() += 1;
+            }
+        }
+        let parts: Vec<String> = count.iter().map(|(k, n)| format!("{n} {k}")).collect();
+        let _ = writeln!(s, "  {axiom}: {}", parts.join(", "));
+    }
+    let _ = writeln!(
+        s,
+        "wrote {}; merge the shards with `mapcheck merge {}`",
+        result_path(dir, r.shard, r.plan.shards).display(),
+        dir.display()
+    );
+    if let Some(by) = &r.stopped_by {
+        let _ = writeln!(s, "stopped ({by}) before the shard was finished");
+    }
+    s
+}

@@ -1,0 +1,255 @@
+//! A shard plan: a check's units — each (bound, thread shape) with its axioms — assigned to N
+//! shards by longest-processing-time over `estimated_cost`, and the plan's identity (a hash of
+//! the mapping's and its models' text, the options, N and the cost model). A pure function of
+//! those, so that every task of an array computes the same plan.
+//!
+//! Owns: `Plan`, `PlanUnit`, `plan`, `estimated_cost` (the measured table), `COST_MODEL`.
+//! Uses: `search` (`work`: the units), `mapping` (its files), `solver` (`Stop`).
+use std::path::Path;
+
+use super::files::FORMAT;
+use crate::diag::{Error, Result};
+use crate::mapping::Mapping;
+use crate::search::{self, Options, Scope, ShapeUnit};
+use crate::solver::Stop;
+
+/// How a unit's cost is estimated (part of the plan's identity: a new estimate is a new plan).
+pub const COST_MODEL: &str =
+    "cost-1: seconds per shape measured on rc11-ptx-artifact.map at bound 6, x10 per event beyond";
+
+/// A check split into shards: its units, each assigned to one shard.
+#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+pub struct Plan {
+    /// The plan's identity: a hash of the mapping's and its models' text, the options, the
+    /// number of shards and the cost model (`plan_id`).
+    pub id: String,
+    /// The mapping file, as the shards were given it.
+    pub mapping: String,
+    /// The number of shards.
+    pub shards: usize,
+    /// The check's options as given (the solver included; `stop` is not part of it).
+    pub options: Options,
+    /// The axioms checked, in the source model's order.
+    pub axioms: Vec<String>,
+    /// The bounds a check finishes one after another (natural counting: 1 to N; Alloy: N).
+    pub bounds: Vec<usize>,
+    /// What is searched, in terms of the mapping's classes.
+    pub scope: Scope,
+    /// How costs were estimated (`COST_MODEL`).
+    pub cost_model: String,
+    /// Every unit, in the check's order (bound, then shape order).
+    pub units: Vec<PlanUnit>,
+}
+
+/// One thread shape of one bound, with its axioms, assigned to a shard.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct PlanUnit {
+    /// The (bound, shape).
+    pub unit: ShapeUnit,
+    /// The axioms searched on it (all of the check's: one SAT problem per shape serves them all).
+    pub axioms: Vec<String>,
+    /// Estimated seconds (`estimated_cost`).
+    pub cost: f64,
+    /// The shard that searches it, 1 to `Plan::shards`.
+    pub shard: usize,
+}
+
+/// Estimated seconds for one shape with all its axioms: `MEASURED` for a shape of at most 6
+/// events; beyond, `GROWTH` times the estimate of the shape with one event fewer in its largest
+/// thread. Only the ratios matter: they balance the shards.
+pub fn estimated_cost(shape: &[usize]) -> f64 {
+    let mut shape: Vec<usize> = shape.iter().copied().filter(|&k| k > 0).collect();
+    shape.sort_unstable_by(|a, b| b.cmp(a));
+    if shape.is_empty() {
+        return 0.0;
+    }
+    if let Some((_, secs)) = MEASURED.iter().find(|(s, _)| *s == shape.as_slice()) {
+        return *secs;
+    }
+    shape[0] -= 1;
+    GROWTH * estimated_cost(&shape)
+}
+
+/// Seconds per thread shape (building its SAT problem and searching it for Coherence, Atomicity
+/// and SC), measured with `mapcheck check mappings/rc11-ptx-artifact.map --bound 6 --solver
+/// cadical --shard 1/1` on 2 cores (decision 012).
+const MEASURED: [(&[usize], f64); 29] = [
+    (&[1], 0.00372),
+    (&[2], 0.0126),
+    (&[1, 1], 0.0186),
+    (&[3], 0.0489),
+    (&[2, 1], 0.0648),
+    (&[1, 1, 1], 0.0568),
+    (&[4], 0.2),
+    (&[3, 1], 0.268),
+    (&[2, 2], 0.652),
+    (&[2, 1, 1], 0.466),
+    (&[1, 1, 1, 1], 0.251),
+    (&[5], 0.514),
+    (&[4, 1], 1.78),
+    (&[3, 2], 5.05),
+    (&[3, 1, 1], 2.77),
+    (&[2, 2, 1], 5.53),
+    (&[2, 1, 1, 1], 2.8),
+    (&[1, 1, 1, 1, 1], 1.17),
+    (&[6], 1.51),
+    (&[5, 1], 4.13),
+    (&[4, 2], 20.5),
+    (&[4, 1, 1], 9.03),
+    (&[3, 3], 50.5),
+    (&[3, 2, 1], 34.8),
+    (&[3, 1, 1, 1], 13.0),
+    (&[2, 2, 2], 29.2),
+    (&[2, 2, 1, 1], 24.7),
+    (&[2, 1, 1, 1, 1], 13.0),
+    (&[1, 1, 1, 1, 1, 1], 5.91),
+];
+
+/// How much one more event multiplies a shape's cost (the measured totals grew 9.6× from bound
+/// 4 to 5 and 10.5× from 5 to 6).
+const GROWTH: f64 = 10.0;
+
+/// The plan of a check of `mapping` with `opts` in `shards` shards.
+pub fn plan(mapping: &Mapping, opts: &Options, shards: usize) -> Result<Plan> {
+    if shards == 0 {
+        return Err(Error::file(
+            "--shard",
+            "the number of shards must be at least 1",
+        ));
+    }
+    if opts.first {
+        return Err(Error::file(
+            "--shard",
+            "--first cannot be split into shards (each shard would stop at its own first bound)",
+        ));
+    }
+    let work = search::work(mapping, opts)?;
+    let mut units: Vec<PlanUnit> = work
+        .shapes
+        .iter()
+        .map(|u| PlanUnit {
+            unit: u.clone(),
+            axioms: work.axioms.clone(),
+            cost: estimated_cost(&u.shape),
+            shard: 0,
+        })
+        .collect();
+    assign(&mut units, shards);
+    Ok(Plan {
+        id: plan_id(mapping, opts, &work.axioms, shards)?,
+        mapping: mapping.path.clone(),
+        shards,
+        options: Options {
+            stop: Stop::new(),
+            ..opts.clone()
+        },
+        axioms: work.axioms,
+        bounds: work.bounds,
+        scope: work.scope,
+        cost_model: COST_MODEL.to_string(),
+        units,
+    })
+}
+
+/// Longest processing time first: units by decreasing cost (ties in the check's order), each
+/// to the shard with the least estimated load so far (ties: the lowest shard).
+fn assign(units: &mut [PlanUnit], shards: usize) {
+    let mut order: Vec<usize> = (0..units.len()).collect();
+    order.sort_by(|&a, &b| units[b].cost.total_cmp(&units[a].cost).then(a.cmp(&b)));
+    let mut load = vec![0.0f64; shards];
+    for i in order {
+        let s = (0..shards)
+            .min_by(|&a, &b| load[a].total_cmp(&load[b]).then(a.cmp(&b)))
+            .expect("at least one shard");
+        load[s] += units[i].cost;
+        units[i].shard = s + 1;
+    }
+}
+
+/// The options that make a check what it is (no stop request; the axioms resolved).
+fn identity_options(opts: &Options, axioms: &[String]) -> Options {
+    Options {
+        axioms: axioms.to_vec(),
+        stop: Stop::new(),
+        ..opts.clone()
+    }
+}
+
+/// FNV-1a, 64 bits: a hash that is the same in every build (unlike `std`'s `DefaultHasher`).
+fn fnv1a(bytes: &[u8], mut h: u64) -> u64 {
+    for &b in bytes {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    h
+}
+
+/// The plan's identity: the mapping file's and both model files' text, the options, the
+/// number of shards, the file format and the cost model (two FNV-1a hashes with different
+/// seeds, 128 bits in hex). Files a model includes are not read.
+fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) -> Result<String> {
+    let mut bytes: Vec<u8> = vec![];
+    for part in [FORMAT, COST_MODEL] {
+        bytes.extend_from_slice(part.as_bytes());
+        bytes.push(0);
+    }
+    for path in [
+        Path::new(&mapping.path),
+        mapping.source_path.as_path(),
+        mapping.target_path.as_path(),
+    ] {
+        let text = std::fs::read(path).map_err(|e| {
+            Error::file(path.display().to_string(), format!("cannot read file: {e}"))
+        })?;
+        bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
+        bytes.extend_from_slice(&text);
+    }
+    let options =
+        serde_json::to_string(&identity_options(opts, axioms)).expect("options serialise");
+    bytes.extend_from_slice(options.as_bytes());
+    bytes.push(0);
+    bytes.extend_from_slice(&(shards as u64).to_le_bytes());
+    let a = fnv1a(&bytes, 0xcbf2_9ce4_8422_2325);
+    let b = fnv1a(&bytes, 0x6c62_272e_07bb_0142);
+    Ok(format!("{a:016x}{b:016x}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn longest_processing_time_balances_and_is_deterministic() {
+        let unit = |i: usize, cost: f64| PlanUnit {
+            unit: ShapeUnit {
+                bound: 1,
+                index: i,
+                shape: vec![1],
+            },
+            axioms: vec![],
+            cost,
+            shard: 0,
+        };
+        let mut units: Vec<PlanUnit> = [5.0, 4.0, 3.0, 3.0, 2.0, 2.0, 1.0]
+            .iter()
+            .enumerate()
+            .map(|(i, &c)| unit(i, c))
+            .collect();
+        assign(&mut units, 2);
+        let load =
+            |s: usize| -> f64 { units.iter().filter(|u| u.shard == s).map(|u| u.cost).sum() };
+        assert_eq!((load(1), load(2)), (10.0, 10.0));
+        let shards: Vec<usize> = units.iter().map(|u| u.shard).collect();
+        assert_eq!(shards, vec![1, 2, 2, 1, 2, 1, 2]);
+    }
+
+    #[test]
+    fn a_shape_beyond_the_table_costs_ten_times_its_smaller_neighbour() {
+        assert_eq!(estimated_cost(&[3, 3]), 50.5);
+        assert_eq!(estimated_cost(&[4, 3]), 10.0 * estimated_cost(&[3, 3]));
+        assert_eq!(estimated_cost(&[1; 8]), 100.0 * estimated_cost(&[1; 6]));
+        assert!(MEASURED
+            .iter()
+            .all(|(s, c)| *c > 0.0 && s.windows(2).all(|w| w[0] >= w[1])));
+    }
+}
