@@ -270,3 +270,31 @@ fn a_witness_source_model_mapped_onto_itself_is_clean() {
         assert_eq!(a.clean_to, 2, "{}", a.axiom);
     }
 }
+
+/// The first counterexample the search finds to `rc11-ptx-artifact.map` (Fig. 11 without SC
+/// loads and stores, the rows the ASPLOS'19 Coq proof covers), at natural bound 7, Coherence; as
+/// printed by `mapcheck check … --bound 7` (decision 002). P0's plain store `*y = 2` runs only
+/// if P0 read P1's release store of x and then the RMW's write of y; in every consistent source
+/// execution those two reads contradict each other, so the store never runs and the program is
+/// race-free. PTX keeps no order from the `ld.relaxed` to the `st.weak` behind it, so the RMW
+/// may read that store: load buffering through a store no consistent source execution has.
+/// The search at bound 7 takes minutes, so the runner checks the printed test here: the source
+/// models forbid the outcome without a race, each PTX model allows the compiled test.
+#[test]
+fn artifact_rows_break_coherence_through_a_store_no_consistent_execution_runs() {
+    let map = "mappings/rc11-ptx-artifact.map";
+    let m = mapping::load(Path::new(map)).unwrap();
+    let path = Path::new("tests/data/search/rc11-ptx-artifact-coherence-7.litmus");
+    let source = litmus::parse_file(path).unwrap();
+    let target = m.compile_program(&source).unwrap().target;
+    let opts = runner::Options::default();
+    for model in ["models/rc11-scoped.cat", "models/rc11.cat"] {
+        let s = runner::run(&ir::load(Path::new(model)).unwrap(), &source, &opts).unwrap();
+        assert!(!s.validated, "{model} allows the source outcome");
+        assert!(s.flags.is_empty(), "{model} finds the source test racy");
+    }
+    for model in ["models/ptx-v6.cat", "models/ptx-v6-alloy.cat", "models/ptx-v7.5.cat"] {
+        let t = runner::run(&ir::load(Path::new(model)).unwrap(), &target, &opts).unwrap();
+        assert!(t.validated, "{model} forbids the compiled test");
+    }
+}
