@@ -112,3 +112,34 @@ fn coq_refutes_m4_and_rejects_a_tampered_refutation() {
         "Coq accepted a refutation claiming the failing axiom holds"
     );
 }
+
+/// The Coq refutation of `rc11-ptx-artifact.map`'s Coherence claim at natural bound 7 that
+/// `docs/results/2026-11-27-artifact-bound7/` keeps (the search takes many minutes, so CI
+/// compiles the export it wrote rather than searching again): it compiles, and
+/// `Print Assumptions refutation` is closed.
+#[test]
+fn the_bound_7_refutation_of_the_artifact_rows_is_closed() {
+    let kept = Path::new("docs/results/2026-11-27-artifact-bound7/coq");
+    let dir = std::env::temp_dir().join(format!("mapcheck-artifact-bound7-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let project = std::fs::read_to_string(kept.join("_CoqProject")).unwrap();
+    let files: Vec<String> = project
+        .lines()
+        .filter(|l| l.ends_with(".v"))
+        .map(String::from)
+        .collect();
+    assert_eq!(
+        files.last().map(String::as_str),
+        Some("Refutation_Coherence.v")
+    );
+    for f in files.iter().chain([&"_CoqProject".to_string()]) {
+        std::fs::copy(kept.join(f), dir.join(f)).unwrap();
+    }
+    let log = coqc_all(&dir, &files).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        log.trim_end().ends_with("Closed under the global context"),
+        "the refutation rests on assumptions:\n{log}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}

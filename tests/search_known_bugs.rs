@@ -293,7 +293,11 @@ fn artifact_rows_break_coherence_through_a_store_no_consistent_execution_runs() 
         assert!(!s.validated, "{model} allows the source outcome");
         assert!(s.flags.is_empty(), "{model} finds the source test racy");
     }
-    for model in ["models/ptx-v6.cat", "models/ptx-v6-alloy.cat", "models/ptx-v7.5.cat"] {
+    for model in [
+        "models/ptx-v6.cat",
+        "models/ptx-v6-alloy.cat",
+        "models/ptx-v7.5.cat",
+    ] {
         let t = runner::run(&ir::load(Path::new(model)).unwrap(), &target, &opts).unwrap();
         assert!(t.validated, "{model} forbids the compiled test");
     }

@@ -247,7 +247,10 @@ mod tests {
     fn a_shape_beyond_the_table_costs_growth_times_its_smaller_neighbour() {
         assert_eq!(estimated_cost(&[3, 3]), 18.5);
         assert_eq!(estimated_cost(&[4, 3]), GROWTH * estimated_cost(&[3, 3]));
-        assert_eq!(estimated_cost(&[1; 8]), GROWTH * GROWTH * estimated_cost(&[1; 6]));
+        assert_eq!(
+            estimated_cost(&[1; 8]),
+            GROWTH * GROWTH * estimated_cost(&[1; 6])
+        );
         assert!(MEASURED
             .iter()
             .all(|(s, c)| *c > 0.0 && s.windows(2).all(|w| w[0] >= w[1])));
