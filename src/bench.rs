@@ -130,8 +130,10 @@ fn measure(m: &mapping::Mapping, opts: &Options, check: &str, alloy: &'static st
         bound: opts.bound,
         counting: opts.counting,
         seconds: start.elapsed().as_secs_f64(),
-        solver_calls: report.axioms.iter().map(|a| a.solves).sum(),
-        refinements: report.axioms.iter().map(|a| a.racy + a.explained).sum(),
+        solver_calls: report.axioms.iter().map(|a| a.statistics.solves).sum(),
+        refinements: (report.axioms.iter())
+            .map(|a| a.statistics.racy + a.statistics.explained)
+            .sum(),
         result: if found.is_empty() {
             "none".into()
         } else {

@@ -263,7 +263,7 @@ pub fn render_summary(
                     unfinished: u.map(|u| (u, "stopped during")),
                 },
             },
-            statistics: a.statistics(),
+            statistics: a.statistics,
         })
         .collect();
     let mut s = render_lines(&format!("summary ({:.2} s)", r.seconds), &lines);
@@ -351,15 +351,16 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
                     "files": files.get(&a.axiom),
                 })
             });
+            let st = &a.statistics;
             json!({
                 "axiom": a.axiom,
                 "clean_to": a.clean_to,
                 "unfinished": a.unfinished,
-                "queries": a.queries,
-                "solves": a.solves,
-                "racy_refinements": a.racy,
-                "explained": a.explained,
-                "seconds": a.seconds,
+                "queries": st.queries,
+                "solves": st.solves,
+                "racy_refinements": st.racy,
+                "explained": st.explained,
+                "seconds": st.seconds,
                 "counterexample": cx,
             })
         })

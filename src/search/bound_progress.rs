@@ -6,7 +6,7 @@
 //! Owns: `BoundProgress`. Uses: `outcome` (results and events), `shape_problem` (`ShapeAxiom`).
 use std::collections::BTreeMap;
 
-use super::outcome::{AxiomResult, Counterexample, Event, Observer, Unfinished};
+use super::outcome::{AxiomResult, Counterexample, Event, Observer, Statistics, Unfinished};
 use super::shape_problem::ShapeAxiom;
 use crate::diag;
 
@@ -21,7 +21,7 @@ pub(super) struct BoundProgress {
     finished: Vec<Vec<bool>>,
     found: Vec<BTreeMap<usize, Counterexample>>,
     settled: Vec<bool>,
-    totals: Vec<ShapeAxiom>,
+    totals: Vec<Statistics>,
     pub(super) error: Option<diag::Error>,
 }
 
@@ -34,7 +34,7 @@ impl BoundProgress {
             finished: vec![vec![false; shapes.len()]; open],
             found: vec![BTreeMap::new(); open],
             settled: vec![false; open],
-            totals: (0..open).map(|_| ShapeAxiom::default()).collect(),
+            totals: vec![Statistics::default(); open],
             error: None,
         }
     }
@@ -55,29 +55,16 @@ impl BoundProgress {
         outcome: diag::Result<ShapeAxiom>,
         observe: Observer,
     ) {
-        let r = match outcome {
+        let mut r = match outcome {
             Ok(r) => r,
             Err(e) => {
                 self.error.get_or_insert(e);
                 return;
             }
         };
-        let t = &mut self.totals[k];
-        t.solves += r.solves;
-        t.racy += r.racy;
-        t.explained += r.explained;
-        t.seconds += r.seconds;
-        t.queries += 1;
+        self.totals[k].add(&r.statistics);
         self.finished[k][shape] = !r.stopped;
-        if let Some((found, failed, cycle)) = r.found {
-            let cx = Counterexample {
-                axiom: axiom.to_string(),
-                bound: self.bound,
-                shape: self.shapes[shape].clone(),
-                found,
-                failed,
-                cycle,
-            };
+        if let Some(cx) = r.take_counterexample(axiom, self.bound, &self.shapes[shape]) {
             self.found[k].insert(shape, cx);
         }
         self.settle(k, observe);
@@ -116,12 +103,7 @@ impl BoundProgress {
         let mut clean = vec![];
         for (k, &a) in open.iter().enumerate() {
             let res = &mut results[a];
-            let t = &self.totals[k];
-            res.queries += t.queries;
-            res.solves += t.solves;
-            res.racy += t.racy;
-            res.explained += t.explained;
-            res.seconds += t.seconds;
+            res.statistics.add(&self.totals[k]);
             if let Some((_, cx)) = std::mem::take(&mut self.found[k]).into_iter().next() {
                 if !self.settled[k] {
                     observe(Event::Counterexample(&cx));

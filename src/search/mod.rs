@@ -110,11 +110,7 @@ pub fn check(mapping: &Mapping, opts: &Options, observe: Observer) -> diag::Resu
             axiom: name.clone(),
             counterexample: None,
             clean_to: 0,
-            queries: 0,
-            solves: 0,
-            racy: 0,
-            explained: 0,
-            seconds: 0.0,
+            statistics: Default::default(),
             unfinished: None,
         })
         .collect();

@@ -38,30 +38,11 @@ pub struct AxiomResult {
     pub counterexample: Option<Counterexample>,
     /// Largest bound checked completely without a counterexample.
     pub clean_to: usize,
-    /// SAT problems built (thread shapes) and solver calls.
-    pub(crate) queries: usize,
-    pub(crate) solves: usize,
-    /// Solutions the runner showed racy (or without any consistent source execution), and
-    /// solutions another coherence order explains.
-    pub(crate) racy: usize,
-    pub(crate) explained: usize,
-    /// Time spent on this axiom's queries, summed over the worker threads.
-    pub(crate) seconds: f64,
+    /// The work spent on this axiom: queries, solver calls, refinements, seconds (summed over
+    /// the worker threads).
+    pub(crate) statistics: Statistics,
     /// The bound the check was in when it stopped early without a counterexample.
     pub unfinished: Option<Unfinished>,
-}
-
-impl AxiomResult {
-    /// The work spent on this axiom.
-    pub fn statistics(&self) -> Statistics {
-        Statistics {
-            queries: self.queries,
-            solves: self.solves,
-            racy: self.racy,
-            explained: self.explained,
-            seconds: self.seconds,
-        }
-    }
 }
 
 /// The work a check spent on one axiom (of one shape, or summed over shapes).

@@ -18,6 +18,7 @@ use super::execution_view::ExecutionView;
 use super::layout::Layout;
 use super::operations::{Counting, Op};
 use super::options::Options;
+use super::outcome::{Counterexample, Statistics};
 use super::validate::{self, CycleStep, Verdict};
 use crate::encode::{Circuit, Encoded, Matrix, Node, Sat};
 use crate::ir::CoKind;
@@ -25,18 +26,33 @@ use crate::mapping::Mapping;
 use crate::rel::Rel;
 use crate::solver::{Stop, Verdict as SatVerdict};
 
-/// One axiom's result on one shape (or, summed, on a bound's shapes): the counterexample (with
-/// the axioms the runner saw fail and the violating edges), queries, solver calls, refinements,
-/// and whether the check stopped before the shape was finished.
-#[derive(Default)]
+/// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail and
+/// the violating edges), the work spent (one query), and whether the check stopped before the
+/// shape was finished.
 pub(super) struct ShapeAxiom {
-    pub(super) found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>)>,
-    pub(super) queries: usize,
-    pub(super) solves: usize,
-    pub(super) racy: usize,
-    pub(super) explained: usize,
-    pub(super) seconds: f64,
+    found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>)>,
+    pub(super) statistics: Statistics,
     pub(super) stopped: bool,
+}
+
+impl ShapeAxiom {
+    /// The counterexample found for `axiom` on `shape` of `bound`, taken out of the result.
+    pub(super) fn take_counterexample(
+        &mut self,
+        axiom: &str,
+        bound: usize,
+        shape: &[usize],
+    ) -> Option<Counterexample> {
+        let (found, failed, cycle) = self.found.take()?;
+        Some(Counterexample {
+            axiom: axiom.to_string(),
+            bound,
+            shape: shape.to_vec(),
+            found,
+            failed,
+            cycle,
+        })
+    }
 }
 
 /// The SAT problem of one thread shape, with the target model asserted consistent.
@@ -124,20 +140,27 @@ impl<'a> ShapeProblem<'a> {
         stop: &Stop,
     ) -> Result<ShapeAxiom, String> {
         let start = Instant::now();
-        let mut out = ShapeAxiom::default();
+        let mut out = ShapeAxiom {
+            found: None,
+            statistics: Statistics {
+                queries: 1,
+                ..Statistics::default()
+            },
+            stopped: false,
+        };
         let fails = self.source.fails_node(&mut self.sat.circuit, i);
         let lit = self.sat.lit(fails);
         loop {
             if stop.requested() {
                 out.stopped = true;
-                out.seconds = start.elapsed().as_secs_f64();
+                out.statistics.seconds = start.elapsed().as_secs_f64();
                 return Ok(out);
             }
-            out.solves += 1;
+            out.statistics.solves += 1;
             match self.sat.solve(&[lit]) {
                 SatVerdict::Sat => {}
                 SatVerdict::Unsat => {
-                    out.seconds = start.elapsed().as_secs_f64();
+                    out.statistics.seconds = start.elapsed().as_secs_f64();
                     return Ok(out);
                 }
                 SatVerdict::Stopped => continue,
@@ -155,7 +178,7 @@ impl<'a> ShapeProblem<'a> {
                 Verdict::Confirmed { failed } => {
                     let cycle = validate::cycle(self.mapping, &f, name).map_err(|e| e.message)?;
                     out.found = Some((f, failed, cycle));
-                    out.seconds = start.elapsed().as_secs_f64();
+                    out.statistics.seconds = start.elapsed().as_secs_f64();
                     return Ok(out);
                 }
                 Verdict::Racy {
@@ -164,7 +187,7 @@ impl<'a> ShapeProblem<'a> {
                     co,
                     interleaving,
                 } => {
-                    out.racy += 1;
+                    out.statistics.racy += 1;
                     let excluded = match interleaving {
                         Some(order) if self.mapping.source.witnesses.is_empty() => {
                             self.exclude_racy_interleaving(&order)
@@ -176,14 +199,14 @@ impl<'a> ShapeProblem<'a> {
                     }
                 }
                 Verdict::Explained { witnesses } => {
-                    out.explained += 1;
+                    out.statistics.explained += 1;
                     if !witnesses.is_empty() {
                         self.refute_witnesses(&witnesses);
                     }
                     self.block_solution();
                 }
                 Verdict::Meaningless => {
-                    out.racy += 1;
+                    out.statistics.racy += 1;
                     self.block_program();
                 }
                 Verdict::Disagree(msg) => {

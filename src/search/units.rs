@@ -202,7 +202,7 @@ pub fn check_units(
                         q
                     });
                     let i = check_index(name).expect("axioms checked above");
-                    let r = match q.run_axiom(i, name, &opts.stop) {
+                    let mut r = match q.run_axiom(i, name, &opts.stop) {
                         Ok(r) => r,
                         Err(m) => {
                             lock(&state).error.get_or_insert(err(m));
@@ -210,24 +210,10 @@ pub fn check_units(
                             continue;
                         }
                     };
-                    let statistics = Statistics {
-                        queries: 1,
-                        solves: r.solves,
-                        racy: r.racy,
-                        explained: r.explained,
-                        seconds: r.seconds,
-                    };
-                    let verdict = match r.found {
-                        Some((found, failed, cycle)) => {
+                    let verdict = match r.take_counterexample(name, bound, &w.unit.shape) {
+                        Some(cx) => {
                             lock(&state).found(name, bound, w.unit.index);
-                            UnitVerdict::Counterexample(Box::new(Counterexample {
-                                axiom: name.clone(),
-                                bound,
-                                shape: w.unit.shape.clone(),
-                                found,
-                                failed,
-                                cycle,
-                            }))
+                            UnitVerdict::Counterexample(Box::new(cx))
                         }
                         None if r.stopped => UnitVerdict::Stopped,
                         None => UnitVerdict::Clean,
@@ -235,7 +221,7 @@ pub fn check_units(
                     shape.axioms.push(UnitOutcome {
                         axiom: name.clone(),
                         verdict,
-                        statistics,
+                        statistics: r.statistics,
                     });
                 }
                 let mut st = lock(&state);
