@@ -115,7 +115,8 @@ fn coq_refutes_m4_and_rejects_a_tampered_refutation() {
 
 /// The Coq refutation of `rc11-ptx-artifact.map`'s Coherence claim at natural bound 7 that
 /// `docs/results/2026-11-27-artifact-bound7/` keeps (the search takes many minutes, so CI
-/// compiles the export it wrote rather than searching again): it compiles, and
+/// compiles the export it wrote rather than searching again; the library files, which every
+/// export copies unchanged, are taken from `proofs-export/lib`): it compiles, and
 /// `Print Assumptions refutation` is closed.
 #[test]
 fn the_bound_7_refutation_of_the_artifact_rows_is_closed() {
@@ -134,7 +135,13 @@ fn the_bound_7_refutation_of_the_artifact_rows_is_closed() {
         Some("Refutation_Coherence.v")
     );
     for f in files.iter().chain([&"_CoqProject".to_string()]) {
-        std::fs::copy(kept.join(f), dir.join(f)).unwrap();
+        let library = Path::new("proofs-export/lib").join(f);
+        let from = if kept.join(f).exists() {
+            kept.join(f)
+        } else {
+            library
+        };
+        std::fs::copy(&from, dir.join(f)).unwrap_or_else(|e| panic!("{}: {e}", from.display()));
     }
     let log = coqc_all(&dir, &files).unwrap_or_else(|e| panic!("{e}"));
     assert!(
