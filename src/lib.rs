@@ -70,6 +70,9 @@ pub mod solver;
 // The mapping check.
 pub mod search;
 
+// Repair: the cheapest sound mapping in a generated space, and safe weakenings.
+pub mod repair;
+
 // Proof export: models, obligations and counterexample refutations in Coq.
 pub mod coq;
 

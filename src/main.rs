@@ -20,12 +20,12 @@ use std::process::ExitCode;
 
 use cli::args::{
     BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, ExportCoqArgs, GpuCommand,
-    GpuEmitArgs, MergeArgs, OracleArgs, RunArgs,
+    GpuEmitArgs, MergeArgs, OracleArgs, RepairArgs, RunArgs,
 };
 use mapcheck::gpu::commands::{self, Failure};
 use mapcheck::output::{self, eprint, print, OutputDir};
 use mapcheck::{
-    bench, compare, coq, decide, ir, litmus, mapping, oracle, report, runner, search, shard,
+    bench, compare, coq, decide, ir, litmus, mapping, oracle, repair, report, runner, search, shard,
 };
 
 /// How a command that did not fail ended.
@@ -49,6 +49,7 @@ fn main() -> ExitCode {
     let errors_as_json = match &cli.command {
         Command::Check(c) => c.json,
         Command::Merge(m) => m.json,
+        Command::Repair(r) => r.json,
         _ => false,
     };
     let result = match &cli.command {
@@ -57,6 +58,7 @@ fn main() -> ExitCode {
         Command::Check(args) => check(args),
         Command::Merge(args) => merge(args),
         Command::Compare(args) => run_compare(args),
+        Command::Repair(args) => run_repair(args),
         Command::ExportCoq(args) => export_coq(args),
         Command::Bench(args) => run_bench(args),
         Command::Compile(args) => compile(args),
@@ -208,6 +210,50 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
         print(&report::render_summary(&r, &files, cause.as_deref()));
     }
     Ok(check_ended(&r))
+}
+
+/// `mapcheck repair`: 0 repaired (the mapping written) or nothing to repair, 1 no mapping in
+/// the space is sound, 4 stopped; `--weaken`: 0, or 1 when the input itself is unsound.
+fn run_repair(args: &RepairArgs) -> Result<Ended, Failure> {
+    let stop = cli::signals::stop_on_signals();
+    let opts = args.options(stop)?;
+    let input = mapping::load(&args.mapping)?;
+    warn([&input.source, &input.target]);
+    if args.weaken {
+        let w = repair::weaken(&input, &opts)?;
+        if args.json {
+            print_json(&w);
+        } else {
+            print(&repair::render_weakening(&w));
+        }
+        return Ok(match (w.stopped, w.input_sound) {
+            (true, _) => Ended::Stopped,
+            (false, true) => Ended::Done,
+            (false, false) => Ended::Counterexample,
+        });
+    }
+    let r = repair::repair(&input, &opts)?;
+    let written = match r.verdict {
+        repair::RepairVerdict::Repaired => {
+            let to = args
+                .output
+                .clone()
+                .unwrap_or_else(|| repair::default_output(&args.mapping));
+            repair::write_mapping(&args.mapping, &input, &r, &to)?;
+            Some(to)
+        }
+        _ => None,
+    };
+    if args.json {
+        print_json(&serde_json::json!({ "repair": r, "written": written }));
+    } else {
+        print(&repair::render_repair(&r, written.as_deref()));
+    }
+    Ok(match r.verdict {
+        repair::RepairVerdict::Repaired | repair::RepairVerdict::AlreadySound => Ended::Done,
+        repair::RepairVerdict::NoneInSpace => Ended::Counterexample,
+        repair::RepairVerdict::Stopped => Ended::Stopped,
+    })
 }
 
 /// A shard's status as `check`'s: 1 when it found a counterexample, 4 when it was stopped.

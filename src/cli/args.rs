@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use mapcheck::encode::Backend;
 use mapcheck::gpu::commands::{EmitOptions, RunOptions, SuiteOptions, Target};
 use mapcheck::solver::Stop;
-use mapcheck::{ir, runner, search, shard};
+use mapcheck::{ir, repair, runner, search, shard};
 
 #[derive(Parser)]
 #[command(
@@ -46,6 +46,9 @@ pub enum Command {
     Merge(MergeArgs),
     /// The smallest litmus tests one model allows and the other forbids (memalloy's comparison).
     Compare(CompareArgs),
+    /// The cheapest change to a mapping that removes its counterexamples up to the bound
+    /// (`--weaken`: which rules of a sound mapping can be made cheaper and stay sound).
+    Repair(RepairArgs),
     /// Write a mapping's models and proof obligations as Coq files (compile with coqc).
     ExportCoq(ExportCoqArgs),
     /// Time the mapping check against the published Alloy times (ASPLOS'19 Fig. 17) and B1.
@@ -250,6 +253,49 @@ impl CheckArgs {
             first: self.first,
             ..self.search.options(stop)
         }
+    }
+}
+
+/// `mapcheck repair MAP`.
+#[derive(Args)]
+pub struct RepairArgs {
+    /// The mapping, a `.map` file.
+    pub mapping: PathBuf,
+    #[command(flatten)]
+    pub search: SearchArgs,
+    /// Ask the dual question: which rule of a sound mapping can be made one step cheaper (a
+    /// fence dropped, a scope narrowed, a semantics weakened) and stay sound up to the bound.
+    #[arg(long)]
+    pub weaken: bool,
+    /// Instruction costs (TOML: `"fence.sc.gpu" = 45`), replacing the default's entries.
+    #[arg(long, value_name = "FILE")]
+    pub costs: Option<PathBuf>,
+    /// Search at most this many mappings of the least cost besides the first.
+    #[arg(long, default_value_t = 4)]
+    pub ties: usize,
+    /// Write the repaired mapping here (default: NAME.repaired.map beside the input).
+    #[arg(short, long)]
+    pub output: Option<PathBuf>,
+    /// Print the answer (and any error) as JSON.
+    #[arg(long)]
+    pub json: bool,
+}
+
+impl RepairArgs {
+    /// The repair's options: every full search stops at the first bound with a counterexample.
+    pub fn options(&self, stop: Stop) -> Result<repair::Options, mapcheck::Error> {
+        Ok(repair::Options {
+            search: search::Options {
+                first: true,
+                ..self.search.options(stop)
+            },
+            costs: match &self.costs {
+                Some(path) => repair::Costs::load(path)?,
+                None => repair::Costs::default(),
+            },
+            max_ties: self.ties,
+            progress: |line| mapcheck::output::eprint(&format!("{line}\n")),
+        })
     }
 }
 

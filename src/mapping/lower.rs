@@ -27,6 +27,25 @@ pub struct Rule {
     pub(crate) text: String,
 }
 
+impl Rule {
+    /// The rule of `class` made by a tool rather than read from a file (`origin` says which):
+    /// `ops` must have the shape `lower` checks (an access class: exactly one access, of its own
+    /// kind; a fence class: fences only). Its text is `CLASS -> ops` with PTX's spelling.
+    pub(crate) fn made(class: Class, ops: Vec<TargetOp>, origin: String) -> Rule {
+        let main = match class.kind {
+            ClassKind::F => (ops.len() == 1).then_some(0),
+            _ => ops.iter().position(|op| op.kind.is_access()),
+        };
+        let text = format!("{class} -> {}", ptx::sequence_text(&ops));
+        Rule {
+            ops,
+            main,
+            origin,
+            text,
+        }
+    }
+}
+
 /// A checked mapping table, before its models are loaded.
 #[derive(Clone, Debug)]
 pub struct Table {

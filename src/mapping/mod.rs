@@ -182,6 +182,13 @@ impl Mapping {
         self.rules.get(class).map_or(&[], |r| r.ops.as_slice())
     }
 
+    /// This mapping with the rules of some classes replaced (models and all else kept).
+    pub(crate) fn with_rules(&self, changed: impl IntoIterator<Item = (Class, Rule)>) -> Mapping {
+        let mut m = self.clone();
+        m.rules.extend(changed);
+        m
+    }
+
     /// The target scope of a source scope.
     pub fn scope_image(&self, scope: Tag) -> Option<Tag> {
         self.scopes

@@ -57,7 +57,7 @@ impl OpKind {
         }
     }
     /// The semantics PTX allows on this instruction, and the one it takes when none is written.
-    fn semantics(self) -> (&'static [Tag], Tag) {
+    pub(crate) fn semantics(self) -> (&'static [Tag], Tag) {
         match self {
             OpKind::Load => (&[Tag::Weak, Tag::Rlx, Tag::Acq, Tag::V], Tag::Weak),
             OpKind::Store => (&[Tag::Weak, Tag::Rlx, Tag::Rel, Tag::V], Tag::Weak),
@@ -237,15 +237,7 @@ impl Template {
             ScopeRef::Fixed(t) => Some(t),
             ScopeRef::Param => Some(scope?),
         };
-        let tags = match (self.sem, scope) {
-            (Tag::V, _) => vec![Tag::Rlx, Tag::Sys, Tag::V],
-            (sem, Some(s)) => vec![sem, s],
-            (sem, None) => vec![sem],
-        };
-        Some(TargetOp {
-            kind: self.kind,
-            tags,
-        })
+        Some(TargetOp::new(self.kind, self.sem, scope))
     }
 }
 
@@ -258,6 +250,68 @@ pub struct TargetOp {
     /// scope tag when unscoped.
     pub tags: Vec<Tag>,
 }
+
+impl TargetOp {
+    /// The instruction of `kind` with semantics `sem` and `scope` (`None` for `.weak` and
+    /// `.volatile`, which have none).
+    pub(crate) fn new(kind: OpKind, sem: Tag, scope: Option<Tag>) -> TargetOp {
+        let tags = match (sem, scope) {
+            (Tag::V, _) => vec![Tag::Rlx, Tag::Sys, Tag::V],
+            (sem, Some(s)) => vec![sem, s],
+            (sem, None) => vec![sem],
+        };
+        TargetOp { kind, tags }
+    }
+    /// Its semantics (`V` for `.volatile`).
+    pub(crate) fn sem(&self) -> Tag {
+        if self.tags.contains(&Tag::V) {
+            Tag::V
+        } else {
+            self.tags[0]
+        }
+    }
+    /// Its scope as written (`None` for `.weak` and `.volatile`).
+    pub(crate) fn scope(&self) -> Option<Tag> {
+        match self.sem() {
+            Tag::V => None,
+            _ => self.tags.get(1).copied(),
+        }
+    }
+    /// Every instruction PTX has: each kind with each of its semantics and, where it takes one,
+    /// each scope.
+    pub(crate) fn vocabulary() -> Vec<TargetOp> {
+        let mut all = vec![];
+        for kind in [OpKind::Load, OpKind::Store, OpKind::Rmw, OpKind::Fence] {
+            for &sem in kind.semantics().0 {
+                match sem {
+                    Tag::Weak | Tag::V => all.push(TargetOp::new(kind, sem, None)),
+                    _ => all.extend(
+                        SCOPE_ORDER
+                            .iter()
+                            .map(|&s| TargetOp::new(kind, sem, Some(s))),
+                    ),
+                }
+            }
+        }
+        all
+    }
+}
+
+/// A rule's right-hand side as a mapping file writes it: `fence.sc.gpu; ld.acquire.cta`, or
+/// `skip` for no instruction.
+pub(crate) fn sequence_text(ops: &[TargetOp]) -> String {
+    match ops {
+        [] => "skip".to_string(),
+        ops => ops
+            .iter()
+            .map(|op| op.to_string())
+            .collect::<Vec<_>>()
+            .join("; "),
+    }
+}
+
+/// PTX's scopes, narrowest first: each includes the ones before it.
+pub(crate) const SCOPE_ORDER: [Tag; 3] = [Tag::Cta, Tag::Gpu, Tag::Sys];
 
 /// PTX spelling: `ld.acquire.gpu`, `st.weak`, `ld.volatile`, `fence.sc.cta`.
 impl fmt::Display for TargetOp {
