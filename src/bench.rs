@@ -1,16 +1,19 @@
 //! The benchmark of the mapping check against the published Alloy times (ASPLOS'19 Fig. 17):
 //! scoped RC11 → PTX, each axiom at bounds 4, 5, 6 in the Alloy counting; the same mapping with
 //! natural counting, all axioms in one check per bound, with solver calls, refinements and the
-//! growth from one bound to the next; then the time to find bug B1. Outside the test suite
-//! (`mapcheck bench`): timings are measurements, never assertions.
+//! growth from one bound to the next; then the time to find bug B1. With `--repairs`, the time of
+//! each repair of `REPAIRS` (issue 16) and its full searches against its runner checks. Outside
+//! the test suite (`mapcheck bench`): timings are measurements, never assertions.
 //!
-//! Owns: `Row`, `run`, `render`. Uses: `search`, `mapping`.
+//! Owns: `Row`, `run`, `render`, `RepairRow`, `run_repairs`, `render_repairs`. Uses: `search`,
+//! `repair`, `mapping`.
 use std::path::Path;
 use std::time::Instant;
 
 use crate::diag::Result;
 use crate::encode::Backend;
 use crate::mapping;
+use crate::repair::{self, RepairVerdict};
 use crate::search::{self, Counting, Options};
 
 /// The mapping whose check Fig. 17 times: Figure 11 over the artifact's operations.
@@ -197,6 +200,115 @@ fn growth(previous: Option<&Row>, row: &Row) -> String {
         }
         _ => String::new(),
     }
+}
+
+/// The repairs `bench --repairs` times: (mapping, bound, `--weaken`). Each known bug at the bound
+/// its first counterexample has, Figure 11's rows at the bound of their SC counterexample, and
+/// the weakenings of the artifact's rows.
+pub const REPAIRS: &[(&str, usize, bool)] = &[
+    (
+        "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map",
+        3,
+        false,
+    ),
+    (
+        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
+        4,
+        false,
+    ),
+    ("mappings/known-bugs/m1-sc-load-fence-dropped.map", 4, false),
+    ("mappings/known-bugs/m2-release-store-relaxed.map", 4, false),
+    ("mappings/known-bugs/m3-acquire-load-relaxed.map", 4, false),
+    ("mappings/known-bugs/m5-sc-fence-weakened.map", 5, false),
+    ("mappings/rc11-ptx.map", 5, false),
+    ("mappings/rc11-ptx-artifact.map", 5, true),
+];
+
+/// One timed repair.
+#[derive(Clone, Debug, serde::Serialize)]
+pub struct RepairRow {
+    /// The mapping file.
+    pub mapping: String,
+    /// The bound of its full searches.
+    pub bound: usize,
+    /// `repair` or `weaken`.
+    pub mode: &'static str,
+    /// What it answered, in a few words.
+    pub result: String,
+    /// The work: full searches and runner checks, and their seconds.
+    pub work: repair::Work,
+}
+
+/// Time the repairs of `repairs` (see `REPAIRS`).
+pub fn run_repairs(
+    repairs: &[(&str, usize, bool)],
+    backend: Backend,
+    progress: &dyn Fn(&RepairRow),
+) -> Result<Vec<RepairRow>> {
+    let mut rows = vec![];
+    for &(path, bound, weaken) in repairs {
+        let m = mapping::load(Path::new(path))?;
+        let opts = repair::Options {
+            search: Options {
+                first: true,
+                ..Options::natural(bound, backend)
+            },
+            costs: repair::Costs::default(),
+            max_ties: 4,
+            progress: |_| {},
+        };
+        let (mode, result, work) = if weaken {
+            let w = repair::weaken(&m, &opts)?;
+            let result = format!("{} sound, {} refused", w.sound.len(), w.refused.len());
+            ("weaken", result, w.work)
+        } else {
+            let r = repair::repair(&m, &opts)?;
+            let result = match r.verdict {
+                RepairVerdict::Repaired => format!(
+                    "{} rules, cost +{}, {} ties",
+                    r.changes.len(),
+                    r.repaired_cost - r.input_cost,
+                    r.ties.len()
+                ),
+                other => format!("{other:?}"),
+            };
+            ("repair", result, r.work)
+        };
+        let row = RepairRow {
+            mapping: path.to_string(),
+            bound,
+            mode,
+            result,
+            work,
+        };
+        progress(&row);
+        rows.push(row);
+    }
+    Ok(rows)
+}
+
+/// The repairs as a table.
+pub fn render_repairs(rows: &[RepairRow]) -> String {
+    let mut s = format!(
+        "\nrepairs ({} cores): full searches at the bound against runner checks\n\n{:<56} {:>5} {:<7} {:>9} {:>6} {:>9} {:>7} {:>9}  {}\n",
+        std::thread::available_parallelism().map_or(1, |n| n.get()),
+        "mapping", "bound", "mode", "time", "full", "(s)", "runner", "(s)", "result"
+    );
+    for r in rows {
+        s.push_str(&format!(
+            "{:<56} {:>5} {:<7} {:>8.2}s {:>6} {:>8.2}s {:>7} {:>8.2}s  {}\n",
+            r.mapping,
+            r.bound,
+            r.mode,
+            r.work.seconds,
+            r.work.full_searches,
+            r.work.search_seconds,
+            r.work.runner_checks,
+            r.work.runner_seconds,
+            r.result
+        ));
+    }
+    s
 }
 
 #[cfg(test)]

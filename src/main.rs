@@ -352,10 +352,22 @@ fn run_bench(args: &BenchArgs) -> Result<Ended, Failure> {
             r.check, r.bound, r.seconds, r.result
         ))
     })?;
+    let repairs = match args.repairs {
+        true => bench::run_repairs(bench::REPAIRS, backend, &|r| {
+            eprint(&format!(
+                "{} {} bound {}: {:.2} s, {}\n",
+                r.mode, r.mapping, r.bound, r.work.seconds, r.result
+            ))
+        })?,
+        false => vec![],
+    };
     if args.json {
-        print_json(&rows);
+        print_json(&serde_json::json!({ "checks": rows, "repairs": repairs }));
     } else {
         print(&bench::render(&rows, backend));
+        if !repairs.is_empty() {
+            print(&bench::render_repairs(&repairs));
+        }
     }
     Ok(Ended::Done)
 }

@@ -346,6 +346,10 @@ pub struct BenchArgs {
     /// Search B1 up to this bound (natural counting).
     #[arg(long, default_value_t = 7)]
     pub b1_bound: usize,
+    /// Also time the repairs of `bench::REPAIRS` (minutes): each repair's full searches against
+    /// its runner checks.
+    #[arg(long)]
+    pub repairs: bool,
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     #[arg(long)]
