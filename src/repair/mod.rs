@@ -108,8 +108,8 @@ pub struct Refused {
 /// The work a repair did.
 #[derive(Clone, Debug, Default, serde::Serialize)]
 pub struct Work {
-    /// Candidates taken from the cost order (each refused by the runner, searched, or skipped as
-    /// searched before).
+    /// Candidates `repair` chose (each refused by the runner or searched in full); 0 for
+    /// `weaken`, whose candidates are its weakenings.
     pub candidates: usize,
     /// Compile-and-run checks of a candidate on a known counterexample (cached ones not counted).
     pub runner_checks: usize,
