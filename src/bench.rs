@@ -239,10 +239,12 @@ pub struct RepairRow {
     pub work: repair::Work,
 }
 
-/// Time the repairs of `repairs` (see `REPAIRS`).
+/// Time the repairs of `repairs` (see `REPAIRS`), each stopped after `limit` (its row then
+/// says so: the repairs of `rc11-ptx.map` and M5 at bound 5 run longer than minutes).
 pub fn run_repairs(
     repairs: &[(&str, usize, bool)],
     backend: Backend,
+    limit: std::time::Duration,
     progress: &dyn Fn(&RepairRow),
 ) -> Result<Vec<RepairRow>> {
     let mut rows = vec![];
@@ -251,6 +253,7 @@ pub fn run_repairs(
         let opts = repair::Options {
             search: Options {
                 first: true,
+                stop: crate::solver::Stop::new().with_deadline(Instant::now() + limit),
                 ..Options::natural(bound, backend)
             },
             costs: repair::Costs::default(),
@@ -259,7 +262,16 @@ pub fn run_repairs(
         };
         let (mode, result, work) = if weaken {
             let w = repair::weaken(&m, &opts)?;
-            let result = format!("{} sound, {} refused", w.sound.len(), w.refused.len());
+            let stopped = if w.stopped {
+                " (stopped at the limit)"
+            } else {
+                ""
+            };
+            let result = format!(
+                "{} sound, {} refused{stopped}",
+                w.sound.len(),
+                w.refused.len()
+            );
             ("weaken", result, w.work)
         } else {
             let r = repair::repair(&m, &opts)?;
@@ -270,6 +282,7 @@ pub fn run_repairs(
                     r.repaired_cost - r.input_cost,
                     r.ties.len()
                 ),
+                RepairVerdict::Stopped => format!("stopped at the {} s limit", limit.as_secs()),
                 other => format!("{other:?}"),
             };
             ("repair", result, r.work)

@@ -353,12 +353,17 @@ fn run_bench(args: &BenchArgs) -> Result<Ended, Failure> {
         ))
     })?;
     let repairs = match args.repairs {
-        true => bench::run_repairs(bench::REPAIRS, backend, &|r| {
-            eprint(&format!(
-                "{} {} bound {}: {:.2} s, {}\n",
-                r.mode, r.mapping, r.bound, r.work.seconds, r.result
-            ))
-        })?,
+        true => bench::run_repairs(
+            bench::REPAIRS,
+            backend,
+            std::time::Duration::from_secs(args.repair_limit),
+            &|r| {
+                eprint(&format!(
+                    "{} {} bound {}: {:.2} s, {}\n",
+                    r.mode, r.mapping, r.bound, r.work.seconds, r.result
+                ))
+            },
+        )?,
         false => vec![],
     };
     if args.json {

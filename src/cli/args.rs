@@ -350,6 +350,9 @@ pub struct BenchArgs {
     /// its runner checks.
     #[arg(long)]
     pub repairs: bool,
+    /// Stop each repair after this many seconds (its row says so).
+    #[arg(long, value_name = "SECONDS", default_value_t = 300)]
+    pub repair_limit: u64,
     #[arg(long, value_enum, default_value_t = SolverArg::Cadical)]
     pub solver: SolverArg,
     #[arg(long)]
