@@ -12,26 +12,25 @@ pub fn render_repair(r: &Repair, written: Option<&Path>) -> String {
         "repair {} at bound {} (natural counting, every axiom; {} costs)\n",
         r.mapping, r.bound, r.costs
     );
-    let first = r.counterexamples.first();
-    match (r.verdict, first) {
-        (RepairVerdict::AlreadySound, _) => {
+    match r.verdict {
+        RepairVerdict::AlreadySound => {
             let _ = writeln!(
                 s,
                 "the mapping has no counterexample up to bound {}: nothing to repair",
                 r.bound
             );
         }
-        (RepairVerdict::Stopped, _) => {
+        RepairVerdict::Stopped => {
             let _ = writeln!(s, "stopped before an answer (nothing is claimed)");
         }
-        (RepairVerdict::NoneInSpace, _) => {
+        RepairVerdict::NoneInSpace => {
             let _ = writeln!(
                 s,
                 "no mapping in the candidate space is sound up to bound {}",
                 r.bound
             );
         }
-        (RepairVerdict::Repaired, _) => {
+        RepairVerdict::Repaired => {
             let _ = writeln!(
                 s,
                 "repaired: no counterexample up to bound {}; cost {} -> {} (+{}), the least in the candidate space",

@@ -43,7 +43,7 @@ pub fn write_mapping(
         repair.costs
     );
     text.insert_str(0, &header);
-    let text = with_model_paths_for(&text, input_path, input, to)?;
+    let text = with_model_paths_for(&text, input_path, input, to);
     read_back(&text, input, &repair.changes, to)?;
     output::write_file(to, text)
 }
@@ -146,12 +146,7 @@ fn line_start(text: &str, line: usize) -> usize {
 }
 
 /// The text with its model paths made absolute when it goes to another directory than the input.
-fn with_model_paths_for(
-    text: &str,
-    input_path: &Path,
-    input: &Mapping,
-    to: &Path,
-) -> diag::Result<String> {
+fn with_model_paths_for(text: &str, input_path: &Path, input: &Mapping, to: &Path) -> String {
     let dir = |p: &Path| -> PathBuf {
         let d = p
             .parent()
@@ -161,7 +156,7 @@ fn with_model_paths_for(
     };
     let input_dir = dir(input_path);
     if input_dir == dir(to) {
-        return Ok(text.to_string());
+        return text.to_string();
     }
     let mut text = text.to_string();
     for model in [&input.source_path, &input.target_path] {
@@ -176,7 +171,7 @@ fn with_model_paths_for(
             1,
         );
     }
-    Ok(text)
+    text
 }
 
 /// Load `text` as it will be written and require exactly the repaired rules.
