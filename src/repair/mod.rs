@@ -265,7 +265,6 @@ impl<'a> Cegis<'a> {
         for k in 0..self.try_order.len() {
             let x = self.try_order[k];
             if self.breaks(x, cand)? {
-                self.refute(x, cand)?;
                 self.try_order.remove(k);
                 self.try_order.insert(0, x);
                 return Ok(Some(x));
@@ -352,9 +351,7 @@ impl<'a> Cegis<'a> {
         }
         let mut broken = vec![];
         for cx in found {
-            let x = self.learn(cand, &mapping, cx)?;
-            self.refute(x, cand)?;
-            broken.push(x);
+            broken.push(self.learn(cand, &mapping, cx)?);
         }
         self.searched.insert(cand.clone(), Some(broken[0]));
         Ok(Searched::Broken(broken))
@@ -569,7 +566,9 @@ pub fn repair(input: &Mapping, opts: &Options) -> diag::Result<Repair> {
     match cg.search(&Candidate::new())? {
         Searched::Sound => {}
         Searched::Stopped => answer.verdict = RepairVerdict::Stopped,
-        Searched::Broken(_) => {
+        Searched::Broken(xs) => {
+            xs.iter()
+                .try_for_each(|&x| cg.refute(x, &Candidate::new()))?;
             let (verdict, found) = cheapest(&mut cg)?;
             answer.verdict = verdict;
             if let Some((best, ties)) = found {
@@ -633,14 +632,15 @@ fn cheapest(cg: &mut Cegis) -> diag::Result<(RepairVerdict, Option<(Candidate, V
             .map(|((c, &p), o)| (*c, o[p].1.clone()))
             .filter(|(c, ops)| ops.as_slice() != cg.input_rule(c))
             .collect();
-        if cg.broken_by_known(&cand)?.is_some() {
+        if let Some(x) = cg.broken_by_known(&cand)? {
+            cg.refute(x, &cand)?;
             continue;
         }
         match cg.search(&cand)? {
             Searched::Stopped => return Ok((RepairVerdict::Stopped, None)),
             Searched::Sound if best.is_none() => best = Some((total, cand)),
             Searched::Sound => ties.push(cand),
-            Searched::Broken(_) => {}
+            Searched::Broken(xs) => xs.iter().try_for_each(|&x| cg.refute(x, &cand))?,
         }
     }
     Ok(match best {
