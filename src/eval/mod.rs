@@ -11,14 +11,14 @@ mod expr;
 mod witness;
 
 use std::collections::HashMap;
-use std::ops::ControlFlow;
 
 use crate::ir::{CheckKind, DefBody, DefId, Kind, Model, Step};
 use crate::rel::{Rel, Set};
 use crate::vocab::{self, Defaulted, Partial, Reading};
 
 pub(crate) use explain::explain;
-pub(crate) use witness::{for_each_linearisation, total_order};
+pub(crate) use witness::total_order;
+use witness::{search_linearisations, Visit};
 
 /// The values of the vocabulary's names on one execution of `n` events.
 ///
@@ -300,6 +300,12 @@ impl<'m> Evaluator<'m> {
 
     /// `with x from linearisations(S, r)` at step `at`: the rest of the steps under each choice,
     /// stopping at the first that passes; otherwise the choice with the fewest failures.
+    ///
+    /// When the witness's failures grow with it (`Witness::failures_grow`), a prefix of an order
+    /// is judged too, under the pairs every completion has: each completion fails at least the
+    /// checks the prefix fails, so a prefix failing as many checks as the best order so far
+    /// cannot hold a better one and its completions are skipped. The answer is the one the full
+    /// enumeration gives, order for order.
     fn choose(&mut self, w: usize, at: usize, acc: Branch) -> Branch {
         let witness = &self.model.witnesses[w];
         let set = self.eval(&witness.set).as_set().unwrap_or(Set::EMPTY);
@@ -308,22 +314,33 @@ impl<'m> Evaluator<'m> {
             .as_rel()
             .cloned()
             .unwrap_or_else(|| Rel::empty(self.n));
+        let within = order.inter(&Rel::product(self.n, set, set));
         let only_first = !acc.failed.is_empty();
+        let prune = witness.failures_grow && !only_first;
         let mut best: Option<Branch> = None;
-        let _ = for_each_linearisation(self.n, set, &order, &mut |lin| {
-            self.slots[witness.def] = Value::Rel(lin);
+        let _ = search_linearisations(self.n, set, &order, &mut |prefix| {
+            let complete = prefix.rest.is_empty();
+            if !complete && !prune {
+                return Visit::Descend;
+            }
+            self.slots[witness.def] = Value::Rel(prefix.relation(self.n, &within));
             let b = self.run(at + 1, acc.clone());
+            let fewer = |x: &Branch| b.failed.len() < x.failed.len();
+            if !complete {
+                return if best.as_ref().is_none_or(fewer) {
+                    Visit::Descend
+                } else {
+                    Visit::Skip
+                };
+            }
             let passes = b.failed.is_empty();
-            if best
-                .as_ref()
-                .is_none_or(|x| b.failed.len() < x.failed.len())
-            {
+            if best.as_ref().is_none_or(fewer) {
                 best = Some(b);
             }
             if passes || only_first {
-                ControlFlow::Break(())
+                Visit::Stop
             } else {
-                ControlFlow::Continue(())
+                Visit::Skip
             }
         });
         best.unwrap_or_else(|| {

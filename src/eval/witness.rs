@@ -1,26 +1,50 @@
 //! Witness choices: the strict total orders of `linearisations(S, r)`.
 //!
-//! Owns: the enumeration of linear extensions, with early stop. Uses: `rel`.
+//! Owns: the depth-first search over linear extensions, element by element, which shows its
+//! caller every prefix so that a whole subtree of orders can be skipped (the evaluator's pruning,
+//! `eval::Evaluator::choose`). Uses: `rel`.
 use std::ops::ControlFlow;
 
 use crate::rel::{Rel, Set};
 
-/// Call `f` with every strict total order on `s` that contains `r` restricted to `s` (as herd's
-/// `linearisations` does), until `f` breaks. None exist when `r` is cyclic on `s`.
-pub(crate) fn for_each_linearisation(
+/// A node of the search: the elements placed so far, first to last, each before every element
+/// of `rest`. A complete order has `rest` empty.
+pub(crate) struct Prefix<'a> {
+    pub(crate) order: &'a [usize],
+    pub(crate) rest: Set,
+}
+
+impl Prefix<'_> {
+    /// Pairs that every completion of this prefix orders: the placed elements in order, each
+    /// before every element of `rest`, and `within` (the order required on the set; with it
+    /// transitively closed, these are all such pairs).
+    pub(crate) fn relation(&self, n: usize, within: &Rel) -> Rel {
+        let placed = Set::from_iter(self.order.iter().copied());
+        total_order(n, self.order)
+            .union(&Rel::product(n, placed, self.rest))
+            .union(within)
+    }
+}
+
+/// What the search does below a prefix.
+pub(crate) enum Visit {
+    /// Go on to the orders that extend it.
+    Descend,
+    /// Skip them.
+    Skip,
+    /// End the search.
+    Stop,
+}
+
+/// Go depth first through the strict total orders on `s` that contain `r` restricted to `s`,
+/// placing one element at a time; `visit` sees every prefix (the empty one first, complete
+/// orders last) and says what to do below it. None is complete when `r` is cyclic on `s`.
+pub(crate) fn search_linearisations(
     n: usize,
     s: Set,
     r: &Rel,
-    f: &mut dyn FnMut(Rel) -> ControlFlow<()>,
+    visit: &mut dyn FnMut(&Prefix) -> Visit,
 ) -> ControlFlow<()> {
-    if s.len() <= 1 {
-        let looped = s.iter().any(|e| r.contains(e, e));
-        return if looped {
-            ControlFlow::Continue(())
-        } else {
-            f(Rel::empty(n))
-        };
-    }
     let preds: Vec<Set> = (0..n)
         .map(|e| {
             if s.contains(e) {
@@ -31,7 +55,7 @@ pub(crate) fn for_each_linearisation(
         })
         .collect();
     let mut order = Vec::with_capacity(s.len());
-    extend(n, s, &preds, Set::EMPTY, &mut order, f)
+    extend(s, &preds, Set::EMPTY, &mut order, visit)
 }
 
 /// The elements of `s` that `r` puts before `e`.
@@ -39,17 +63,23 @@ fn predecessors(r: &Rel, s: Set, e: usize) -> Set {
     Set::from_iter(s.iter().filter(|&a| r.contains(a, e)))
 }
 
-/// Place each element whose predecessors are all placed next, and recurse.
+/// Show `visit` the prefix `order`; below it, place each element whose predecessors are all
+/// placed next, and recurse.
 fn extend(
-    n: usize,
     remaining: Set,
     preds: &[Set],
     placed: Set,
     order: &mut Vec<usize>,
-    f: &mut dyn FnMut(Rel) -> ControlFlow<()>,
+    visit: &mut dyn FnMut(&Prefix) -> Visit,
 ) -> ControlFlow<()> {
-    if remaining.is_empty() {
-        return f(total_order(n, order));
+    let prefix = Prefix {
+        order,
+        rest: remaining,
+    };
+    match visit(&prefix) {
+        Visit::Stop => return ControlFlow::Break(()),
+        Visit::Skip => return ControlFlow::Continue(()),
+        Visit::Descend => {}
     }
     for e in remaining
         .iter()
@@ -57,12 +87,11 @@ fn extend(
     {
         order.push(e);
         let flow = extend(
-            n,
             remaining.diff(Set::singleton(e)),
             preds,
             placed.union(Set::singleton(e)),
             order,
-            f,
+            visit,
         );
         order.pop();
         flow?;
@@ -83,11 +112,14 @@ pub(crate) fn total_order(n: usize, order: &[usize]) -> Rel {
 mod tests {
     use super::*;
 
+    /// Every complete order, in the search's order.
     fn all(n: usize, s: Set, r: &Rel) -> Vec<Rel> {
         let mut out = vec![];
-        let _ = for_each_linearisation(n, s, r, &mut |o| {
-            out.push(o);
-            ControlFlow::Continue(())
+        let _ = search_linearisations(n, s, r, &mut |p| {
+            if p.rest.is_empty() {
+                out.push(total_order(n, p.order));
+            }
+            Visit::Descend
         });
         out
     }
@@ -128,12 +160,69 @@ mod tests {
     }
 
     #[test]
-    fn enumeration_stops_when_asked() {
-        let mut seen = 0;
-        let _ = for_each_linearisation(5, Set::full(5), &Rel::empty(5), &mut |_| {
-            seen += 1;
-            ControlFlow::Break(())
+    fn search_stops_when_asked() {
+        let mut complete = 0;
+        let _ = search_linearisations(5, Set::full(5), &Rel::empty(5), &mut |p| {
+            if p.rest.is_empty() {
+                complete += 1;
+                Visit::Stop
+            } else {
+                Visit::Descend
+            }
         });
-        assert_eq!(seen, 1);
+        assert_eq!(complete, 1);
+    }
+
+    #[test]
+    fn a_skipped_prefix_hides_exactly_its_completions() {
+        let (n, s, r) = (3, Set::full(3), Rel::empty(3));
+        let mut kept = vec![];
+        let _ = search_linearisations(n, s, &r, &mut |p| {
+            if p.order.first() == Some(&1) {
+                return Visit::Skip;
+            }
+            if p.rest.is_empty() {
+                kept.push(p.order.to_vec());
+            }
+            Visit::Descend
+        });
+        assert_eq!(
+            kept,
+            [vec![0, 1, 2], vec![0, 2, 1], vec![2, 0, 1], vec![2, 1, 0]]
+        );
+    }
+
+    #[test]
+    fn a_prefix_relation_is_what_every_completion_holds() {
+        // `r` on the set is transitively closed, so the prefix relation is exactly what every
+        // completion holds.
+        let (n, s) = (4, Set::from_iter([0, 1, 2]));
+        let r = Rel::from_pairs(n, [(2, 1), (3, 0)]);
+        let within = r.inter(&Rel::product(n, s, s));
+        let completions = all(n, s, &r);
+        let _ = search_linearisations(n, s, &r, &mut |p| {
+            let rel = p.relation(n, &within);
+            let extending: Vec<&Rel> = (completions.iter())
+                .filter(|c| {
+                    p.order.iter().enumerate().all(|(i, &a)| {
+                        p.order[i + 1..].iter().all(|&b| c.contains(a, b))
+                            && p.rest.iter().all(|b| c.contains(a, b))
+                    })
+                })
+                .collect();
+            assert!(
+                !extending.is_empty(),
+                "prefix {:?} has no completion",
+                p.order
+            );
+            let common = Rel::from_pairs(
+                n,
+                (0..n)
+                    .flat_map(|a| (0..n).map(move |b| (a, b)))
+                    .filter(|&(a, b)| extending.iter().all(|c| c.contains(a, b))),
+            );
+            assert_eq!(rel, common, "prefix {:?}", p.order);
+            Visit::Descend
+        });
     }
 }

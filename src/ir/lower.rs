@@ -88,6 +88,9 @@ fn lower_top_here(
     if lw.coherence.is_none() && lw.dialect().partial_co(lw.model.arch.as_deref()) {
         lw.model.coherence = CoKind::Partial;
     }
+    for w in 0..lw.model.witnesses.len() {
+        lw.model.witnesses[w].failures_grow = lw.model.failures_grow_with(w);
+    }
     Ok(lw.model)
 }
 

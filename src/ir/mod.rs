@@ -8,6 +8,7 @@
 mod library;
 mod lower;
 mod names;
+mod polarity;
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -129,6 +130,9 @@ pub struct Witness {
     pub(crate) def: DefId,
     pub(crate) set: Expr,
     pub(crate) order: Expr,
+    /// `Model::failures_grow_with` for this witness (set when lowering ends): the evaluator may
+    /// judge prefixes of its orders and skip their completions.
+    pub failures_grow: bool,
     /// The cat text of the `with` statement.
     pub source_text: String,
 }

@@ -278,6 +278,7 @@ impl Lowerer {
             def,
             set: s.expr,
             order: r.expr,
+            failures_grow: false,
             source_text,
         });
         self.model.steps.push(Step::Choose(index));

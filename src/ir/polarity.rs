@@ -1,0 +1,141 @@
+//! Polarity: how a model's definitions and checks change as one witness relation grows.
+//!
+//! Owns: `Model::failures_grow_with`, which the lowering records on each `Witness`: every
+//! non-flag check after the witness's choice fails for a relation whenever it fails for a
+//! smaller one. The evaluator then judges a prefix of a linear order (the pairs every completion
+//! has) and skips the completions of a prefix that fails too much (`eval`'s `choose`). Uses: the
+//! IR only.
+use super::{BinOp, DefBody, Expr, Model, Op1, Step};
+
+/// How a value changes as the witness grows.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Polarity {
+    /// It does not depend on the witness.
+    Absent,
+    /// It can only grow.
+    Monotone,
+    /// It can only shrink.
+    Antitone,
+    /// Either.
+    Mixed,
+}
+
+impl Polarity {
+    fn join(self, other: Polarity) -> Polarity {
+        match (self, other) {
+            (Polarity::Absent, p) | (p, Polarity::Absent) => p,
+            (a, b) if a == b => a,
+            _ => Polarity::Mixed,
+        }
+    }
+
+    fn flip(self) -> Polarity {
+        match self {
+            Polarity::Monotone => Polarity::Antitone,
+            Polarity::Antitone => Polarity::Monotone,
+            p => p,
+        }
+    }
+}
+
+/// The polarity of `e` in the witness, given each definition's.
+fn of_expr(e: &Expr, defs: &[Polarity]) -> Polarity {
+    match e {
+        Expr::Empty(_) | Expr::Base { .. } => Polarity::Absent,
+        Expr::Def(id) => defs[*id],
+        Expr::Binary(BinOp::Diff, a, b) => of_expr(a, defs).join(of_expr(b, defs).flip()),
+        Expr::Binary(_, a, b) => of_expr(a, defs).join(of_expr(b, defs)),
+        Expr::Unary(Op1::Complement, a) => of_expr(a, defs).flip(),
+        Expr::Unary(_, a) => of_expr(a, defs),
+    }
+}
+
+impl Model {
+    /// Does every non-flag check after witness `w`'s choice fail for a relation whenever it fails
+    /// for a smaller one? False when another witness is chosen after it.
+    pub(crate) fn failures_grow_with(&self, w: usize) -> bool {
+        let Some(at) = self.steps.iter().position(|s| *s == Step::Choose(w)) else {
+            return false;
+        };
+        let mut defs = vec![Polarity::Absent; self.defs.len()];
+        defs[self.witnesses[w].def] = Polarity::Monotone;
+        self.steps[at + 1..].iter().all(|step| match step {
+            Step::Define(id) => {
+                if let DefBody::Value(e) = &self.defs[*id].body {
+                    defs[*id] = of_expr(e, &defs);
+                }
+                true
+            }
+            Step::Fixpoint(ids) => {
+                self.fixpoint_polarity(ids, &mut defs);
+                true
+            }
+            Step::Check(c) => {
+                let check = &self.checks[*c];
+                let grows = if check.negated {
+                    Polarity::Antitone
+                } else {
+                    Polarity::Monotone
+                };
+                check.flag || matches!(of_expr(&check.expr, &defs), p if p == grows || p == Polarity::Absent)
+            }
+            Step::Choose(_) => false,
+        })
+    }
+
+    /// A `let rec` group's polarities: its bodies are monotone in the group (lowering checks
+    /// that), so each variable's least fixpoint changes as the join of its body's other parts.
+    fn fixpoint_polarity(&self, ids: &[usize], defs: &mut [Polarity]) {
+        loop {
+            let mut changed = false;
+            for &id in ids {
+                if let DefBody::Fixpoint(e) = &self.defs[id].body {
+                    let p = defs[id].join(of_expr(e, defs));
+                    changed |= p != defs[id];
+                    defs[id] = p;
+                }
+            }
+            if !changed {
+                return;
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::ir::load_str;
+
+    /// `failures_grow` of the one witness of a model made of `with s from linearisations(W, 0)`
+    /// and `rest`.
+    fn grows(rest: &str) -> bool {
+        let text = format!("\"t\"\nwith s from linearisations(W, 0)\n{rest}\n");
+        let model = load_str("t.cat", &text, None).expect("model loads");
+        model.witnesses[0].failures_grow
+    }
+
+    #[test]
+    fn checks_over_a_growing_witness_fail_more() {
+        assert!(grows("acyclic s | po as A"));
+        assert!(grows("let t = (s; rf)+ & loc\nirreflexive t; po as A"));
+        assert!(grows("empty (po \\ ~s) as A"));
+        assert!(grows("let rec h = s | h; po\nacyclic h as A"));
+        assert!(grows("~empty (po \\ s) as A"));
+        assert!(grows("acyclic po as A"));
+    }
+
+    #[test]
+    fn shrinking_mixed_or_followed_uses_turn_pruning_off() {
+        assert!(!grows("empty po \\ s as A"));
+        assert!(!grows("let t = ~s\nacyclic t as A"));
+        assert!(!grows("~empty s as A"));
+        assert!(!grows("acyclic (s \\ po) | (po \\ s) as A"));
+        assert!(!grows("let rec h = (po \\ s) | h; s\nacyclic h as A"));
+        assert!(!grows("with t from linearisations(R, s)\nacyclic t as A"));
+    }
+
+    #[test]
+    fn flags_do_not_count() {
+        assert!(grows("flag ~empty s as F\nacyclic s as A"));
+    }
+}
