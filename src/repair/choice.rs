@@ -1,6 +1,5 @@
-//! The cheapest choice of one rule per class that no refutation excludes, by branch and bound:
-//! classes in order, each class's rules cheapest first, a branch cut as soon as a refutation
-//! whose classes are all chosen excludes it, or when it cannot beat the best choice found.
+//! The cheapest choice of one rule per class that no refutation excludes, by dynamic programming
+//! over the classes on the set of refutations still standing (`cheapest`).
 //!
 //! A refutation is a counterexample's verdict on the rules of its classes: the runner (or the
 //! full search) saw it break a mapping with exactly those rules. It excludes every choice whose
@@ -21,79 +20,128 @@ pub(crate) struct Refutation {
     pub(crate) exact: bool,
 }
 
-impl Refutation {
-    fn excludes(&self, options: &[Vec<(u64, Vec<TargetOp>)>], chosen: &[usize]) -> bool {
-        self.rules.iter().all(|(k, rule)| {
-            let mine = &options[*k][chosen[*k]].1;
-            match self.exact {
-                true => mine == rule,
-                false => weaker_or_equal(mine, rule),
-            }
-        })
-    }
-}
+/// The refutations a set of options leaves standing, one bit each.
+type Standing = Vec<u64>;
 
-/// The cheapest choice (one position per class into `options`, each list sorted by cost, the
-/// first of each the input's rule or cheaper) that no refutation excludes, with its cost.
+/// The cheapest choice (one position per class into `options`, each list sorted by cost) that
+/// no refutation excludes, with its cost; of several, the first in the order classes in order,
+/// each list in order.
+///
+/// By dynamic programming over the classes: what is left to decide after the first `k` classes
+/// is which refutations still stand (none of their chosen rules escapes them), so the least cost
+/// of the rest is a function of `k` and that set, computed once each. A refutation standing after
+/// its last class is chosen excludes the choice. Then each class takes the first option that
+/// keeps the least total reachable.
 pub(crate) fn cheapest(
     options: &[Vec<(u64, Vec<TargetOp>)>],
     refutations: &[Refutation],
 ) -> Option<(u64, Vec<usize>)> {
-    let n = options.len();
-    // Refutations are checked once their last class is chosen.
-    let mut closing: Vec<Vec<&Refutation>> = vec![vec![]; n];
-    for r in refutations {
-        if let Some(last) = r.rules.iter().map(|(k, _)| *k).max() {
-            closing[last].push(r);
-        }
-    }
-    // The least the classes from k on can add.
-    let mut rest = vec![0u64; n + 1];
-    for k in (0..n).rev() {
-        rest[k] = rest[k + 1] + options[k][0].0;
-    }
-    let mut search = Search {
-        options,
-        closing,
-        rest,
-        chosen: vec![],
-        best: None,
+    let mut table = Table::new(options, refutations);
+    let all: Standing = {
+        let mut bits = vec![0u64; refutations.len().div_ceil(64)];
+        (0..refutations.len()).for_each(|r| bits[r / 64] |= 1 << (r % 64));
+        bits
     };
-    search.branch(0, 0);
-    search.best
+    let least = table.least(0, &all)?;
+    let (mut standing, mut spent, mut chosen) = (all, 0, vec![]);
+    for (k, class) in options.iter().enumerate() {
+        let i = (0..class.len())
+            .find(|&i| {
+                let left = table.after(k, i, &standing);
+                table
+                    .least(k + 1, &left)
+                    .is_some_and(|rest| spent + class[i].0 + rest == least)
+            })
+            .expect("some option keeps the least cost reachable");
+        standing = table.after(k, i, &standing);
+        spent += class[i].0;
+        chosen.push(i);
+    }
+    Some((least, chosen))
 }
 
-struct Search<'a> {
+/// The memo of `cheapest`, and which refutations each option escapes.
+struct Table<'a> {
     options: &'a [Vec<(u64, Vec<TargetOp>)>],
-    closing: Vec<Vec<&'a Refutation>>,
-    rest: Vec<u64>,
-    chosen: Vec<usize>,
-    best: Option<(u64, Vec<usize>)>,
+    /// Per class and option: the refutations that rule escapes (a rule not at most as strong as
+    /// the refutation's for that class; for an exact one, not equal to it).
+    escapes: Vec<Vec<Standing>>,
+    /// Per k: the refutations whose classes all come before class k (those must not stand).
+    closed_before: Vec<Standing>,
+    memo: std::collections::HashMap<(usize, Standing), Option<u64>>,
 }
 
-impl Search<'_> {
-    fn branch(&mut self, k: usize, cost: u64) {
-        if k == self.options.len() {
-            self.best = Some((cost, self.chosen.clone()));
-            return;
+impl<'a> Table<'a> {
+    fn new(options: &'a [Vec<(u64, Vec<TargetOp>)>], refutations: &[Refutation]) -> Table<'a> {
+        let words = refutations.len().div_ceil(64);
+        let mut escapes: Vec<Vec<Standing>> = options
+            .iter()
+            .map(|o| vec![vec![0u64; words]; o.len()])
+            .collect();
+        let mut closed_before = vec![vec![0u64; words]; options.len() + 1];
+        for (r, refutation) in refutations.iter().enumerate() {
+            for (k, rule) in &refutation.rules {
+                for (i, (_, mine)) in options[*k].iter().enumerate() {
+                    let excluded = match refutation.exact {
+                        true => mine == rule,
+                        false => weaker_or_equal(mine, rule),
+                    };
+                    if !excluded {
+                        escapes[*k][i][r / 64] |= 1 << (r % 64);
+                    }
+                }
+            }
+            let after_last = refutation
+                .rules
+                .iter()
+                .map(|(k, _)| k + 1)
+                .max()
+                .unwrap_or(0);
+            for closed in &mut closed_before[after_last..] {
+                closed[r / 64] |= 1 << (r % 64);
+            }
         }
-        for (i, (c, _)) in self.options[k].iter().enumerate() {
-            if self
-                .best
-                .as_ref()
-                .is_some_and(|(b, _)| cost + c + self.rest[k + 1] >= *b)
-            {
+        Table {
+            options,
+            escapes,
+            closed_before,
+            memo: Default::default(),
+        }
+    }
+
+    /// The refutations still standing once class `k` takes option `i`.
+    fn after(&self, k: usize, i: usize, standing: &Standing) -> Standing {
+        let escaped = &self.escapes[k][i];
+        standing.iter().zip(escaped).map(|(s, e)| s & !e).collect()
+    }
+
+    /// The least cost of choosing classes `k..` so that no refutation stands at the end, given
+    /// those `standing` after the first `k`; `None` when there is no such choice.
+    fn least(&mut self, k: usize, standing: &Standing) -> Option<u64> {
+        let closed = &self.closed_before[k];
+        if standing.iter().zip(closed).any(|(s, c)| s & c != 0) {
+            return None;
+        }
+        if k == self.options.len() {
+            return Some(0);
+        }
+        let key = (k, standing.clone());
+        if let Some(&known) = self.memo.get(&key) {
+            return known;
+        }
+        let mut best: Option<u64> = None;
+        for i in 0..self.options[k].len() {
+            let cost = self.options[k][i].0;
+            if best.is_some_and(|b| cost >= b) {
                 break;
             }
-            self.chosen.push(i);
-            let excluded = self.closing[k]
-                .iter()
-                .any(|r| r.excludes(self.options, &self.chosen));
-            if !excluded {
-                self.branch(k + 1, cost + c);
+            let left = self.after(k, i, standing);
+            if let Some(rest) = self.least(k + 1, &left) {
+                best = Some(best.map_or(cost + rest, |b| b.min(cost + rest)));
             }
-            self.chosen.pop();
         }
+        self.memo.insert(key, best);
+        best
     }
 }
 
@@ -138,5 +186,95 @@ mod tests {
             exact: false,
         };
         assert_eq!(cheapest(&options, &[r, exact, all]), None);
+    }
+
+    /// Every choice in the search's order (classes in order, each list in order).
+    fn all_choices(sizes: &[usize]) -> Vec<Vec<usize>> {
+        sizes.iter().fold(vec![vec![]], |acc, &m| {
+            acc.into_iter()
+                .flat_map(|c| {
+                    (0..m).map(move |i| {
+                        let mut c = c.clone();
+                        c.push(i);
+                        c
+                    })
+                })
+                .collect()
+        })
+    }
+
+    #[test]
+    fn the_first_cheapest_choice_of_the_full_enumeration() {
+        let pool = [
+            load(Tag::Rlx, Tag::Cta),
+            load(Tag::Rlx, Tag::Gpu),
+            load(Tag::Acq, Tag::Cta),
+            load(Tag::Rlx, Tag::Sys),
+            load(Tag::Acq, Tag::Gpu),
+            load(Tag::Acq, Tag::Sys),
+        ];
+        let mut seed: u64 = 0x9e37_79b9_7f4a_7c15;
+        let mut next = |m: u64| {
+            seed = seed
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (seed >> 33) % m
+        };
+        for _ in 0..2_000 {
+            let classes = 1 + next(4) as usize;
+            let options: Vec<Vec<(u64, Vec<TargetOp>)>> = (0..classes)
+                .map(|_| {
+                    let mut o: Vec<(u64, Vec<TargetOp>)> = (0..1 + next(4))
+                        .map(|_| (next(6), pool[next(6) as usize].clone()))
+                        .collect();
+                    o.sort_by_key(|(c, _)| *c);
+                    o
+                })
+                .collect();
+            let refutations: Vec<Refutation> = (0..next(5))
+                .map(|_| {
+                    let mut ks: Vec<usize> = (0..classes).filter(|_| next(2) == 0).collect();
+                    if ks.is_empty() {
+                        ks.push(next(classes as u64) as usize);
+                    }
+                    Refutation {
+                        rules: ks
+                            .iter()
+                            .map(|&k| (k, pool[next(6) as usize].clone()))
+                            .collect(),
+                        exact: next(3) == 0,
+                    }
+                })
+                .collect();
+            let excluded = |choice: &[usize]| {
+                refutations.iter().any(|r| {
+                    r.rules.iter().all(|(k, rule)| {
+                        let mine = &options[*k][choice[*k]].1;
+                        if r.exact {
+                            mine == rule
+                        } else {
+                            weaker_or_equal(mine, rule)
+                        }
+                    })
+                })
+            };
+            let sizes: Vec<usize> = options.iter().map(Vec::len).collect();
+            let mut expected: Option<(u64, Vec<usize>)> = None;
+            for choice in all_choices(&sizes).into_iter().filter(|c| !excluded(c)) {
+                let cost = choice
+                    .iter()
+                    .enumerate()
+                    .map(|(k, &i)| options[k][i].0)
+                    .sum();
+                if expected.as_ref().is_none_or(|(b, _)| cost < *b) {
+                    expected = Some((cost, choice));
+                }
+            }
+            assert_eq!(
+                cheapest(&options, &refutations),
+                expected,
+                "{options:?} {refutations:?}"
+            );
+        }
     }
 }
