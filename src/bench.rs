@@ -203,8 +203,8 @@ fn growth(previous: Option<&Row>, row: &Row) -> String {
 }
 
 /// The repairs `bench --repairs` times: (mapping, bound, `--weaken`). Each known bug at the bound
-/// its first counterexample has, Figure 11's rows at the bound of their SC counterexample, and
-/// the weakenings of the artifact's rows.
+/// its first counterexample has, Figure 11's rows (and the CUDA and OpenCL tables) at the bound of
+/// their SC counterexample, and the weakenings of the artifact's rows.
 pub const REPAIRS: &[(&str, usize, bool)] = &[
     (
         "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map",
@@ -221,6 +221,8 @@ pub const REPAIRS: &[(&str, usize, bool)] = &[
     ("mappings/known-bugs/m3-acquire-load-relaxed.map", 4, false),
     ("mappings/known-bugs/m5-sc-fence-weakened.map", 5, false),
     ("mappings/rc11-ptx.map", 5, false),
+    ("mappings/cuda-ptx.map", 5, false),
+    ("mappings/opencl-ptx.map", 5, false),
     ("mappings/rc11-ptx-artifact.map", 5, true),
 ];
 
