@@ -37,8 +37,8 @@ pub(crate) enum Visit {
 }
 
 /// Go depth first through the strict total orders on `s` that contain `r` restricted to `s`,
-/// placing one element at a time; `visit` sees every prefix (the empty one first, complete
-/// orders last) and says what to do below it. None is complete when `r` is cyclic on `s`.
+/// placing one element at a time; `visit` sees every prefix but those with one element left (the
+/// empty one first, complete orders last) and says what to do below it. None is complete when `r` is cyclic on `s`.
 pub(crate) fn search_linearisations(
     n: usize,
     s: Set,
@@ -63,8 +63,8 @@ fn predecessors(r: &Rel, s: Set, e: usize) -> Set {
     Set::from_iter(s.iter().filter(|&a| r.contains(a, e)))
 }
 
-/// Show `visit` the prefix `order`; below it, place each element whose predecessors are all
-/// placed next, and recurse.
+/// Show `visit` the prefix `order` (unless one element is left); below it, place each element
+/// whose predecessors are all placed next, and recurse.
 fn extend(
     remaining: Set,
     preds: &[Set],
@@ -72,14 +72,17 @@ fn extend(
     order: &mut Vec<usize>,
     visit: &mut dyn FnMut(&Prefix) -> Visit,
 ) -> ControlFlow<()> {
-    let prefix = Prefix {
-        order,
-        rest: remaining,
-    };
-    match visit(&prefix) {
-        Visit::Stop => return ControlFlow::Break(()),
-        Visit::Skip => return ControlFlow::Continue(()),
-        Visit::Descend => {}
+    // With one element left the prefix has one completion, shown next.
+    if remaining.len() != 1 {
+        let prefix = Prefix {
+            order,
+            rest: remaining,
+        };
+        match visit(&prefix) {
+            Visit::Stop => return ControlFlow::Break(()),
+            Visit::Skip => return ControlFlow::Continue(()),
+            Visit::Descend => {}
+        }
     }
     for e in remaining
         .iter()
