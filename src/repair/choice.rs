@@ -24,8 +24,8 @@ pub(crate) struct Refutation {
 type Standing = Vec<u64>;
 
 /// The cheapest choice (one position per class into `options`, each list sorted by cost) that
-/// no refutation excludes, with its cost; of several, the first in the order classes in order,
-/// each list in order.
+/// no refutation excludes, with its cost; of several, the first when choices are ordered class by
+/// class, each class's options in list order.
 ///
 /// By dynamic programming over the classes: what is left to decide after the first `k` classes
 /// is which refutations still stand (none of their chosen rules escapes them), so the least cost
