@@ -189,7 +189,11 @@ fn m5_gets_its_sc_fences_back_at_bound_5() {
     for scope in ["CTA", "GPU", "SYS"] {
         let class = format!("F.SC.{scope}");
         let change = r.changes.iter().find(|c| c.class == class);
-        assert!(change.is_some_and(|c| !c.kills.is_empty()), "{class}: {:?}", r.changes);
+        assert!(
+            change.is_some_and(|c| !c.kills.is_empty()),
+            "{class}: {:?}",
+            r.changes
+        );
     }
 }
 
