@@ -6,32 +6,20 @@
 //! the execution (`Mirror_<model>.v`, models without witnesses) decides `<model>_consistent` and
 //! `<model>_race_free`, and `Mirror_wf.v` decides `wf_consistent`. Needs `coqc`.
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 use mapcheck::coq::{self, concrete, mirror, model::Names};
 use mapcheck::{eval, ir, litmus, runner};
 
 mod coq_common;
+mod litmus_common;
 use coq_common::coqc_all;
+use litmus_common::litmus_files;
 
 /// Executions per model: enough to see each axiom hold and fail, at least `MIN` in all.
 const MIN: usize = 20;
 /// Largest execution taken (keeps coqc's work small).
 const MAX_EVENTS: usize = 12;
-
-fn litmus_files(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("suite directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            files.extend(litmus_files(&path));
-        } else if path.extension().is_some_and(|x| x == "litmus") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
 
 /// The sampled executions with the evaluator's failed axioms, and per axiom the verdicts seen.
 struct Sample {

@@ -86,6 +86,7 @@ fn no_dearer_than_fig11(r: &Repair, broken: &[&str]) {
 /// The repaired rules of the `broken` classes cost no more than `rc11-ptx.map`'s.
 fn broken_rules_no_dearer_than_fig11(r: &Repair, broken: &[&str]) {
     let fig11 = mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap();
+    let input = mapping::load(Path::new(&r.mapping)).unwrap();
     let costs = Costs::default();
     for c in fig11
         .classes()
@@ -93,7 +94,6 @@ fn broken_rules_no_dearer_than_fig11(r: &Repair, broken: &[&str]) {
         .filter(|c| broken.iter().any(|b| c.to_string().starts_with(b)))
     {
         let fig11_cost = costs.class_rule(c, fig11.compile(c));
-        let input = mapping::load(Path::new(&r.mapping)).unwrap();
         let mine = r.changes.iter().find(|x| x.class == c.to_string());
         let mine = costs.class_rule(c, input.compile(c)) as i64 + mine.map_or(0, |x| x.cost);
         assert!(mine <= fig11_cost as i64, "{c}: {mine} > {fig11_cost}");

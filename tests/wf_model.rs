@@ -5,26 +5,14 @@
 //! allows over a test's events is one of the runner's candidates, so that the Coq statement's
 //! executions are no more than the runner's.
 use std::collections::{BTreeMap, BTreeSet};
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
+use litmus_common::litmus_files;
 use mapcheck::encode::{Bounds, Encoding};
 use mapcheck::rel::Rel;
 use mapcheck::{eval, ir, litmus, runner};
 
-/// The litmus files under `dir`, recursively, sorted.
-fn tests_in(dir: &Path) -> Vec<PathBuf> {
-    let mut files = Vec::new();
-    for entry in std::fs::read_dir(dir).expect("suite directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            files.extend(tests_in(&path));
-        } else if path.extension().is_some_and(|x| x == "litmus") {
-            files.push(path);
-        }
-    }
-    files.sort();
-    files
-}
+mod litmus_common;
 
 /// Every candidate of every test in `dir` under `model`, judged by wf.cat; returns
 /// (candidates seen, failures as "test: check").
@@ -33,7 +21,7 @@ fn check_suite(dir: &str, model: &str) -> (usize, Vec<String>) {
     let model = ir::load(Path::new(model)).expect("model loads");
     let opts = runner::Options::default();
     let (mut seen, mut failures) = (0, Vec::new());
-    for path in tests_in(Path::new(dir)) {
+    for path in litmus_files(Path::new(dir)) {
         let Ok(test) = litmus::parse_file(&path) else {
             continue;
         };
@@ -205,7 +193,7 @@ fn compare_suite(dir: &str, model: &str, max: usize) -> (usize, Vec<String>) {
     }
     let wf = ir::load_str("wf.cat", &wf_text, None).expect("wf.cat loads");
     let (mut compared, mut mismatches) = (0, Vec::new());
-    for path in tests_in(Path::new(dir)) {
+    for path in litmus_files(Path::new(dir)) {
         let Ok(test) = litmus::parse_file(&path) else {
             continue;
         };

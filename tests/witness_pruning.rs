@@ -8,7 +8,10 @@
 //! without the pruning.
 use std::path::{Path, PathBuf};
 
+use litmus_common::litmus_files;
 use mapcheck::{eval, ir, litmus, runner};
+
+mod litmus_common;
 
 const PTX_MODELS: &[&str] = &[
     "models/ptx-v6.cat",
@@ -16,24 +19,9 @@ const PTX_MODELS: &[&str] = &[
     "models/ptx-v7.5.cat",
 ];
 
-/// The litmus files under `dir`, recursively.
-fn litmus_files(dir: &Path, out: &mut Vec<PathBuf>) {
-    for entry in std::fs::read_dir(dir).expect("test directory") {
-        let path = entry.expect("entry").path();
-        if path.is_dir() {
-            litmus_files(&path, out);
-        } else if path.extension().is_some_and(|x| x == "litmus") {
-            out.push(path);
-        }
-    }
-}
-
 /// The vendored PTX tests with at least two SC fences, and how many each has.
 fn sc_fence_tests() -> Vec<(PathBuf, usize)> {
-    let mut files = vec![];
-    litmus_files(Path::new("tests/data"), &mut files);
-    files.sort();
-    files
+    litmus_files(Path::new("tests/data"))
         .into_iter()
         .filter_map(|path| {
             let text = std::fs::read_to_string(&path).ok()?;

@@ -17,8 +17,12 @@ pub(crate) struct Prefix<'a> {
 impl Prefix<'_> {
     /// Pairs that every completion of this prefix orders: the placed elements in order, each
     /// before every element of `rest`, and `within` (the order required on the set; with it
-    /// transitively closed, these are all such pairs).
+    /// transitively closed, these are all such pairs). A complete order is just itself: it
+    /// contains `within`.
     pub(crate) fn relation(&self, n: usize, within: &Rel) -> Rel {
+        if self.rest.is_empty() {
+            return total_order(n, self.order);
+        }
         let placed = Set::from_iter(self.order.iter().copied());
         total_order(n, self.order)
             .union(&Rel::product(n, placed, self.rest))

@@ -45,15 +45,16 @@ pub(crate) fn cheapest(
     let least = table.least(0, &all)?;
     let (mut standing, mut spent, mut chosen) = (all, 0, vec![]);
     for (k, class) in options.iter().enumerate() {
-        let i = (0..class.len())
-            .find(|&i| {
-                let left = table.after(k, i, &standing);
-                table
-                    .least(k + 1, &left)
-                    .is_some_and(|rest| spent + class[i].0 + rest == least)
-            })
-            .expect("some option keeps the least cost reachable");
-        standing = table.after(k, i, &standing);
+        let mut kept = None;
+        for i in 0..class.len() {
+            let left = table.after(k, i, &standing);
+            if (table.least(k + 1, &left)).is_some_and(|rest| spent + class[i].0 + rest == least) {
+                kept = Some((i, left));
+                break;
+            }
+        }
+        let (i, left) = kept.expect("some option keeps the least cost reachable");
+        standing = left;
         spent += class[i].0;
         chosen.push(i);
     }

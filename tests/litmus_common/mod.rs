@@ -1,5 +1,8 @@
-//! Builders for `Litmus` instructions, shared by the tests that write source programs in Rust.
+//! Builders for `Litmus` instructions, shared by the tests that write source programs in Rust,
+//! and the litmus files of a directory, for the tests that go through a corpus.
 #![allow(dead_code)] // each test binary uses its own subset
+use std::path::{Path, PathBuf};
+
 use mapcheck::litmus::{Expr, Instr};
 use mapcheck::vocab::Tag;
 
@@ -38,4 +41,19 @@ pub fn rmw(dst: &str, loc: &str, op: mapcheck::litmus::RmwOp, t: &[&str]) -> Ins
         tags: tags(t),
         fail_tags: None,
     }
+}
+
+/// The `.litmus` files under `dir`, recursively, sorted.
+pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).expect("test directory") {
+        let path = entry.expect("entry").path();
+        if path.is_dir() {
+            files.extend(litmus_files(&path));
+        } else if path.extension().is_some_and(|x| x == "litmus") {
+            files.push(path);
+        }
+    }
+    files.sort();
+    files
 }
