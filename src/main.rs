@@ -174,6 +174,9 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
     let opts = args.options(cli::signals::stop_on_signals());
     let mapping = mapping::load(&args.mapping)?;
     warn([&mapping.source, &mapping.target]);
+    if let Some(test) = &args.test {
+        return check_test(args, &opts, &mapping, test);
+    }
     if let Some(spec) = args.shard {
         let cause = || cli::signals::stop_cause(&opts.stop, args.search.timeout);
         let var = |name: &str| std::env::var(name).ok();
@@ -210,6 +213,33 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
         print(&report::render_summary(&r, &files, cause.as_deref()));
     }
     Ok(check_ended(&r))
+}
+
+/// `mapcheck check MAP --test FILE`: 1 when the test is a counterexample to some axiom, else 0.
+fn check_test(
+    args: &CheckArgs,
+    opts: &search::Options,
+    mapping: &mapping::Mapping,
+    test: &std::path::Path,
+) -> Result<Ended, Failure> {
+    let source = litmus::parse_file(test)?;
+    let found = report::confirm_test(mapping, &source, opts, &args.output, args.coq.as_deref())?;
+    if args.json {
+        print(&format!(
+            "{}\n",
+            report::confirmations_json(mapping, test, &found)
+        ));
+    } else {
+        print(&report::render_confirmations(mapping, test, &found));
+    }
+    let any = found
+        .iter()
+        .any(|c| matches!(c.verdict, search::TestVerdict::Counterexample(_)));
+    Ok(if any {
+        Ended::Counterexample
+    } else {
+        Ended::Done
+    })
 }
 
 /// `mapcheck repair`: 0 repaired (the mapping written) or nothing to repair, 1 no mapping in

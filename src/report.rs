@@ -4,7 +4,8 @@
 //! Graphviz is installed), the Coq refutation when asked — progress on stderr, and the text or
 //! JSON summary, also of a check stopped early.
 //!
-//! Owns: `check_live` (the `check` command up to its summary), `check_with_progress`,
+//! Owns: `check_live` (the `check` command up to its summary), `confirm_test` (`check --test`)
+//! with its renderings, `check_with_progress`,
 //! `LiveReport`, `Progress`, `render_header`, `render_counterexample`, `render_summary`,
 //! `json`, `write_counterexample`, `Files`. Uses: `search` (events and the report), `litmus`
 //! (printers), `coq` (refutations), `output` (stdout, whole files, owned directories). Decides
@@ -24,7 +25,8 @@ use crate::litmus::{self, Instr, Litmus};
 use crate::mapping::Mapping;
 use crate::output::{self, OutputDir};
 use crate::search::{
-    Counterexample, Counting, Event, EventKey, Options, Report, Scope, Statistics, Unfinished,
+    Counterexample, Counting, Event, EventKey, Options, Report, Scope, Statistics, TestVerdict,
+    Unfinished,
 };
 use crate::solver::Stop;
 use crate::vocab;
@@ -330,27 +332,10 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
         .axioms
         .iter()
         .map(|a| {
-            let cx = a.counterexample.as_ref().map(|cx| {
-                let labels = event_labels(&cx.found.source);
-                let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_default();
-                let pairs = |r: &crate::search::KeyRel| -> Vec<[String; 2]> {
-                    r.iter().map(|(x, y)| [label(x), label(y)]).collect()
-                };
-                json!({
-                    "bound": cx.bound,
-                    "shape": cx.shape,
-                    "failed": cx.failed,
-                    "source_program": program_text(cx),
-                    "target_program": litmus::print_ptx(&cx.found.target).unwrap_or_default(),
-                    "events": labels.values().collect::<Vec<_>>(),
-                    "rf": pairs(&cx.found.source_rf),
-                    "co": pairs(&cx.found.source_mo),
-                    "cycle": cx.cycle.iter().map(|e| json!({
-                        "from": label(&e.from), "via": e.via, "to": label(&e.to),
-                    })).collect::<Vec<_>>(),
-                    "files": files.get(&a.axiom),
-                })
-            });
+            let cx = a
+                .counterexample
+                .as_ref()
+                .map(|cx| counterexample_json(cx, files.get(&a.axiom)));
             let st = &a.statistics;
             json!({
                 "axiom": a.axiom,
@@ -377,6 +362,163 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
         "axioms": axioms,
     });
     serde_json::to_string_pretty(&v).expect("reports serialise")
+}
+
+/// A counterexample as JSON: the program, its executions (`rf`, `co`), the cycle and the files.
+fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> serde_json::Value {
+    let labels = event_labels(&cx.found.source);
+    let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_default();
+    let pairs = |r: &crate::search::KeyRel| -> Vec<[String; 2]> {
+        r.iter().map(|(x, y)| [label(x), label(y)]).collect()
+    };
+    json!({
+        "bound": cx.bound,
+        "shape": cx.shape,
+        "failed": cx.failed,
+        "source_program": program_text(cx),
+        "target_program": litmus::print_ptx(&cx.found.target).unwrap_or_default(),
+        "events": labels.values().collect::<Vec<_>>(),
+        "rf": pairs(&cx.found.source_rf),
+        "co": pairs(&cx.found.source_mo),
+        "cycle": cx.cycle.iter().map(|e| json!({
+            "from": label(&e.from), "via": e.via, "to": label(&e.to),
+        })).collect::<Vec<_>>(),
+        "files": files,
+    })
+}
+
+/// `mapcheck check MAP --test FILE`: the given source test judged for each selected axiom
+/// (`search::confirm`), each counterexample written out as a search's is (its files, and its
+/// Coq refutation when asked). Output directories are refused before any work, as `check_live`
+/// does.
+pub fn confirm_test(
+    mapping: &Mapping,
+    test: &Litmus,
+    opts: &Options,
+    out: &Path,
+    coq: Option<&Path>,
+) -> Result<Vec<Confirmation>> {
+    let axioms = crate::search::selected_axioms(mapping, opts)?;
+    check_output_directories(mapping, &axioms, out, coq)?;
+    crate::search::confirm(mapping, test, &axioms)?
+        .into_iter()
+        .map(|(axiom, verdict)| {
+            let files = match &verdict {
+                TestVerdict::Counterexample(cx) => {
+                    Some(write_with_refutation(mapping, cx, out, coq)?)
+                }
+                _ => None,
+            };
+            Ok(Confirmation {
+                axiom,
+                verdict,
+                files,
+            })
+        })
+        .collect()
+}
+
+/// What `check --test` says of one axiom, and the files written for a counterexample.
+pub struct Confirmation {
+    /// The source axiom.
+    pub axiom: String,
+    /// Whether the test is a counterexample to it, and if not why not.
+    pub verdict: TestVerdict,
+    /// The files written for a counterexample.
+    pub files: Option<Files>,
+}
+
+/// `check --test`'s text report: each counterexample in full, as a search prints it, and for
+/// every other axiom why the test is not one.
+pub fn render_confirmations(mapping: &Mapping, test: &Path, found: &[Confirmation]) -> String {
+    let mut s = format!(
+        "mapping {}\ntest {} (given, not searched)\n",
+        mapping.path,
+        test.display()
+    );
+    for c in found {
+        match &c.verdict {
+            TestVerdict::Counterexample(cx) => {
+                s.push_str(&render_counterexample(cx, c.files.as_ref()))
+            }
+            other => {
+                let _ = writeln!(s, "\n{}: not a counterexample: {}", c.axiom, why_not(other));
+            }
+        }
+    }
+    s
+}
+
+/// `check --test`'s JSON report.
+pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &[Confirmation]) -> String {
+    let axioms: Vec<serde_json::Value> = found
+        .iter()
+        .map(|c| match &c.verdict {
+            TestVerdict::Counterexample(cx) => json!({
+                "axiom": c.axiom,
+                "verdict": "counterexample",
+                "counterexample": counterexample_json(cx, c.files.as_ref()),
+            }),
+            other => json!({
+                "axiom": c.axiom,
+                "verdict": "not a counterexample",
+                "why": why_not(other),
+            }),
+        })
+        .collect();
+    let v = json!({ "mapping": mapping.path, "test": test, "axioms": axioms });
+    serde_json::to_string_pretty(&v).expect("reports serialise")
+}
+
+fn why_not(v: &TestVerdict) -> &'static str {
+    match v {
+        TestVerdict::Racy => {
+            "the source program races (a consistent source execution raises a flag)"
+        }
+        TestVerdict::Meaningless => "the source model gives the program no consistent execution",
+        TestVerdict::NoLiftBreaksIt | TestVerdict::Counterexample(_) => {
+            "no consistent execution of the compiled test lifts to a source execution that breaks \
+             it under every coherence order extending the lifted one"
+        }
+    }
+}
+
+/// Refuses, before any work, an output directory a check could not write: `out` and the Coq
+/// directory must be directories (or absent), and each axiom's counterexample directory in them
+/// new, empty or written by an earlier run (`output::OutputDir`).
+fn check_output_directories(
+    mapping: &Mapping,
+    axioms: &[String],
+    out: &Path,
+    coq: Option<&Path>,
+) -> Result<()> {
+    output::check_directory(out)?;
+    if let Some(dir) = coq {
+        output::check_directory(dir)?;
+    }
+    for axiom in axioms {
+        OutputDir::check(&counterexample_dir(out, mapping, axiom))?;
+        if let Some(dir) = coq {
+            OutputDir::check(&crate::coq::refutation_dir(dir, mapping, axiom))?;
+        }
+    }
+    Ok(())
+}
+
+/// Write a counterexample's files into its directory under `out`, and its Coq refutation under
+/// `coq` when asked.
+fn write_with_refutation(
+    mapping: &Mapping,
+    cx: &Counterexample,
+    out: &Path,
+    coq: Option<&Path>,
+) -> Result<Files> {
+    let mut files = write_counterexample(cx, &counterexample_dir(out, mapping, &cx.axiom))?;
+    if let Some(coq) = coq {
+        let dir = crate::coq::refutation_dir(coq, mapping, &cx.axiom);
+        files.coq = Some(crate::coq::export_refutation(mapping, cx, &dir)?.dir);
+    }
+    Ok(files)
 }
 
 /// The directory a counterexample to `axiom` of the check of `mapping` is written into.
@@ -649,16 +791,8 @@ impl<'a> LiveReport<'a> {
         coq: Option<&'a Path>,
         json: bool,
     ) -> Result<LiveReport<'a>> {
-        output::check_directory(out)?;
-        if let Some(dir) = coq {
-            output::check_directory(dir)?;
-        }
-        for axiom in crate::search::selected_axioms(mapping, opts)? {
-            OutputDir::check(&counterexample_dir(out, mapping, &axiom))?;
-            if let Some(dir) = coq {
-                OutputDir::check(&crate::coq::refutation_dir(dir, mapping, &axiom))?;
-            }
-        }
+        let axioms = crate::search::selected_axioms(mapping, opts)?;
+        check_output_directories(mapping, &axioms, out, coq)?;
         Ok(LiveReport {
             mapping,
             out,
@@ -693,13 +827,7 @@ impl<'a> LiveReport<'a> {
     }
 
     fn write(&self, cx: &Counterexample) -> Result<Files> {
-        let dir = counterexample_dir(self.out, self.mapping, &cx.axiom);
-        let mut files = write_counterexample(cx, &dir)?;
-        if let Some(coq) = self.coq {
-            let dir = crate::coq::refutation_dir(coq, self.mapping, &cx.axiom);
-            files.coq = Some(crate::coq::export_refutation(self.mapping, cx, &dir)?.dir);
-        }
-        Ok(files)
+        write_with_refutation(self.mapping, cx, self.out, self.coq)
     }
 
     /// The check's report and the files written for it; a failure to write comes first.

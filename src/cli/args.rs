@@ -184,6 +184,15 @@ pub struct CheckArgs {
     /// (Kubernetes).
     #[arg(long, value_name = "N", requires = "shard", value_parser = at_least_one)]
     pub shards: Option<usize>,
+    /// Search nothing: judge this source litmus test (one written by hand or by another tool)
+    /// as the search judges its solutions — is it a counterexample, and to which axioms? Its
+    /// files and Coq refutation (`--coq`) are written as a search's are.
+    #[arg(
+        long,
+        value_name = "FILE",
+        conflicts_with_all = ["shard", "first", "alloy_bounds", "bound", "threads", "locations"]
+    )]
+    pub test: Option<PathBuf>,
 }
 
 /// `mapcheck merge DIR`.

@@ -329,17 +329,37 @@ pub(super) fn solution_tests(
         .compile_program(&source)
         .map_err(|e| format!("compiling the solution: {}", e.message))?;
     let keys = target_keys(layout, choice);
-    let lifting = lifting_map(&source, &compiled);
     let (target_rf, target_co) = (key_rel(&choice.rf, &keys), key_rel(&choice.co, &keys));
+    let source_mo = lift(
+        &key_rel(&choice.mo, &keys),
+        &lifting_map(&source, &compiled),
+    );
     Ok(SolutionTests {
+        source_mo,
+        ..lift_solution(&source, &compiled, target_rf, target_co)
+    })
+}
+
+/// A target execution of `compiled` (its `rf` and `co` in target keys) and its lift to `source`,
+/// as tests and key relations; `source_mo` is the lifted coherence itself (a check of a given
+/// test extends it, `confirm`; the search replaces it with the solution's own).
+pub(super) fn lift_solution(
+    source: &Litmus,
+    compiled: &Compiled,
+    target_rf: KeyRel,
+    target_co: KeyRel,
+) -> SolutionTests {
+    let lifting = lifting_map(source, compiled);
+    let source_co = lift(&target_co, &lifting);
+    SolutionTests {
         source_rf: lift(&target_rf, &lifting),
-        source_co: lift(&target_co, &lifting),
-        source_mo: lift(&key_rel(&choice.mo, &keys), &lifting),
+        source_mo: source_co.clone(),
+        source_co,
         target_rf,
         target_co,
-        source,
-        target: compiled.target,
-    })
+        source: source.clone(),
+        target: compiled.target.clone(),
+    }
 }
 
 /// The name of a counterexample test (and of the directory it is written into).

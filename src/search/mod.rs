@@ -22,12 +22,14 @@
 //! `program_variables` → `symmetry` → `model_reading` → `candidate_variables` →
 //! `execution_view` → `decode` → `validate` → `options` → `shape_problem` → `outcome` →
 //! `bound_progress` → this driver. Beside the driver, `units` runs a check cut into (bound, shape,
-//! axiom) units, as the shards of a split check do (the `shard` stage), with the driver's helpers.
+//! axiom) units, as the shards of a split check do (the `shard` stage), with the driver's helpers;
+//! `confirm` judges one given test instead of searching (`check --test`), with `validate`.
 //!
 //! Owns: `check`, `scope`, `selected_axioms` (the driver: bounds, shapes in parallel, axioms).
 //! Uses: `mapping`, `rayon`, and every file above.
 mod bound_progress;
 mod candidate_variables;
+mod confirm;
 mod decode;
 mod event_key;
 mod execution_view;
@@ -47,6 +49,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+pub use self::confirm::{confirm, TestVerdict};
 pub(crate) use self::decode::test_name;
 pub use self::event_key::{execution_keys, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;
