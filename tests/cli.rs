@@ -238,6 +238,67 @@ fn check_clean_mapping_exits_0_with_json() {
     assert!(!dir.exists(), "nothing to write when nothing is found");
 }
 
+/// `check --test`: the 9-event Atomicity test is a counterexample to Coherence and Atomicity,
+/// not SC (exit 1, one JSON document, the files of each counterexample written); the written
+/// source test, given back, gets the same verdicts; a search option beside `--test` is refused.
+#[test]
+fn check_test_judges_a_given_test_and_writes_its_counterexamples() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let judge = |test: &str, out: &str| {
+        let out = dir.join(out);
+        let (code, json, err) = mapcheck(&[
+            "check",
+            "mappings/rc11-ptx-artifact.map",
+            "--test",
+            test,
+            "--json",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 1, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+        let verdicts: Vec<(String, String)> = v["axioms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| (a["axiom"].to_string(), a["verdict"].to_string()))
+            .collect();
+        (verdicts, out)
+    };
+    let (first, out) = judge(
+        "tests/data/search/rc11-ptx-artifact-atomicity-9.litmus",
+        "a",
+    );
+    let cx = "\"counterexample\"".to_string();
+    let not = "\"not a counterexample\"".to_string();
+    assert_eq!(
+        first,
+        [
+            ("\"Coherence\"".into(), cx.clone()),
+            ("\"Atomicity\"".into(), cx),
+            ("\"SC\"".into(), not)
+        ]
+    );
+    let written = out.join("rc11-ptx-artifact-Atomicity/source.litmus");
+    assert!(out
+        .join("rc11-ptx-artifact-Atomicity/target.litmus")
+        .exists());
+    let (again, _) = judge(written.to_str().unwrap(), "b");
+    assert_eq!(again, first);
+    let (code, _, err) = mapcheck(&[
+        "check",
+        "mappings/rc11-ptx-artifact.map",
+        "--test",
+        written.to_str().unwrap(),
+        "--bound",
+        "5",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--bound"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 #[test]
 fn check_bad_input_exits_2() {
     let (code, _, err) = mapcheck(&["check", "mappings/rc11-ptx.map", "--axiom", "Nope"]);

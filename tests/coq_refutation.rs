@@ -8,8 +8,8 @@
 use std::path::Path;
 
 use mapcheck::encode::Backend;
-use mapcheck::search::{self, Options};
-use mapcheck::{coq, mapping};
+use mapcheck::search::{self, Options, TestVerdict};
+use mapcheck::{coq, litmus, mapping};
 
 mod coq_common;
 use coq_common::coqc_all;
@@ -111,6 +111,38 @@ fn coq_refutes_m4_and_rejects_a_tampered_refutation() {
         coqc_all(&w.dir, std::slice::from_ref(&cert)).is_err(),
         "Coq accepted a refutation claiming the failing axiom holds"
     );
+}
+
+/// The 9-event test of `tests/data/search/` refutes `rc11-ptx-artifact.map`'s Atomicity claim in
+/// Coq: `check --test`'s judge (`search::confirm`) confirms it as a counterexample, its export
+/// compiles, and `Print Assumptions refutation` is closed — the obligation issue 11 asked to
+/// prove is false.
+#[test]
+fn the_bound_9_test_refutes_the_artifact_atomicity_claim() {
+    let m = mapping::load(Path::new("mappings/rc11-ptx-artifact.map")).expect("mapping loads");
+    let test = Path::new("tests/data/search/rc11-ptx-artifact-atomicity-9.litmus");
+    let source = litmus::parse_file(test).expect("test reads");
+    let cx = match search::confirm(&m, &source, &["Atomicity".to_string()])
+        .expect("confirm runs")
+        .remove(0)
+        .1
+    {
+        TestVerdict::Counterexample(cx) => cx,
+        other => panic!("not a counterexample to Atomicity: {other:?}"),
+    };
+    let dir = std::env::temp_dir().join(format!(
+        "mapcheck-artifact-atomicity-9-{}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    let w = coq::export_refutation(&m, &cx, &dir).expect("export");
+    assert_eq!(
+        w.files.last().map(String::as_str),
+        Some("Refutation_Atomicity.v")
+    );
+    let log = coqc_all(&w.dir, &w.files).unwrap_or_else(|e| panic!("{e}"));
+    assert_closed(&log);
+    let _ = std::fs::remove_dir_all(&dir);
 }
 
 /// The Coq refutation of `rc11-ptx-artifact.map`'s Coherence claim at natural bound 7 that

@@ -232,7 +232,7 @@ pub(crate) fn obligations_name(m: &Mapping) -> String {
 
 /// `mapcheck check … --coq DIR`: one counterexample as a Coq export of its own (under
 /// `refutation_dir`): the obligations, and the refutation of the claim it breaks.
-pub(crate) fn export_refutation(
+pub fn export_refutation(
     m: &Mapping,
     cx: &crate::search::Counterexample,
     dir: &Path,
