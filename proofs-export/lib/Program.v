@@ -17,7 +17,7 @@
 
    Owned here: programs, [runs] and its decision, stability, tabulation, the enumeration and its
    completeness, and transport between a program and its compilation ([runs_transport]). Uses Exec.v and Model_wf.v (generated into every export). No axioms. *)
-From Coq Require Import List Bool PeanoNat.
+From Coq Require Import List Bool PeanoNat Lia.
 From Mapcheck Require Import Rel Dec Checks Exec Model_wf.
 Import ListNotations.
 
@@ -279,12 +279,41 @@ Definition execution (n : nat) (PB : bprogram) (es : list nat) (rfs cos : list (
   let cob := brel_of_list cos in
   brestrict (bpr PB) (bset_of_list es) rfb cob (bseq n (binv rfb) cob).
 
-(* Every execution of the program (and possibly some that are not well formed). *)
-Definition candidates (n : nat) (PB : bprogram) : list bexec :=
+(* The executions of the program with their co from [cochoices] (given the events). *)
+Definition candidates_with (n : nat) (PB : bprogram) (cochoices : list nat -> list (list (nat * nat)))
+  : list bexec :=
   flat_map (fun es =>
-    let cs := co_choices n PB es in
+    let cs := cochoices es in
     flat_map (fun rfs => map (execution n PB es rfs) cs) (rf_choices n PB es))
   (event_choices n PB).
+
+(* Every execution of the program (and possibly some that are not well formed). *)
+Definition candidates (n : nat) (PB : bprogram) : list bexec := candidates_with n PB (co_choices n PB).
+
+(* `coherence total` models (RC11, C11, OpenCL): co orders all writes of a location. *)
+Definition co_total (X : exec) : Prop :=
+  empty (minus (minus (inter (cross (W X) (W X)) (loc X)) (id X)) (union (co X) (inv (co X)))).
+
+(* For a total co only its total orders need enumerating, far fewer than the transitive subsets
+   of [co_pairs]: one direction for each pair a < b of writes of es to one location (the initial
+   write first), kept when transitive. *)
+Definition co_upairs (PB : bprogram) (es : list nat) : list (nat * nat) :=
+  filter (fun p => Nat.ltb (fst p) (snd p) && b_W (bpr PB) (fst p) && b_W (bpr PB) (snd p)
+                   && (b_loc (bpr PB) (fst p) (snd p) || b_loc (bpr PB) (snd p) (fst p)))
+    (list_prod es es).
+
+Definition co_directions (PB : bprogram) (p : nat * nat) : list (nat * nat) :=
+  if b_IW (bpr PB) (fst p) then [p]
+  else if b_IW (bpr PB) (snd p) then [(snd p, fst p)]
+  else [p; (snd p, fst p)].
+
+Definition co_total_choices (n : nat) (PB : bprogram) (es : list nat) : list (list (nat * nat)) :=
+  filter (fun cos => co_transitive_b n (brel_of_list cos))
+    (choices (map (co_directions PB) (co_upairs PB es))).
+
+(* Every execution of the program with a total co (and possibly some that are not well formed). *)
+Definition total_candidates (n : nat) (PB : bprogram) : list bexec :=
+  candidates_with n PB (co_total_choices n PB).
 
 (* ------------------------------------------------------------------ *)
 (* What completeness needs of wf.cat                                   *)
@@ -595,41 +624,194 @@ Proof.
   apply (empty_dec (minus_reflects (seq_reflects Hco1 Hco1) Hco1)). apply wf_co_transitive, Hwf.
 Qed.
 
-Lemma candidate_found :
-  In (execution n PB es rfs cos) (candidates n PB) /\ exec_reflects n X (execution n PB es rfs cos).
+(* A co list that mirrors X's co, among the choices an enumeration offers, gives X's candidate. *)
+Lemma found_with : forall cochoices cos, reflects n (co X) (brel_of_list cos) -> In cos (cochoices es) ->
+  In (execution n PB es rfs cos) (candidates_with n PB cochoices) /\ exec_reflects n X (execution n PB es rfs cos).
 Proof.
-  split.
-  - unfold candidates. apply in_flat_map. exists es. split; [exact es_in|]. cbv beta zeta.
-    apply in_flat_map. exists rfs. split; [exact rfs_in|]. apply in_map, cos_in.
+  intros cochoices cs Hcs Hin. split.
+  - unfold candidates_with. apply in_flat_map. exists es. split; [exact es_in|]. cbv beta zeta.
+    apply in_flat_map. exists rfs. split; [exact rfs_in|]. apply in_map, Hin.
   - unfold execution. apply (exec_of_reflects n (pr P) (bpr PB) X);
-      [apply HP | apply Hrun | apply He1 | apply Hrf1 | apply Hco1|].
-    apply (reflects_same fr_same). apply seq_reflects; [apply inv_reflects, Hrf1 | apply Hco1].
+      [apply HP | apply Hrun | apply He1 | apply Hrf1 | apply Hcs|].
+    apply (reflects_same fr_same). apply seq_reflects; [apply inv_reflects, Hrf1 | apply Hcs].
 Qed.
 
+Lemma candidate_found :
+  In (execution n PB es rfs cos) (candidates n PB) /\ exec_reflects n X (execution n PB es rfs cos).
+Proof. exact (found_with (co_choices n PB) cos Hco1 cos_in). Qed.
+
+(* ---- co, when it is total ---- *)
+
+Section Total.
+Hypothesis Htot : co_total X.
+
+Lemma upair_facts : forall a b, In (a, b) (co_upairs PB es) ->
+  a < b /\ E X a /\ E X b /\ W X a /\ W X b /\ (loc X a b \/ loc X b a).
+Proof.
+  intros a b H. apply filter_In in H. destruct H as [H B]. apply in_prod_iff in H.
+  destruct H as [Ia Ib]. simpl in B. apply andb_true_iff in B. destruct B as [B L].
+  apply andb_true_iff in B. destruct B as [B Wb]. apply andb_true_iff in B. destruct B as [Lt Wa].
+  apply Nat.ltb_lt in Lt. apply es_iff in Ia. apply es_iff in Ib.
+  assert (Loc : forall x y, E X x -> E X y -> b_loc (bpr PB) x y = true -> loc X x y).
+  { intros x y Ex Ey Bl. apply (r_loc _ _ _ HXT).
+    apply He0 in Ex. apply He0 in Ey. destruct Ex as [Hx Bx]. destruct Ey as [Hy By].
+    split; [exact Hx | split; [exact Hy|]]. simpl. unfold binter, bcross. rewrite Bl, Bx, By. reflexivity. }
+  repeat split; try assumption.
+  - apply (label_in W b_W a (r_W _ _ _ HXT) eq_refl Ia Wa).
+  - apply (label_in W b_W b (r_W _ _ _ HXT) eq_refl Ib Wb).
+  - apply orb_true_iff in L. destruct L as [L|L]; [left | right]; apply Loc; assumption.
+Qed.
+
+Lemma upair_total : forall a b, In (a, b) (co_upairs PB es) -> ~ ~ (co X a b \/ co X b a).
+Proof.
+  intros a b H N. destruct (upair_facts a b H) as (Lt & Ea & Eb & Wa & Wb & L).
+  assert (Id : wf_ax_id_def X) by (unfold wf_consistent in Hwf; tauto).
+  assert (Ne : forall x y, x <> y -> ~ id X x y).
+  { intros x y Ne I. apply (Id x y). left. split; [exact I|]. intros [_ Eq]. exact (Ne Eq). }
+  destruct L as [L|L].
+  - apply (Htot a b). split; [split; [split; [split; assumption | exact L] | apply Ne; lia] |].
+    intros [C|C]; apply N; [left | right]; exact C.
+  - apply (Htot b a). split; [split; [split; [split; assumption | exact L] | apply Ne; lia] |].
+    intros [C|C]; apply N; [right | left]; exact C.
+Qed.
+
+Lemma co_asym : forall a b, co X a b -> ~ co X b a.
+Proof.
+  intros a b H1 H2. apply (wf_co_irreflexive X Hwf a). apply (stable_reflects _ _ _ Hco0).
+  intro N. apply (wf_co_transitive X Hwf a a). split; [exists b; split; assumption | exact N].
+Qed.
+
+(* The direction X's co takes between the two writes of a pair. *)
+Definition dir (p : nat * nat) : nat * nat := if cb (fst p) (snd p) then p else (snd p, fst p).
+
+Definition tcos : list (nat * nat) := map dir (co_upairs PB es).
+
+Lemma cb_co : forall a b, E X a -> E X b -> (co X a b <-> cb a b = true).
+Proof. intros a b Ea Eb. apply Hcb; apply events_below; assumption. Qed.
+
+Lemma dir_co : forall p, In p (co_upairs PB es) -> co X (fst (dir p)) (snd (dir p)).
+Proof.
+  intros [a b] Hp. destruct (upair_facts a b Hp) as (_ & Ea & Eb & _).
+  unfold dir. simpl. destruct (cb a b) eqn:C; simpl; [apply cb_co; assumption|].
+  apply (stable_reflects _ _ _ Hco0). intro N. apply (upair_total a b Hp). intros [H|H].
+  - apply cb_co in H; [|assumption..]. rewrite H in C. discriminate.
+  - exact (N H).
+Qed.
+
+Lemma dir_in : forall p, In p (co_upairs PB es) -> In (dir p) (co_directions PB p).
+Proof.
+  intros [a b] Hp. destruct (upair_facts a b Hp) as (_ & Ea & Eb & _).
+  unfold co_directions, dir. simpl.
+  destruct (b_IW (bpr PB) a) eqn:Ia.
+  - assert (IWa : IW X a) by (apply (label_in IW b_IW a (r_IW _ _ _ HXT) eq_refl Ea Ia)).
+    assert (C : co X a b).
+    { apply (stable_reflects _ _ _ Hco0). intro N. apply (upair_total a b Hp). intros [H|H].
+      - exact (N H).
+      - exact (wf_co_init_first X Hwf b a H IWa). }
+    apply cb_co in C; [|assumption..]. rewrite C. left. reflexivity.
+  - destruct (b_IW (bpr PB) b) eqn:Ib.
+    + assert (IWb : IW X b) by (apply (label_in IW b_IW b (r_IW _ _ _ HXT) eq_refl Eb Ib)).
+      destruct (cb a b) eqn:C; [|left; reflexivity].
+      exfalso. apply (wf_co_init_first X Hwf a b); [apply cb_co; assumption | exact IWb].
+    + destruct (cb a b); simpl; auto.
+Qed.
+
+Lemma Htco : reflects n (co X) (brel_of_list tcos).
+Proof.
+  intros a b. rewrite brel_of_list_true. unfold tcos. rewrite in_map_iff. split.
+  - intro H. pose proof (proj1 (Hco0 a b) H) as (Ha & Hb & B). split; [exact Ha | split; [exact Hb|]].
+    pose proof (co_in a b H) as I. apply filter_In in I. destruct I as [I F].
+    apply in_prod_iff in I. destruct I as [Ia Ib]. simpl in F.
+    apply andb_true_iff in F. destruct F as [F _]. apply andb_true_iff in F. destruct F as [F L].
+    apply andb_true_iff in F. destruct F as [F Wb]. apply andb_true_iff in F. destruct F as [Ne Wa].
+    apply negb_true_iff, Nat.eqb_neq in Ne.
+    destruct (Nat.lt_ge_cases a b) as [Lt|Ge].
+    + exists (a, b). unfold dir. simpl. rewrite B. split; [reflexivity|].
+      apply filter_In. split; [apply in_prod; assumption|]. simpl.
+      rewrite (proj2 (Nat.ltb_lt a b) Lt), Wa, Wb, L. reflexivity.
+    + exists (b, a). unfold dir. simpl.
+      destruct (cb b a) eqn:C.
+      { exfalso. apply (co_asym a b H). apply Hco0. split; [exact Hb | split; [exact Ha | exact C]]. }
+      split; [reflexivity|].
+      apply filter_In. split; [apply in_prod; assumption|]. simpl.
+      rewrite (proj2 (Nat.ltb_lt b a) ltac:(lia)), Wa, Wb, L, orb_true_r. reflexivity.
+  - intros (_ & _ & p & Eq & Hp). pose proof (dir_co p Hp) as C. rewrite Eq in C. exact C.
+Qed.
+
+Lemma tcos_in : In tcos (co_total_choices n PB es).
+Proof.
+  apply filter_In. split; [apply choices_map; intros p Hp; apply dir_in, Hp|].
+  unfold co_transitive_b.
+  apply (empty_dec (minus_reflects (seq_reflects Htco Htco) Htco)). apply wf_co_transitive, Hwf.
+Qed.
+
+Lemma total_candidate_found :
+  In (execution n PB es rfs tcos) (total_candidates n PB) /\ exec_reflects n X (execution n PB es rfs tcos).
+Proof. exact (found_with (co_total_choices n PB) tcos Htco tcos_in). Qed.
+
+End Total.
+
 End Complete.
+
+(* Tables of X's events, rf, co and fr, under a double negation, for [candidate_found]. *)
+Ltac tabulate_execution n X :=
+  apply (tabulate_set n (E X)); intros [eb Heb];
+  apply (tabulate n (rf X)); intros [rb Hrb];
+  apply (tabulate n (co X)); intros [cb Hcb];
+  apply (tabulate n (fr X)); intros [fb Hfb].
 
 Theorem candidates_complete : forall n P PB X,
   program_reflects n P PB -> runs P X -> wf_consistent X ->
   ~ ~ exists XB, In XB (candidates n PB) /\ exec_reflects n X XB.
 Proof.
-  intros n P PB X HP Hrun Hwf K.
-  apply (tabulate_set n (E X)). intros [eb Heb].
-  apply (tabulate n (rf X)). intros [rb Hrb].
-  apply (tabulate n (co X)). intros [cb Hcb].
-  apply (tabulate n (fr X)). intros [fb Hfb].
+  intros n P PB X HP Hrun Hwf K. tabulate_execution n X.
   apply K. eexists. eapply candidate_found; eassumption.
 Qed.
 
 (* A boolean check of every candidate proves a stable statement of every execution. *)
+(* The argument of both: a stable Q, checked on every candidate of an enumeration that mirrors
+   every execution satisfying S. *)
+Lemma forall_candidates : forall n P (S Q : exec -> Prop) (q : bexec -> bool) (cands : list bexec),
+  (forall X, runs P X -> wf_consistent X -> S X -> ~ ~ exists XB, In XB cands /\ exec_reflects n X XB) ->
+  (forall X, stable (Q X)) ->
+  (forall X XB, exec_reflects n X XB -> runs P X -> wf_consistent X -> q XB = true -> Q X) ->
+  forallb q cands = true ->
+  forall X, runs P X -> wf_consistent X -> S X -> Q X.
+Proof.
+  intros n P S Q q cands Hc HQ Hq Hall X Hrun Hwf HS. apply HQ. intro NQ.
+  apply (Hc X Hrun Hwf HS). intros [XB [Hin HX]].
+  apply NQ, (Hq X XB HX Hrun Hwf). rewrite forallb_forall in Hall. apply Hall, Hin.
+Qed.
+
 Theorem forall_executions : forall n P PB (Q : exec -> Prop) (q : bexec -> bool),
   program_reflects n P PB -> (forall X, stable (Q X)) ->
   (forall X XB, exec_reflects n X XB -> runs P X -> wf_consistent X -> q XB = true -> Q X) ->
   forallb q (candidates n PB) = true ->
   forall X, runs P X -> wf_consistent X -> Q X.
 Proof.
-  intros n P PB Q q HP HQ Hq Hall X Hrun Hwf. apply HQ. intro NQ.
-  apply (candidates_complete n P PB X HP Hrun Hwf). intros [XB [Hin HX]].
-  apply NQ, (Hq X XB HX Hrun Hwf). rewrite forallb_forall in Hall. apply Hall, Hin.
+  intros n P PB Q q HP HQ Hq Hall X Hrun Hwf.
+  apply (forall_candidates n P (fun _ => True) Q q (candidates n PB)); auto.
+  intros Y HR HW _. exact (candidates_complete n P PB Y HP HR HW).
+Qed.
+
+Theorem total_candidates_complete : forall n P PB X,
+  program_reflects n P PB -> runs P X -> wf_consistent X -> co_total X ->
+  ~ ~ exists XB, In XB (total_candidates n PB) /\ exec_reflects n X XB.
+Proof.
+  intros n P PB X HP Hrun Hwf Htot K. tabulate_execution n X.
+  apply K. eexists. eapply total_candidate_found; eassumption.
+Qed.
+
+(* The same for the executions with a total co, from the total candidates. *)
+Theorem forall_total_executions : forall n P PB (Q : exec -> Prop) (q : bexec -> bool),
+  program_reflects n P PB -> (forall X, stable (Q X)) ->
+  (forall X XB, exec_reflects n X XB -> runs P X -> wf_consistent X -> q XB = true -> Q X) ->
+  forallb q (total_candidates n PB) = true ->
+  forall X, runs P X -> wf_consistent X -> co_total X -> Q X.
+Proof.
+  intros n P PB Q q HP HQ Hq Hall.
+  apply (forall_candidates n P co_total Q q (total_candidates n PB)); try assumption.
+  intros Y HR HW HT. exact (total_candidates_complete n P PB Y HP HR HW HT).
 Qed.
 
 (* ------------------------------------------------------------------ *)
@@ -677,7 +859,6 @@ Qed.
    or [empty (minus r s)], and without an axiom that gives only [~ ~ b x] from [a x], never
    [b x]. The obligations are negative ([empty], [irreflexive], [acyclic]), so a proof of them
    can strip the [~ ~] (see [nn_bind]). The helpers below reason under a double negation. *)
-From Coq Require Import Lia.
 
 (* ---- Reasoning under a double negation ---- *)
 

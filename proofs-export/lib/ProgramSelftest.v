@@ -76,8 +76,6 @@ Proof. Time vm_compute. reflexivity. Qed.
 (*    the acyclicity of po | rf | co | fr holds (SC) and the guarded   *)
 (*    read runs, it does not read the initial x                        *)
 
-Definition co_total (X : exec) : Prop :=
-  empty (minus (minus (inter (cross (W X) (W X)) (loc X)) (id X)) (union (co X) (inv (co X)))).
 Definition co_total_b (n : nat) (XB : bexec) : bool :=
   bempty n (bminus (bminus (binter (bcross (b_W XB) (b_W XB)) (b_loc XB)) (b_id XB))
     (bunion (b_co XB) (binv (b_co XB)))).

@@ -61,9 +61,8 @@ pub(crate) fn co_total_needed(model: &crate::ir::Model) -> bool {
 fn print_co_total(out: &mut String) {
     let _ = writeln!(
         out,
-        "(* `coherence total` models (RC11, C11, OpenCL): co orders all writes of a location. *)\n\
-         Definition co_total (X : exec) : Prop :=\n\
-         \x20 empty (minus (minus (inter (cross (W X) (W X)) (loc X)) (id X)) (union (co X) (inv (co X)))).\n\
+        "(* `coherence total` models (RC11, C11, OpenCL): co orders all writes of a location\n\
+         \x20  (`co_total`, Program.v). *)\n\
          Definition co_total_b (n : nat) (XB : bexec) : bool :=\n\
          \x20 bempty n (bminus (bminus (binter (bcross (b_W XB) (b_W XB)) (b_loc XB)) (b_id XB)) (bunion (b_co XB) (binv (b_co XB)))).\n\
          Lemma co_total_dec : forall n X XB, exec_reflects n X XB -> (co_total_b n XB = true <-> co_total X).\n\

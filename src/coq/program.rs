@@ -314,6 +314,7 @@ fn field_proof(field: &str, models: &Models) -> String {
         "c_drf" => {
             let race = s.race_free();
             for_every_execution(
+                models,
                 &premises(models, "Y", false),
                 (&format!("{race}_b n YB"), &format!("{race}_dec n Y YB HY"), &format!("{race} Y")),
             )
@@ -347,18 +348,13 @@ struct Premise {
     prop: String,
 }
 
+/// (`co_total`, where the source model needs it, is not among them: `for_every_execution` then
+/// enumerates only the executions with a total co.)
 fn premises(models: &Models, x: &str, lift: bool) -> Vec<Premise> {
     let s = models.source;
     let xb = format!("{x}B");
     let compiled = "(of_bexec_reflects Compiled.n Compiled.XB)";
     let mut p = vec![];
-    if co_total_needed(s.model) {
-        p.push(Premise {
-            boolean: format!("co_total_b n {xb}"),
-            dec: format!("co_total_dec n {x} {xb} H{x}"),
-            prop: format!("co_total {x}"),
-        });
-    }
     if lift {
         p.push(Premise {
             boolean: format!("brel_eq n (b_rf {xb}) (b_rf Compiled.XB)"),
@@ -381,18 +377,29 @@ fn premises(models: &Models, x: &str, lift: bool) -> Vec<Premise> {
 }
 
 /// The proof that every execution `Y` of the source program satisfies `premises -> conclusion`,
-/// by checking every candidate of the enumeration (`forall_executions`).
-fn for_every_execution(premises: &[Premise], conclusion: (&str, &str, &str)) -> String {
+/// by checking every candidate of the enumeration: `forall_executions`, or for a source model
+/// with a total co (whose statements take `co_total Y` first) `forall_total_executions`, which
+/// enumerates only the total orders.
+fn for_every_execution(
+    models: &Models,
+    premises: &[Premise],
+    conclusion: (&str, &str, &str),
+) -> String {
     let (boolean, dec, prop) = conclusion;
     let props: String = premises.iter().map(|p| format!("{} -> ", p.prop)).collect();
     let bools: Vec<String> = premises.iter().map(|p| p.boolean.clone()).collect();
     let decs: Vec<String> = premises.iter().map(|p| p.dec.clone()).collect();
     let names: Vec<String> = (0..premises.len()).map(|i| format!("A{i}")).collect();
+    let (enumeration, hypotheses) = if co_total_needed(models.source.model) {
+        ("forall_total_executions", "HR Hwf Htot")
+    } else {
+        ("forall_executions", "HR Hwf")
+    };
     format!(
-        "intros Y HR Hwf.\n  \
-         refine (forall_executions n Ps PBs (fun Y => {props}{prop}) (fun YB => implb ({}) ({boolean})) RPs _ _ _ Y HR Hwf).\n  \
+        "intros Y {hypotheses}.\n  \
+         refine ({enumeration} n Ps PBs (fun Y => {props}{prop}) (fun YB => implb ({}) ({boolean})) RPs _ _ _ Y {hypotheses}).\n  \
          - intros Y'. stable_tac.\n  \
-         - clear Y HR Hwf. intros Y YB HY _ _ E {}. apply (implb_dec _ _ _ _ ({}) ({dec}) E). exact {}.\n  \
+         - clear Y {hypotheses}. intros Y YB HY _ _ E {}. apply (implb_dec _ _ _ _ ({}) ({dec}) E). exact {}.\n  \
          - vm_compute. reflexivity.",
         APPLIED.and(&bools),
         names.join(" "),
@@ -536,6 +543,7 @@ pub(crate) fn refutation(
         cx.bound,
         instance.print(mapping, models),
         for_every_execution(
+            models,
             &premises(models, "Y", true),
             (
                 &format!("negb ({}_b n YB)", s.consistent()),
