@@ -25,8 +25,8 @@ use crate::litmus::{self, Instr, Litmus};
 use crate::mapping::Mapping;
 use crate::output::{self, OutputDir};
 use crate::search::{
-    Counterexample, Counting, Event, EventKey, Options, Report, Scope, Statistics, TestVerdict,
-    Unfinished,
+    Counterexample, Counting, Event, EventKey, NotOne, Options, Report, Scope, Statistics,
+    TestVerdict, Unfinished,
 };
 use crate::solver::Stop;
 use crate::vocab;
@@ -441,8 +441,8 @@ pub fn render_confirmations(mapping: &Mapping, test: &Path, found: &[Confirmatio
             TestVerdict::Counterexample(cx) => {
                 s.push_str(&render_counterexample(cx, c.files.as_ref()))
             }
-            other => {
-                let _ = writeln!(s, "\n{}: not a counterexample: {}", c.axiom, why_not(other));
+            TestVerdict::NotOne(why) => {
+                let _ = writeln!(s, "\n{}: not a counterexample: {}", c.axiom, why_not(*why));
             }
         }
     }
@@ -459,10 +459,10 @@ pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &[Confirmation]
                 "verdict": "counterexample",
                 "counterexample": counterexample_json(cx, c.files.as_ref()),
             }),
-            other => json!({
+            TestVerdict::NotOne(why) => json!({
                 "axiom": c.axiom,
                 "verdict": "not a counterexample",
-                "why": why_not(other),
+                "why": why_not(*why),
             }),
         })
         .collect();
@@ -470,13 +470,11 @@ pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &[Confirmation]
     serde_json::to_string_pretty(&v).expect("reports serialise")
 }
 
-fn why_not(v: &TestVerdict) -> &'static str {
-    match v {
-        TestVerdict::Racy => {
-            "the source program races (a consistent source execution raises a flag)"
-        }
-        TestVerdict::Meaningless => "the source model gives the program no consistent execution",
-        TestVerdict::NoLiftBreaksIt | TestVerdict::Counterexample(_) => {
+fn why_not(why: NotOne) -> &'static str {
+    match why {
+        NotOne::Racy => "the source program races (a consistent source execution raises a flag)",
+        NotOne::Meaningless => "the source model gives the program no consistent execution",
+        NotOne::NoLiftBreaksIt => {
             "no consistent execution of the compiled test lifts to a source execution that breaks \
              it under every coherence order extending the lifted one"
         }

@@ -6,7 +6,7 @@
 use std::path::Path;
 
 use mapcheck::encode::Backend;
-use mapcheck::search::{self, Options, TestVerdict};
+use mapcheck::search::{self, NotOne, Options, TestVerdict};
 use mapcheck::{ir, litmus, mapping, runner};
 
 const ATOMICITY_9: &str = "tests/data/search/rc11-ptx-artifact-atomicity-9.litmus";
@@ -131,6 +131,6 @@ fn a_racy_program_is_not_a_counterexample() {
     let racy = litmus::parse_str("racy.litmus", &text).unwrap();
     assert!(matches!(
         verdict("mappings/rc11-ptx-artifact.map", &racy, "Atomicity"),
-        TestVerdict::Racy
+        TestVerdict::NotOne(NotOne::Racy)
     ));
 }

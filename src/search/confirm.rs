@@ -6,7 +6,7 @@
 //! the same definition: the program race-free and with a meaning, the compiled execution allowed,
 //! every coherence order extending the lifted one breaking the source model.
 //!
-//! Owns: `confirm`, `TestVerdict`. Uses: `mapping` (compilation), `runner`, `decode`, `validate`.
+//! Owns: `confirm`, `TestVerdict`, `NotOne`. Uses: `mapping` (compilation), `runner`, `decode`, `validate`.
 use std::collections::BTreeSet;
 
 use super::decode::{lift_solution, SolutionTests};
@@ -24,12 +24,19 @@ pub enum TestVerdict {
     /// A counterexample to the axiom: one consistent execution of the compiled test whose lift
     /// breaks it (the first in the runner's order).
     Counterexample(Box<Counterexample>),
-    /// Not one: some consistent execution of the source program raises a flag (a race).
+    /// Not a counterexample, and why.
+    NotOne(NotOne),
+}
+
+/// Why a given test is not a counterexample to an axiom.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NotOne {
+    /// Some consistent execution of the source program raises a flag (a race).
     Racy,
-    /// Not one: the source model gives the program no consistent execution.
+    /// The source model gives the program no consistent execution.
     Meaningless,
-    /// Not one: no consistent execution of the compiled test lifts to a source execution that
-    /// breaks the axiom under every coherence order extending the lifted one.
+    /// No consistent execution of the compiled test lifts to a source execution that breaks the
+    /// axiom under every coherence order extending the lifted one.
     NoLiftBreaksIt,
 }
 
@@ -62,19 +69,22 @@ pub fn confirm(
         });
     })?;
     let not_one = match (racy, any_consistent) {
-        (true, _) => Some(TestVerdict::Racy),
-        (false, false) => Some(TestVerdict::Meaningless),
+        (true, _) => Some(NotOne::Racy),
+        (false, false) => Some(NotOne::Meaningless),
         (false, true) => None,
     };
-    if let Some(v) = not_one {
-        return Ok(axioms.iter().map(|a| (a.clone(), v.clone())).collect());
+    if let Some(why) = not_one {
+        return Ok(axioms
+            .iter()
+            .map(|a| (a.clone(), TestVerdict::NotOne(why)))
+            .collect());
     }
     let lifts = consistent_target_lifts(mapping, source, &opts)?;
     axioms
         .iter()
         .map(|axiom| {
             let verdict = first_counterexample(mapping, &lifts, &executions, axiom)?
-                .map_or(TestVerdict::NoLiftBreaksIt, |cx| {
+                .map_or(TestVerdict::NotOne(NotOne::NoLiftBreaksIt), |cx| {
                     TestVerdict::Counterexample(Box::new(cx))
                 });
             Ok((axiom.clone(), verdict))

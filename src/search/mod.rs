@@ -49,7 +49,7 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
-pub use self::confirm::{confirm, TestVerdict};
+pub use self::confirm::{confirm, NotOne, TestVerdict};
 pub(crate) use self::decode::test_name;
 pub use self::event_key::{execution_keys, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;
