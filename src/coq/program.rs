@@ -348,8 +348,8 @@ struct Premise {
     prop: String,
 }
 
-/// (`co_total`, where the source model needs it, is not among them: `for_every_execution` then
-/// enumerates only the executions with a total co.)
+/// The premises over `x`. `co_total`, where the source model needs it, is not among them:
+/// `for_every_execution` then enumerates only the executions with a total co.
 fn premises(models: &Models, x: &str, lift: bool) -> Vec<Premise> {
     let s = models.source;
     let xb = format!("{x}B");

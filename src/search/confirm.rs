@@ -6,7 +6,8 @@
 //! the same definition: the program race-free and with a meaning, the compiled execution allowed,
 //! every coherence order extending the lifted one breaking the source model.
 //!
-//! Owns: `confirm`, `TestVerdict`, `NotOne`. Uses: `mapping` (compilation), `runner`, `decode`, `validate`.
+//! Owns: `confirm`, `TestVerdict`, `NotOne`. Uses: `mapping` (compilation), `runner`, `decode`,
+//! `validate`.
 use std::collections::BTreeSet;
 
 use super::decode::{lift_solution, SolutionTests};
