@@ -126,6 +126,34 @@ exists (x == 1)";
     assert!(!run("models/ptx-v6.cat", text).validated);
 }
 
+/// A thread that passes a barrier without a thread count twice arrives in two generations: the
+/// barrier waits for the threads that reach it, not for all their arrivals at once (which left
+/// such a test with no execution at all). Message passing through the second phase: the load
+/// after it reads the store before it; with both accesses after the second phase, either value.
+#[test]
+fn a_barrier_passed_twice_synchronises_twice() {
+    let phases = "PTX BAR2
+{ x=0; }
+ P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;
+ bar.sync 0 | bar.sync 0 ;
+ st.weak x, 1 | bar.sync 0 ;
+ bar.sync 0 | ld.weak r0, x ;
+exists (P1:r0 == 0)";
+    for model in ["models/ptx-v6.cat", "models/ptx-v6-alloy.cat"] {
+        let o = run(model, phases);
+        assert!(!o.validated, "{model}: {o:?}");
+        assert_eq!(o.states.len(), 1, "{model}: {o:?}");
+        let after = phases.replace(
+            " st.weak x, 1 | bar.sync 0 ;\n bar.sync 0 | ld.weak r0, x ;",
+            " bar.sync 0 | bar.sync 0 ;\n st.weak x, 1 | ld.weak r0, x ;",
+        );
+        assert_ne!(after, phases);
+        let o = run(model, &after);
+        assert!(o.validated, "{model}: {o:?}");
+        assert_eq!(o.states.len(), 2, "{model}: {o:?}");
+    }
+}
+
 /// A generic alias is another address of the same location: reads through it read the location's
 /// writes (SC: a later read sees the write), and PTX 7.5 orders the two addresses only with
 /// `fence.proxy.alias` between them; the final value is the location's.

@@ -1,6 +1,6 @@
 //! Trace combinations and barrier choice: one trace per thread (held in memory or generated
 //! afresh), and for each combination the ways barrier arrivals form generations.
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use super::domain::{bits_subset, bits_union, Bits, Prepared, Threads, ValueIndex};
 use crate::diag::Result;
@@ -183,7 +183,9 @@ pub(super) fn synchronisation(
 
 /// Barrier instances (id, cta, gpu) with their arrivals and the thread count they wait for.
 /// Without a count, a barrier waits for every thread of the test that arrives at it (the reading
-/// under which the reference verdicts of `PTX/Manual/barrier-*-id-*` hold; see docs/decisions).
+/// under which the reference verdicts of `PTX/Manual/barrier-*-id-*` hold; see docs/decisions):
+/// the threads, not the arrivals — a thread that passes the barrier twice arrives in two
+/// generations.
 pub(super) fn barrier_instances(
     test: &Litmus,
     combo: &[&Trace],
@@ -201,7 +203,8 @@ pub(super) fn barrier_instances(
     }
     inst.into_iter()
         .map(|(k, (arrivals, count))| {
-            let count = count.unwrap_or(arrivals.len());
+            let threads: BTreeSet<usize> = arrivals.iter().map(|&(t, _)| t).collect();
+            let count = count.unwrap_or(threads.len());
             (k, (arrivals, count))
         })
         .collect()
