@@ -7,7 +7,10 @@ use std::path::Path;
 
 use mapcheck::encode::Backend;
 use mapcheck::search::{self, NotOne, Options, TestVerdict};
-use mapcheck::{ir, litmus, mapping, runner};
+use mapcheck::{litmus, mapping};
+
+mod litmus_common;
+use litmus_common::assert_source_forbidden_and_compiled_allowed;
 
 const ATOMICITY_9: &str = "tests/data/search/rc11-ptx-artifact-atomicity-9.litmus";
 const COHERENCE_7: &str = "tests/data/search/rc11-ptx-artifact-coherence-7.litmus";
@@ -63,27 +66,12 @@ fn a_counterexample_the_search_prints_is_confirmed_when_given_back() {
 #[test]
 fn fig11_rows_break_atomicity_through_a_store_no_consistent_execution_runs() {
     let source = litmus::parse_file(Path::new(ATOMICITY_9)).expect("test reads");
-    let opts = runner::Options::default();
-    for model in ["models/rc11-scoped.cat", "models/rc11.cat"] {
-        let s = runner::run(&ir::load(Path::new(model)).unwrap(), &source, &opts).unwrap();
-        assert!(!s.validated, "{model} allows the source outcome");
-        assert!(s.flags.is_empty(), "{model} finds the source test racy");
-    }
     for map in [
         "mappings/rc11-ptx-artifact.map",
         "mappings/rc11-ptx.map",
         "mappings/cuda-ptx.map",
     ] {
-        let m = mapping::load(Path::new(map)).unwrap();
-        let target = m.compile_program(&source).unwrap().target;
-        for model in [
-            "models/ptx-v6.cat",
-            "models/ptx-v6-alloy.cat",
-            "models/ptx-v7.5.cat",
-        ] {
-            let t = runner::run(&ir::load(Path::new(model)).unwrap(), &target, &opts).unwrap();
-            assert!(t.validated, "{map}: {model} forbids the compiled test");
-        }
+        assert_source_forbidden_and_compiled_allowed(map, &source);
         match verdict(map, &source, "Atomicity") {
             TestVerdict::Counterexample(c) => {
                 assert_eq!((c.bound, c.axiom.as_str()), (9, "Atomicity"));

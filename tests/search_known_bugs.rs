@@ -7,6 +7,9 @@ use mapcheck::encode::Backend;
 use mapcheck::search::{self, Counterexample, Counting, Options};
 use mapcheck::{ir, litmus, mapping, runner};
 
+mod litmus_common;
+use litmus_common::assert_source_forbidden_and_compiled_allowed;
+
 fn options(bound: usize, axioms: &[&str]) -> Options {
     Options {
         bound,
@@ -282,23 +285,7 @@ fn a_witness_source_model_mapped_onto_itself_is_clean() {
 /// models forbid the outcome without a race, each PTX model allows the compiled test.
 #[test]
 fn artifact_rows_break_coherence_through_a_store_no_consistent_execution_runs() {
-    let map = "mappings/rc11-ptx-artifact.map";
-    let m = mapping::load(Path::new(map)).unwrap();
     let path = Path::new("tests/data/search/rc11-ptx-artifact-coherence-7.litmus");
     let source = litmus::parse_file(path).unwrap();
-    let target = m.compile_program(&source).unwrap().target;
-    let opts = runner::Options::default();
-    for model in ["models/rc11-scoped.cat", "models/rc11.cat"] {
-        let s = runner::run(&ir::load(Path::new(model)).unwrap(), &source, &opts).unwrap();
-        assert!(!s.validated, "{model} allows the source outcome");
-        assert!(s.flags.is_empty(), "{model} finds the source test racy");
-    }
-    for model in [
-        "models/ptx-v6.cat",
-        "models/ptx-v6-alloy.cat",
-        "models/ptx-v7.5.cat",
-    ] {
-        let t = runner::run(&ir::load(Path::new(model)).unwrap(), &target, &opts).unwrap();
-        assert!(t.validated, "{model} forbids the compiled test");
-    }
+    assert_source_forbidden_and_compiled_allowed("mappings/rc11-ptx-artifact.map", &source);
 }

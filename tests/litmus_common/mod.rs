@@ -57,3 +57,25 @@ pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
     files.sort();
     files
 }
+
+/// The runner's verdicts that make `source` a counterexample to `map` by hand: scoped RC11 and
+/// RC11 forbid its outcome without a race, each PTX model allows the compiled test.
+pub fn assert_source_forbidden_and_compiled_allowed(map: &str, source: &mapcheck::litmus::Litmus) {
+    use mapcheck::{ir, mapping, runner};
+    let m = mapping::load(Path::new(map)).unwrap();
+    let target = m.compile_program(source).unwrap().target;
+    let opts = runner::Options::default();
+    for model in ["models/rc11-scoped.cat", "models/rc11.cat"] {
+        let s = runner::run(&ir::load(Path::new(model)).unwrap(), source, &opts).unwrap();
+        assert!(!s.validated, "{model} allows the source outcome");
+        assert!(s.flags.is_empty(), "{model} finds the source test racy");
+    }
+    for model in [
+        "models/ptx-v6.cat",
+        "models/ptx-v6-alloy.cat",
+        "models/ptx-v7.5.cat",
+    ] {
+        let t = runner::run(&ir::load(Path::new(model)).unwrap(), &target, &opts).unwrap();
+        assert!(t.validated, "{map}: {model} forbids the compiled test");
+    }
+}
