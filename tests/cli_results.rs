@@ -307,6 +307,21 @@ fn a_mapping_that_leaves_operations_out_says_so() {
     );
 }
 
+/// OpenCL has work-group barriers and `opencl.cat` gives them meaning, but the mapping check's
+/// programs have none (only `compare`'s PTX identity mapping places barriers): the header and a
+/// warning say so.
+#[test]
+fn a_check_says_it_places_no_barriers_when_the_source_model_has_them() {
+    let (code, stdout, err) = mapcheck(&["check", "mappings/opencl-ptx.map", "--bound", "1"]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    let line = "not searched: barriers: the source model has them, the search places none";
+    assert!(err.contains(&format!("warning: {line}")), "{err}");
+    assert!(stdout.contains(line), "{stdout}");
+    let (code, stdout, err) = mapcheck(&["check", "mappings/rc11-ptx.map", "--bound", "1"]);
+    assert_eq!(code, 0, "{stdout}{err}");
+    assert!(!stdout.contains("barriers"), "{stdout}");
+}
+
 /// With `--json`, an error is a JSON document too (and the diagnostic stays on stderr).
 #[test]
 fn errors_are_json_when_json_is_asked() {

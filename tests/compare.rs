@@ -79,9 +79,9 @@ fn rc11_and_c11_differ_both_ways() {
     assert_eq!(c11_forbids.race_free_under, ["data-race"]);
 }
 
-/// The paper's and the Alloy form of PTX 6.0 allow the same tests on the searched programs
-/// (decision 009 gives the argument): nothing either way up to 4 events. The source model has a
-/// witness (`sco`) in both directions.
+/// The paper's and the Alloy form of PTX 6.0 allow the same tests up to 4 events, barriers
+/// included (decision 009: they differ only on cycles of `po` and barrier synchronisation, which
+/// take 6). The source model has a witness (`sco`) in both directions.
 #[test]
 fn the_two_ptx_6_forms_are_equivalent_up_to_bound_4() {
     let c = compared("models/ptx-v6.cat", "models/ptx-v6-alloy.cat", 4);
@@ -90,6 +90,58 @@ fn the_two_ptx_6_forms_are_equivalent_up_to_bound_4() {
         assert_eq!((d.clean_to, d.unfinished.is_none()), (4, true));
         assert!(d.race_free_under.is_empty());
     }
+}
+
+/// The Alloy form of PTX 6.0 forbids a `cause` cycle made of `po` and barrier synchronisation
+/// through a non-barrier event (two threads passing two barriers in opposite orders); the
+/// paper's Causality has no `rf` or `fr` edge to close it and allows it (decision 009). The
+/// search places barriers (`bar.sync`, each at most once per thread) and finds such a test at
+/// 6 events, where one thread reaches its second barrier only when its read returns 0 — so that
+/// the Alloy form still allows the other outcome. Only Causality differs, so only it is
+/// searched; the paper's form forbids nothing the Alloy form allows.
+#[test]
+fn the_two_ptx_6_forms_differ_on_barriers_passed_in_opposite_orders() {
+    let opts = search::Options {
+        axioms: vec!["Causality".to_string()],
+        ..options(6)
+    };
+    let c = compare(
+        Path::new("models/ptx-v6.cat"),
+        Path::new("models/ptx-v6-alloy.cat"),
+        &ir::LoadOptions::default(),
+        &opts,
+    )
+    .unwrap_or_else(|e| panic!("{}", e.message));
+    let [paper_forbids, alloy_forbids] = &c.directions;
+    assert!(paper_forbids.difference.is_none());
+    assert_eq!(paper_forbids.clean_to, 6);
+    assert_eq!(alloy_forbids.forbidding, "models/ptx-v6-alloy.cat");
+    let text = confirmed(alloy_forbids);
+    let x = alloy_forbids.difference.as_ref().unwrap();
+    assert_eq!((x.bound, x.axiom.as_str()), (6, "Causality"), "{text}");
+    assert_eq!(text.matches("bar.cta.sync").count(), 4, "{text}");
+    // Without the barriers both forms allow the outcome: they make the difference.
+    let without_barriers = |line: &str| -> String {
+        let cells = line.split('|').map(|cell| {
+            let end = if cell.trim_end().ends_with(';') {
+                " ;"
+            } else {
+                " "
+            };
+            match cell.trim().starts_with("bar.") {
+                true => end,
+                false => cell,
+            }
+        });
+        cells.collect::<Vec<_>>().join("|")
+    };
+    let unsynchronised: Vec<String> = text.lines().map(without_barriers).collect();
+    let unsynchronised = unsynchronised.join("\n");
+    assert!(!unsynchronised.contains("bar."), "{unsynchronised}");
+    let test = litmus::parse_str("unsynchronised.litmus", &unsynchronised).expect("parses");
+    let model = ir::load(Path::new("models/ptx-v6-alloy.cat")).unwrap();
+    let run = runner::run(&model, &test, &runner::Options::default()).unwrap();
+    assert!(run.validated, "{unsynchronised}");
 }
 
 /// A difference that needs the source model's witness quantified over every choice: the

@@ -197,6 +197,14 @@ pub fn export_mapping(
     counterexamples: &[&crate::search::Counterexample],
     dir: &Path,
 ) -> diag::Result<Written> {
+    if m.searched_barrier.is_some() {
+        // The statements' programs have no barriers (`mapping::searched`): they would not
+        // describe this mapping's search.
+        return Err(diag::Error::file(
+            &m.path,
+            "the Coq statements cover programs without barriers, and this mapping's search places them",
+        ));
+    }
     with_models(m, dir, |out, models, imports| {
         let text = mapping::print(m, models, evidence, imports)?;
         let obligations = obligations_name(m);

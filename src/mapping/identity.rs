@@ -26,6 +26,9 @@ struct Language {
     /// The scopes a scoped order may take. `None`: the scope tags either model names (a C model
     /// without scopes has no scoped classes then, and its orders are unscoped).
     scopes: Option<&'static [Tag]>,
+    /// The tags of the language's execution barrier as its front end reads it, if the search
+    /// places barriers in programs of this language (each compiled to itself).
+    barrier: Option<&'static [Tag]>,
 }
 
 use ClassKind::{Rmw, F, R, W};
@@ -33,7 +36,8 @@ use Tag::{Acq, AcqRel, Na, Rel, Rlx, Sc, Weak};
 
 /// C11 memory orders (C11 §7.17.3; consume is left out, as in the mappings) and the PTX
 /// instructions of PTX 6.0 (`ld`/`st` `.weak`, `.relaxed`, `.acquire`/`.release`; `atom` with
-/// each semantics; `fence.sc`, `fence.acq_rel`; the scopes `.cta`, `.gpu`, `.sys`).
+/// each semantics; `fence.sc`, `fence.acq_rel`; the scopes `.cta`, `.gpu`, `.sys`; and
+/// `bar.sync b`, the CTA barrier, which the PTX front end tags `SYNC, CTA`).
 const LANGUAGES: &[Language] = &[
     Language {
         arch: "C",
@@ -46,6 +50,7 @@ const LANGUAGES: &[Language] = &[
             (F, &[Acq, Rel, AcqRel, Sc]),
         ],
         scopes: None,
+        barrier: None,
     },
     Language {
         arch: "PTX",
@@ -58,6 +63,7 @@ const LANGUAGES: &[Language] = &[
             (F, &[Sc, AcqRel]),
         ],
         scopes: Some(&[Tag::Cta, Tag::Gpu, Tag::Sys]),
+        barrier: Some(&[Tag::Sync, Tag::Cta]),
     },
 ];
 
@@ -115,6 +121,7 @@ pub(crate) fn identity(
         scopes: scopes.iter().map(|&s| (s, s)).collect(),
         dropped: vec![],
         typed_locations: false,
+        searched_barrier: language.barrier.map(<[Tag]>::to_vec),
         classes,
         rules,
     })

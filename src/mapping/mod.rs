@@ -68,6 +68,10 @@ pub struct Mapping {
     pub dropped: Vec<Tag>,
     /// No location takes both atomic and non-atomic accesses (see `Table::typed_locations`).
     pub typed_locations: bool,
+    /// The tags of the barrier the search may place (`bar.sync`, `[SYNC, CTA]`), which the
+    /// mapping copies to itself; `None`: the search places no barrier. Only the identity mapping
+    /// of a language with barriers sets it (`identity::LANGUAGES`).
+    pub(crate) searched_barrier: Option<Vec<Tag>>,
     classes: Vec<Class>,
     rules: HashMap<Class, Rule>,
 }
@@ -126,6 +130,7 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
         scopes,
         dropped,
         typed_locations,
+        searched_barrier: None,
         classes,
         rules,
     })

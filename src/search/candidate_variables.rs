@@ -119,7 +119,9 @@ impl<'a> CandidateVariables<'a> {
         let events = self.program.layout.events.len();
         let na: Vec<Node> = (0..events)
             .map(|e| {
-                let plain = self.program.is(e, |o| o.class.order == Tag::Na);
+                let plain = self
+                    .program
+                    .is(e, |o| o.class.is_some_and(|c| c.order == Tag::Na));
                 c.or(plain)
             })
             .collect();

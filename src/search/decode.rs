@@ -30,7 +30,7 @@ use crate::vocab::Tag;
 pub(super) struct DecodedSolution {
     /// Menu index per event.
     pub(super) op: Vec<usize>,
-    /// Location per event (0 for fences).
+    /// Location per event (0 for fences; a barrier's id).
     pub(super) loc: Vec<usize>,
     /// Guard per event: the slot of the write the thread must have read to go on.
     pub(super) guard: Vec<Option<usize>>,
@@ -93,7 +93,8 @@ pub struct SolutionTests {
     pub source_mo: KeyRel,
 }
 
-/// The source test a solution describes: threads of loads, stores, RMWs and fences, each store
+/// The source test a solution describes: threads of loads, stores, RMWs, fences and barriers
+/// (`bar.sync b`, b the event's location label), each store
 /// and RMW writing a value of its own, a guard `if (r == v) { … rest of the thread }` after a read where the
 /// solution has one, and a final condition that pins the reads and final memory.
 pub(super) fn source_test(
@@ -147,7 +148,12 @@ pub(super) fn source_test(
                 value: Expr::Const(value[e]),
                 tags,
             },
-            _ => Instr::Fence {
+            (_, EventKind::Barrier) => Instr::Barrier {
+                id: Expr::Const(choice.loc[e] as i64),
+                count: None,
+                tags,
+            },
+            (_, EventKind::Fence) => Instr::Fence {
                 tags: tags.into_iter().chain(region).collect(),
             },
         };
@@ -170,7 +176,7 @@ pub(super) fn source_test(
         th.code.extend(labels.into_iter().rev().map(Instr::Label));
     }
     let used: BTreeSet<usize> = (0..layout.events.len())
-        .filter(|&e| menu[choice.op[e]].kind != EventKind::Fence)
+        .filter(|&e| matches!(menu[choice.op[e]].kind, EventKind::Read | EventKind::Write))
         .map(|e| choice.loc[e])
         .collect();
     Litmus {

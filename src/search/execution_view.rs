@@ -21,6 +21,7 @@ pub(super) struct ExecutionView<'p, 'a> {
     pub(super) reads: Vector,
     pub(super) writes: Vector,
     fences: Vector,
+    barriers: Vector,
     tags: BTreeMap<&'static str, Vector>,
     rf: Matrix,
     co: Matrix,
@@ -42,11 +43,12 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
         let side = if source { &vars.source } else { &vars.target };
         let alive = vars.alive_under(c, rf);
         let mut mask = |v: &Vector| vars.mask_with(c, v, &alive);
-        let (present, reads, writes, fences) = (
+        let (present, reads, writes, fences, barriers) = (
             mask(&side.present),
             mask(&side.reads),
             mask(&side.writes),
             mask(&side.fences),
+            mask(&side.barriers),
         );
         let tags = side.tags.iter().map(|(t, v)| (*t, mask(v))).collect();
         ExecutionView {
@@ -55,6 +57,7 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
             reads,
             writes,
             fences,
+            barriers,
             tags,
             rf: rf.clone(),
             co: co.clone(),
@@ -139,6 +142,26 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
         matrix(n, cells)
     }
 
+    /// `syncbar`: two barrier events of different threads with one id (the location label of
+    /// their slots) in one CTA. A thread passes each barrier at most once
+    /// (`ProgramVariables::barrier_once`), so all arrivals at one are one generation, as the
+    /// runner pairs them.
+    fn syncbar(&self, c: &mut Circuit, a: usize, b: usize) -> Node {
+        let p = &self.vars.program;
+        if p.same_thread(a, b) {
+            return Node::FALSE;
+        }
+        let same_id: Vec<Node> = (0..p.layout.locations)
+            .map(|l| {
+                let (x, y) = (p.slot_loc(a, l), p.slot_loc(b, l));
+                c.and2(x, y)
+            })
+            .collect();
+        let same_id = c.or(same_id);
+        let cta = p.same_instance(Level::Cta, a, b);
+        c.and([self.barriers.0[a], self.barriers.0[b], same_id, cta])
+    }
+
     /// `ctrl`: from a guarded read to every event its guard decides (the runner's reading of
     /// `if (r != v) goto END`: every later event depends on the read).
     fn ctrl(&self, c: &mut Circuit, a: usize, b: usize) -> Node {
@@ -177,8 +200,7 @@ impl Reading for ViewReading<'_, '_, '_, '_> {
             EventSet::W => x.writes.clone(),
             EventSet::F => x.fences.clone(),
             EventSet::M => x.reads.union(c, &x.writes),
-            // The search places no barriers.
-            EventSet::Bar => x.no_events(),
+            EventSet::Bar => x.barriers.clone(),
             EventSet::Iw => Vector(
                 (p.layout.slots.iter())
                     .map(|s| Node::constant(matches!(s.role, Role::Init(_))))
@@ -218,8 +240,7 @@ impl Reading for ViewReading<'_, '_, '_, '_> {
             // Values are constants: no read feeds an address or a written value.
             Relation::Addr | Relation::Data => Matrix::empty(n),
             Relation::Ctrl => x.pairs(c, &|c, a, b| x.ctrl(c, a, b)),
-            // The search places no barriers.
-            Relation::Syncbar => Matrix::empty(n),
+            Relation::Syncbar => x.pairs(c, &|c, a, b| x.syncbar(c, a, b)),
             // The searched programs place one subgroup per CTA and declare no `ssw`.
             Relation::Ssw => Matrix::empty(n),
             Relation::Ssg | Relation::Scta | Relation::Swg => {

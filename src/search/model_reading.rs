@@ -23,6 +23,7 @@ pub(super) struct ModelReading {
     pub(super) reads: Vector,
     pub(super) writes: Vector,
     pub(super) fences: Vector,
+    pub(super) barriers: Vector,
     pub(super) tags: BTreeMap<&'static str, Vector>,
     /// Per slot and scope level (`Level::ALL` order): the event's scope is at that level.
     pub(super) levels: Vec<[Node; Level::ALL.len()]>,
@@ -34,7 +35,7 @@ impl ModelReading {
         let n = p.layout.n();
         let mut side = ModelReading::empty(n);
         let mut tag_cells: BTreeMap<&'static str, Vec<Vec<Node>>> = BTreeMap::new();
-        let mut kinds: [Vec<Vec<Node>>; 3] = Default::default();
+        let mut kinds: [Vec<Vec<Node>>; 4] = Default::default();
         for (s, slot) in p.layout.slots.iter().enumerate() {
             // (kind, tags) of the event at this slot under each operation, with that operation's
             // variable.
@@ -61,7 +62,8 @@ impl ModelReading {
                 let k = match kind {
                     EventKind::Read => 0,
                     EventKind::Write => 1,
-                    _ => 2,
+                    EventKind::Fence => 2,
+                    EventKind::Barrier => 3,
                 };
                 kinds[k][s].push(*var);
                 for t in tags {
@@ -75,6 +77,7 @@ impl ModelReading {
         side.reads = or_all(c, &kinds[0]);
         side.writes = or_all(c, &kinds[1]);
         side.fences = or_all(c, &kinds[2]);
+        side.barriers = or_all(c, &kinds[3]);
         for (t, cells) in tag_cells {
             side.tags.insert(t, or_all(c, &cells));
         }
@@ -100,6 +103,7 @@ impl ModelReading {
             reads: Vector(vec![Node::FALSE; n]),
             writes: Vector(vec![Node::FALSE; n]),
             fences: Vector(vec![Node::FALSE; n]),
+            barriers: Vector(vec![Node::FALSE; n]),
             tags: BTreeMap::new(),
             levels: vec![[Node::FALSE; Level::ALL.len()]; n],
         }

@@ -1,6 +1,7 @@
 //! What a source event may be: the operation menu, one entry per class of the mapping (or per
-//! half of an RMW class), with what the mapping compiles it to (the main target event and the
-//! fences added before and after it), and how the bound is counted.
+//! half of an RMW class), and a barrier where the mapping lets the search place one, with what the
+//! mapping compiles it to (the main target event and the fences added before and after it), and
+//! how the bound is counted.
 //!
 //! Owns: `Counting`, `Part`, `Op`, `operation_menu`. Uses: `mapping` (classes and rules), `exec`
 //! (event kinds, scope levels).
@@ -29,7 +30,9 @@ pub(crate) enum Part {
 /// One thing a source event may be, with its compilation.
 #[derive(Clone, Debug)]
 pub(crate) struct Op {
-    pub(crate) class: Class,
+    /// The operation class; `None` for a barrier, which has none (a mapping copies barriers,
+    /// `Mapping::searched_barrier`).
+    pub(crate) class: Option<Class>,
     pub(crate) part: Part,
     /// The source event's kind and tags.
     pub(crate) kind: EventKind,
@@ -74,7 +77,7 @@ pub(crate) fn operation_menu(mapping: &Mapping, counting: Counting) -> Result<Ve
         let tags = class.tags();
         let main_as = |kind: EventKind| main.map(|m| (kind, m.tags.clone()));
         let whole = |kind: EventKind| Op {
-            class: *class,
+            class: Some(*class),
             part: Part::Whole,
             kind,
             tags: tags.clone(),
@@ -100,5 +103,21 @@ pub(crate) fn operation_menu(mapping: &Mapping, counting: Counting) -> Result<Ve
             }
         }
     }
+    if let Some(tags) = &mapping.searched_barrier {
+        ops.push(barrier(tags));
+    }
     Ok(ops)
+}
+
+/// A barrier (`bar.sync b`: its id is the event's location label), compiled to itself.
+fn barrier(tags: &[Tag]) -> Op {
+    Op {
+        class: None,
+        part: Part::Whole,
+        kind: EventKind::Barrier,
+        tags: tags.to_vec(),
+        main: Some((EventKind::Barrier, tags.to_vec())),
+        pre: vec![],
+        post: vec![],
+    }
 }

@@ -9,6 +9,7 @@ use super::decode::SolutionTests;
 use super::operations::Op;
 use super::options::Options;
 use super::validate::CycleStep;
+use crate::exec::EventKind;
 use crate::mapping::{ClassKind, Mapping};
 use crate::vocab::{EventSet, Name, Relation, Role, Tag};
 
@@ -137,7 +138,9 @@ impl Scope {
     pub(super) fn of(mapping: &Mapping, menu: &[Op]) -> Scope {
         let mut searched: Vec<String> = vec![];
         for op in menu {
-            let name = op.class.to_string();
+            let name = op
+                .class
+                .map_or("barrier (bar.sync)".to_string(), |c| c.to_string());
             if !searched.contains(&name) {
                 searched.push(name);
             }
@@ -150,7 +153,10 @@ impl Scope {
             .map(|c| format!("class {c} (the counting leaves it out)"))
             .collect();
         let source = &mapping.source;
-        let has = |kind: ClassKind| menu.iter().any(|op| op.class.kind == kind);
+        let has = |kind: ClassKind| {
+            menu.iter()
+                .any(|op| op.class.is_some_and(|c| c.kind == kind))
+        };
         for (kind, in_model) in [
             (ClassKind::R, true),
             (ClassKind::W, true),
@@ -164,8 +170,17 @@ impl Scope {
                 ));
             }
         }
+        let barriers = menu.iter().any(|op| op.kind == EventKind::Barrier);
+        if source.uses(Name::Set(EventSet::Bar)) && !barriers {
+            not_searched
+                .push("barriers: the source model has them, the search places none".to_string());
+        }
         for order in Tag::with_role(Role::Order) {
-            if source.uses(Name::Tag(order)) && !menu.iter().any(|op| op.class.order == order) {
+            if source.uses(Name::Tag(order))
+                && !menu
+                    .iter()
+                    .any(|op| op.class.is_some_and(|c| c.order == order))
+            {
                 not_searched.push(format!(
                     "memory order {order}: the source model names it, no searched class has it"
                 ));

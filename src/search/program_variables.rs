@@ -1,7 +1,8 @@
 //! The SAT variables of a source program over one `Layout`, and its well-formedness: which
 //! operation each event is (one-hot over the operation menu), its location, its guard (the
 //! thread goes on past a read only if it read a chosen write: `if (r != v) goto END`), the
-//! threads' CTA / GPU labels, and RMW halves paired on adjacent events of one location. Also the
+//! threads' CTA / GPU labels, RMW halves paired on adjacent events of one location, and each
+//! barrier (its id is its location label) passed at most once per thread. Also the
 //! program's facts no model reads differently: same thread, same scope instance, which guard
 //! decides which event, which slot is at which location.
 //!
@@ -10,6 +11,7 @@
 use super::layout::{Layout, Role};
 use super::operations::{Op, Part};
 use crate::encode::{Circuit, Matrix, Node};
+use crate::exec::EventKind;
 use crate::vocab::{Level, Tag};
 
 /// The variables of a source program and the nodes derived from them alone.
@@ -18,7 +20,8 @@ pub(super) struct ProgramVariables<'a> {
     pub(super) menu: &'a [Op],
     /// `op[e][o]`: source event `e` is operation `o` of the menu.
     pub(super) op: Vec<Vec<Node>>,
-    /// `loc[e][l]`: event `e` accesses location `l` (fences sit at location 0, unused).
+    /// `loc[e][l]`: event `e` accesses location `l` (fences sit at location 0, unused; a
+    /// barrier's label is its id).
     pub(super) loc: Vec<Vec<Node>>,
     /// `guard[e][0]`: no guard after event `e`; `guard[e][1 + k]`: the thread stops after the
     /// instruction of read `e` unless it read from the write at slot `guard_slots[k]`.
@@ -87,7 +90,32 @@ impl<'a> ProgramVariables<'a> {
             })
             .collect();
         p.rmw = p.rmw_pairs(c, &mut structure);
+        p.barrier_once(c, &mut structure);
         (p, structure)
+    }
+
+    /// A thread passes each barrier (id: the location label) at most once, so every arrival at
+    /// a barrier falls in one generation (see `runner::enumerate::combinations`): the search's
+    /// `syncbar` is then "same id, same CTA". Pushed on `structure`.
+    fn barrier_once(&self, c: &mut Circuit, structure: &mut Vec<Node>) {
+        let events = self.layout.events.len();
+        let barrier: Vec<Node> = (0..events)
+            .map(|e| {
+                let b = self.is(e, |o| o.kind == EventKind::Barrier);
+                c.or(b)
+            })
+            .collect();
+        for e in 0..events {
+            for f in e + 1..events {
+                if self.layout.events[e].0 != self.layout.events[f].0 {
+                    continue;
+                }
+                for l in 0..self.layout.locations {
+                    let twice = c.and([barrier[e], barrier[f], self.loc[e][l], self.loc[f][l]]);
+                    structure.push(!twice);
+                }
+            }
+        }
     }
 
     /// The variables of event `e` being one of the operations `pred` selects.
@@ -142,7 +170,8 @@ impl<'a> ProgramVariables<'a> {
         matrix(n, rmw)
     }
 
-    /// Is slot `s` a memory event (the same on both sides), and at which location?
+    /// Is slot `s` at location label `l` (a memory event at that location, or a barrier with
+    /// that id; the same on both sides)?
     pub(super) fn slot_loc(&self, s: usize, l: usize) -> Node {
         match (self.layout.slots[s].role, self.layout.slots[s].event) {
             (Role::Init(k), _) => Node::constant(k == l),
