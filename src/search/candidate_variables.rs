@@ -73,20 +73,49 @@ impl<'a> CandidateVariables<'a> {
             p.typed_locations(c);
         }
         p.guards(c);
-        p.rf = p.rf_inputs(c);
-        let rf = p.rf.clone();
-        p.alive = p.alive_under(c, &rf);
-        let (reads, writes) = (p.mask(c, &p.target.reads), p.mask(c, &p.target.writes));
-        p.reads_from(c, &reads, &writes);
-        p.co = p.coherence(c, setup.target_co, None, &writes);
+        let mut structure = std::mem::take(&mut p.structure);
+        let (rf, co, alive, writes) = p.execution(c, false, setup.target_co, &mut structure);
         p.mo = match (setup.source_co, setup.target_co) {
             (CoKind::Total, CoKind::Partial) => {
-                let co = p.co.clone();
-                p.coherence(c, CoKind::Total, Some(&co), &writes)
+                p.coherence(c, CoKind::Total, Some(&co), &writes, &mut structure)
             }
-            _ => p.co.clone(),
+            _ => co.clone(),
         };
+        (p.rf, p.co, p.alive, p.structure) = (rf, co, alive, structure);
         p
+    }
+
+    /// A candidate execution of the program as the source (`source == true`) or the target
+    /// model reads it, over fresh `rf` and `co` variables (`co` of coherence `kind`): `rf`,
+    /// `co`, which events execute, and the executing writes; its well-formedness pushed on
+    /// `structure`.
+    fn execution(
+        &self,
+        c: &mut Circuit,
+        source: bool,
+        kind: CoKind,
+        structure: &mut Vec<Node>,
+    ) -> (Matrix, Matrix, Vec<Node>, Vector) {
+        let side = if source { &self.source } else { &self.target };
+        let rf = self.rf_inputs(c);
+        let alive = self.alive_under(c, &rf);
+        let reads = self.mask_with(c, &side.reads, &alive);
+        let writes = self.mask_with(c, &side.writes, &alive);
+        self.reads_from(c, &rf, &reads, &writes, structure);
+        let co = self.coherence(c, kind, None, &writes, structure);
+        (rf, co, alive, writes)
+    }
+
+    /// Some execution of the program the source model reads, with its well-formedness (to
+    /// assert), over fresh variables: `rf`, and `co` of the source model's coherence.
+    pub(super) fn another_source_execution(
+        &self,
+        c: &mut Circuit,
+        kind: CoKind,
+    ) -> (Matrix, Matrix, Vec<Node>) {
+        let mut structure = vec![];
+        let (rf, co, _, _) = self.execution(c, true, kind, &mut structure);
+        (rf, co, structure)
     }
 
     /// The `loc` relation: memory events (of the source reading) at one location.
@@ -244,11 +273,8 @@ impl<'a> CandidateVariables<'a> {
         (matrix(n, rf), matrix(n, co))
     }
 
-    /// A slot's vector restricted to the slots of executing events (initial writes always).
-    fn mask(&self, c: &mut Circuit, v: &Vector) -> Vector {
-        self.mask_with(c, v, &self.alive)
-    }
-
+    /// A slot's vector restricted to the slots of events that `alive` says execute (initial
+    /// writes always).
     pub(super) fn mask_with(&self, c: &mut Circuit, v: &Vector, alive: &[Node]) -> Vector {
         Vector(
             (0..self.program.layout.n())
@@ -276,33 +302,41 @@ impl<'a> CandidateVariables<'a> {
 
     /// `rf` joins a write to a same-location read, both executing; each executing read reads
     /// from exactly one write.
-    fn reads_from(&mut self, c: &mut Circuit, reads: &Vector, writes: &Vector) {
+    fn reads_from(
+        &self,
+        c: &mut Circuit,
+        rf: &Matrix,
+        reads: &Vector,
+        writes: &Vector,
+        structure: &mut Vec<Node>,
+    ) {
         for &b in &self.program.layout.main {
             let mut sources = vec![];
             for &a in &self.program.guard_slots {
                 if a == b {
                     continue;
                 }
-                let x = self.rf.get(a, b);
+                let x = rf.get(a, b);
                 let ok = c.and([writes.0[a], reads.0[b], self.loc_rel.get(a, b)]);
                 let wf = c.implies(x, ok);
-                self.structure.push(wf);
+                structure.push(wf);
                 sources.push(x);
             }
             let one = exactly_one(c, &sources);
             let ok = c.implies(reads.0[b], one);
-            self.structure.push(ok);
+            structure.push(ok);
         }
     }
 
     /// A coherence order over executing same-location writes, initial writes first: a strict
     /// partial order, total per location for `CoKind::Total`, containing `inner` when given.
     fn coherence(
-        &mut self,
+        &self,
         c: &mut Circuit,
         kind: CoKind,
         inner: Option<&Matrix>,
         w: &Vector,
+        structure: &mut Vec<Node>,
     ) -> Matrix {
         let n = self.program.layout.n();
         let mut cells = vec![Node::FALSE; n * n];
@@ -318,7 +352,7 @@ impl<'a> CandidateVariables<'a> {
                     _ => {
                         let x = c.input();
                         let wf = c.implies(x, same);
-                        self.structure.push(wf);
+                        structure.push(wf);
                         x
                     }
                 };
@@ -333,12 +367,12 @@ impl<'a> CandidateVariables<'a> {
                 }
                 let (ab, ba) = (co.get(a, b), co.get(b, a));
                 let both = c.and2(ab, ba);
-                self.structure.push(!both);
+                structure.push(!both);
                 if kind == CoKind::Total {
                     let same = c.and([w.0[a], w.0[b], self.loc_rel.get(a, b)]);
                     let either = c.or2(ab, ba);
                     let total = c.implies(same, either);
-                    self.structure.push(total);
+                    structure.push(total);
                 }
             }
         }
@@ -348,7 +382,7 @@ impl<'a> CandidateVariables<'a> {
                     if a != b && b != d && a != d {
                         let chain = c.and2(co.get(a, b), co.get(b, d));
                         let trans = c.implies(chain, co.get(a, d));
-                        self.structure.push(trans);
+                        structure.push(trans);
                     }
                 }
             }
@@ -357,7 +391,7 @@ impl<'a> CandidateVariables<'a> {
             for k in 0..n * n {
                 let (a, b) = (k / n, k % n);
                 let sub = c.implies(inner.get(a, b), co.get(a, b));
-                self.structure.push(sub);
+                structure.push(sub);
             }
         }
         co
