@@ -176,3 +176,38 @@ fn the_dat3m_dialect_tags_rmw_halves_as_dartagnan_does() {
     assert!(verdict(Dialect::Dat3m));
     assert!(!verdict(Dialect::Mapcheck));
 }
+
+/// Dartagnan gives a barrier two fences (`EF`, `XF`), mapcheck one event, which the dat3m
+/// prelude makes both: a model that uses them is warned, once, where it first does, and a
+/// happens-before built on `EF * XF` (as Dat3M's `opencl.cat` builds one) is then cyclic on two
+/// synchronising barriers, so an OpenCL test whose work-items meet at a barrier has no
+/// consistent execution under it — what the warning says.
+#[test]
+fn the_dat3m_dialect_warns_that_a_barrier_is_one_event() {
+    let model = "OpenCL \"halves\"\n\
+                 let bar_sw = (EF * XF) & syncbar & ~int\n\
+                 let x = EF | XF\n\
+                 acyclic (po | bar_sw)+ as hb\n";
+    let m = load(model, Some(Dialect::Dat3m)).unwrap();
+    assert_eq!(m.warnings.len(), 1, "{:#?}", m.warnings);
+    assert!(
+        m.warnings[0].contains(":2:") && m.warnings[0].contains("`EF`: Dartagnan gives a barrier"),
+        "{}",
+        m.warnings[0]
+    );
+    let test = mapcheck::litmus::parse_str(
+        "bar.litmus",
+        "OPENCL bar\n{ [x]=0; }\n\
+         P0@wg 0, dev 0 (global int* x) {\n  *x = 1;\n  barrier(CLK_GLOBAL_MEM_FENCE);\n}\n\
+         P1@wg 0, dev 0 (global int* x) {\n  barrier(CLK_GLOBAL_MEM_FENCE);\n  int r0 = *x;\n}\n\
+         exists (1:r0=1)\n",
+    )
+    .unwrap();
+    let run = mapcheck::runner::run(&m, &test, &Default::default()).unwrap();
+    assert!(run.states.is_empty(), "{run:?}");
+    let quiet = load(
+        &model.replace("EF", "BAR").replace("XF", "BAR"),
+        Some(Dialect::Dat3m),
+    );
+    assert!(quiet.unwrap().warnings.is_empty());
+}
