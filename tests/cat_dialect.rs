@@ -211,3 +211,27 @@ fn the_dat3m_dialect_warns_that_a_barrier_is_one_event() {
     );
     assert!(quiet.unwrap().warnings.is_empty());
 }
+
+/// Newer Dartagnan PTX models name barrier synchronisation `sync_barrier`, a built-in: in the
+/// dat3m dialect it relates barriers of two threads with one id, so message passing through
+/// `bar.sync` is ordered by a model that asks `sync_barrier` to order it (and not through two
+/// barriers with different ids).
+#[test]
+fn the_dat3m_dialect_defines_sync_barrier() {
+    let model = "PTX \"bar\"\nirreflexive fr; po; sync_barrier; po as Ordered\n";
+    let m = load(model, Some(Dialect::Dat3m)).unwrap();
+    let states = |id: u32| {
+        let test = mapcheck::litmus::parse_str(
+            "bar.litmus",
+            &format!(
+                "PTX bar\n{{ x=0; }}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak x, 1 | bar.sync 0 ;\n \
+                 bar.sync {id} | ld.weak r0, x ;\nexists (P1:r0 == 0)\n"
+            ),
+        )
+        .unwrap();
+        let run = mapcheck::runner::run(&m, &test, &Default::default()).unwrap();
+        run.states.len()
+    };
+    assert_eq!(states(0), 1, "only r0 = 1 after the shared barrier");
+    assert_eq!(states(1), 2, "barriers 0 and 1 do not synchronise");
+}
