@@ -14,8 +14,6 @@ use crate::encode::{Circuit, Node, Vector};
 use crate::exec::EventKind;
 use crate::vocab::{Level, Tag};
 
-/// Scope levels, in the order of `ModelReading::levels`.
-
 /// One model's reading of the operation at each slot, before asking whether it executes: is
 /// there an event, its kind, its tags, its scope level.
 pub(super) struct ModelReading {
