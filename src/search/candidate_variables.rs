@@ -4,7 +4,8 @@
 //! `rf`, with their well-formedness — the `loc` relation and typed locations, guards naming a
 //! same-location write, each executing read reading one same-location write, `co` a strict order
 //! of same-location writes with initial writes first. Also the sequential executions the race
-//! check asks the source model about.
+//! check asks the source model about, and another source execution over fresh variables (a
+//! program's meaning).
 //!
 //! Owns: `CandidateVariables`, `CandidateSettings`. Uses: `program_variables`, `symmetry`,
 //! `model_reading`, `layout`, `encode`, `ir` (coherence kinds).
