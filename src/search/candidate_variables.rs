@@ -131,13 +131,7 @@ impl<'a> CandidateVariables<'a> {
         let mut m = vec![Node::FALSE; n * n];
         for a in 0..n {
             for b in 0..n {
-                let same: Vec<Node> = (0..self.program.layout.locations)
-                    .map(|l| {
-                        let (x, y) = (self.program.slot_loc(a, l), self.program.slot_loc(b, l));
-                        c.and2(x, y)
-                    })
-                    .collect();
-                let same = c.or(same);
+                let same = self.program.same_label(c, a, b);
                 m[a * n + b] = c.and([memory[a], memory[b], same]);
             }
         }

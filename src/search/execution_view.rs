@@ -151,13 +151,7 @@ impl<'p, 'a> ExecutionView<'p, 'a> {
         if p.same_thread(a, b) {
             return Node::FALSE;
         }
-        let same_id: Vec<Node> = (0..p.layout.locations)
-            .map(|l| {
-                let (x, y) = (p.slot_loc(a, l), p.slot_loc(b, l));
-                c.and2(x, y)
-            })
-            .collect();
-        let same_id = c.or(same_id);
+        let same_id = p.same_label(c, a, b);
         let cta = p.same_instance(Level::Cta, a, b);
         c.and([self.barriers.0[a], self.barriers.0[b], same_id, cta])
     }

@@ -98,6 +98,9 @@ impl<'a> ProgramVariables<'a> {
     /// a barrier falls in one generation (see `runner::enumerate::combinations`): the search's
     /// `syncbar` is then "same id, same CTA". Pushed on `structure`.
     fn barrier_once(&self, c: &mut Circuit, structure: &mut Vec<Node>) {
+        if !self.menu.iter().any(|o| o.kind == EventKind::Barrier) {
+            return;
+        }
         let events = self.layout.events.len();
         let barrier: Vec<Node> = (0..events)
             .map(|e| {
@@ -110,10 +113,9 @@ impl<'a> ProgramVariables<'a> {
                 if self.layout.events[e].0 != self.layout.events[f].0 {
                     continue;
                 }
-                for l in 0..self.layout.locations {
-                    let twice = c.and([barrier[e], barrier[f], self.loc[e][l], self.loc[f][l]]);
-                    structure.push(!twice);
-                }
+                let same = self.same_label(c, self.layout.main[e], self.layout.main[f]);
+                let twice = c.and([barrier[e], barrier[f], same]);
+                structure.push(!twice);
             }
         }
     }
@@ -178,6 +180,18 @@ impl<'a> ProgramVariables<'a> {
             (Role::Main, Some(e)) => self.loc[e][l],
             _ => Node::FALSE,
         }
+    }
+
+    /// Are slots `a` and `b` at one location label (two memory events at one location, or two
+    /// barriers with one id)?
+    pub(super) fn same_label(&self, c: &mut Circuit, a: usize, b: usize) -> Node {
+        let same: Vec<Node> = (0..self.layout.locations)
+            .map(|l| {
+                let (x, y) = (self.slot_loc(a, l), self.slot_loc(b, l));
+                c.and2(x, y)
+            })
+            .collect();
+        c.or(same)
     }
 
     /// Does the guard after event `d` decide whether event `e` executes? (Every later event of
