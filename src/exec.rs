@@ -17,6 +17,26 @@ pub(crate) enum EventKind {
     Barrier,
 }
 
+/// Which part of its barrier a barrier event is. mapcheck gives a barrier one event; a model
+/// that names `EF` or `XF` (Dartagnan's OpenCL barrier) gets two, its entry fence and, right
+/// after it in `po`, its exit fence (docs/decisions/008).
+#[derive(Clone, Copy, PartialEq, Eq, Debug, serde::Serialize)]
+pub(crate) enum BarrierPart {
+    /// The whole barrier: its entry and its exit.
+    Whole,
+    /// The entry fence: the thread arrives.
+    Entry,
+    /// The exit fence: the thread leaves, after every thread of its generation arrived.
+    Exit,
+}
+
+impl BarrierPart {
+    /// Is the event where its thread arrives at the barrier (and may block)?
+    pub(crate) fn arrives(self) -> bool {
+        self != BarrierPart::Exit
+    }
+}
+
 /// One event of a candidate execution.
 #[derive(Clone, PartialEq, Eq, Debug, serde::Serialize)]
 pub(crate) struct Event {
@@ -33,8 +53,8 @@ pub(crate) struct Event {
     pub(crate) value: i64,
     /// Vocabulary tags.
     pub(crate) tags: Vec<Tag>,
-    /// Barrier instance (`id`) of a barrier event.
-    pub(crate) barrier: Option<i64>,
+    /// Barrier instance (`id`) of a barrier event, and which part of the barrier it is.
+    pub(crate) barrier: Option<(i64, BarrierPart)>,
 }
 
 /// A candidate execution: events with `po`, `rf`, `co` and the structural relations.
@@ -65,6 +85,14 @@ impl Execution {
     /// Number of events, initial writes included; events are `0..n`.
     pub fn n(&self) -> usize {
         self.events.len()
+    }
+
+    /// The barrier events that are `part` of their barrier, or the whole of it.
+    fn barrier_parts(&self, part: BarrierPart) -> Set {
+        self.set_where(|e| {
+            e.barrier
+                .is_some_and(|(_, p)| p == part || p == BarrierPart::Whole)
+        })
     }
 
     /// The events carrying a predicate.
@@ -168,6 +196,8 @@ impl Reading for &Execution {
             EventSet::M => is(Read).union(is(Write)),
             EventSet::F => is(Fence),
             EventSet::Bar => is(Barrier),
+            EventSet::EntryFence => self.barrier_parts(BarrierPart::Entry),
+            EventSet::ExitFence => self.barrier_parts(BarrierPart::Exit),
             EventSet::Iw => self.set_where(|e| e.thread.is_none()),
             EventSet::Rmw => self.rmw.domain().union(self.rmw.range()),
         }

@@ -417,6 +417,11 @@ pub enum EventSet {
     F,
     /// Execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier).
     Bar,
+    /// A barrier's entry fence (Dartagnan's `EF`). A model that names it or `XF` gets two
+    /// events per barrier, entry then exit; otherwise a barrier is one event, both.
+    EntryFence,
+    /// A barrier's exit fence (Dartagnan's `XF`); see `EntryFence`.
+    ExitFence,
     /// Initial writes.
     Iw,
     /// The read and the write of every read-modify-write.
@@ -424,7 +429,7 @@ pub enum EventSet {
 }
 
 /// Every built-in event set, in the vocabulary's order.
-pub(crate) const EVENT_SETS: [EventSet; 9] = [
+pub(crate) const EVENT_SETS: [EventSet; 11] = [
     EventSet::Wildcard,
     EventSet::E,
     EventSet::R,
@@ -432,6 +437,8 @@ pub(crate) const EVENT_SETS: [EventSet; 9] = [
     EventSet::M,
     EventSet::F,
     EventSet::Bar,
+    EventSet::EntryFence,
+    EventSet::ExitFence,
     EventSet::Iw,
     EventSet::Rmw,
 ];
@@ -447,6 +454,8 @@ impl EventSet {
             EventSet::M => "M",
             EventSet::F => "F",
             EventSet::Bar => "BAR",
+            EventSet::EntryFence => "EF",
+            EventSet::ExitFence => "XF",
             EventSet::Iw => "IW",
             EventSet::Rmw => "RMW",
         }

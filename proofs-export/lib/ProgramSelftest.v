@@ -23,7 +23,7 @@ Definition mp_skeleton : bexec := {|
   b_R := bset_of_list [4; 5];
   b_W := bset_of_list [0; 1; 2; 3];
   b_M := bset_of_list [0; 1; 2; 3; 4; 5];
-  b_F := bset0; b_BAR := bset0;
+  b_F := bset0; b_BAR := bset0; b_EF := bset0; b_XF := bset0;
   b_IW := bset_of_list [0; 1];
   b_RMW := bset0;
   b_NA := bset_of_list [2; 5];
@@ -141,7 +141,7 @@ Definition mp3_skeleton : bexec := {|
   b_R := bset_of_list [4; 5; 6];
   b_W := bset_of_list [0; 1; 2; 3];
   b_M := bset_of_list [0; 1; 2; 3; 4; 5; 6];
-  b_F := bset0; b_BAR := bset0;
+  b_F := bset0; b_BAR := bset0; b_EF := bset0; b_XF := bset0;
   b_IW := bset_of_list [0; 1];
   b_RMW := bset0;
   b_NA := bset_of_list [2; 5; 6];

@@ -188,6 +188,14 @@ impl Model {
         self.bases.contains(&name)
     }
 
+    /// Does the model give a barrier two events, an entry and an exit fence? Yes when it names
+    /// either (`EF`, `XF`: Dartagnan's OpenCL barrier); otherwise a barrier is one event.
+    pub(crate) fn splits_barriers(&self) -> bool {
+        [vocab::EventSet::EntryFence, vocab::EventSet::ExitFence]
+            .into_iter()
+            .any(|s| self.uses(vocab::Name::Set(s)))
+    }
+
     /// The kind of an expression of this model.
     pub(crate) fn kind_of(&self, e: &Expr) -> Kind {
         match e {

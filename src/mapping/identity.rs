@@ -110,6 +110,9 @@ pub(crate) fn identity(
     };
     let classes = language.classes(&scopes);
     let rules: HashMap<Class, Rule> = classes.iter().map(|c| (*c, same_rule(c))).collect();
+    let searched_barrier = (language.barrier)
+        .filter(|_| !source.splits_barriers() && !target.splits_barriers())
+        .map(<[Tag]>::to_vec);
     Ok(Mapping {
         path: format!("{} vs {}", source.path, target.path),
         source_path: source_path.to_path_buf(),
@@ -121,7 +124,7 @@ pub(crate) fn identity(
         scopes: scopes.iter().map(|&s| (s, s)).collect(),
         dropped: vec![],
         typed_locations: false,
-        searched_barrier: language.barrier.map(<[Tag]>::to_vec),
+        searched_barrier,
         classes,
         rules,
     })

@@ -70,7 +70,8 @@ pub struct Mapping {
     pub typed_locations: bool,
     /// The tags of the barrier the search may place (`bar.sync`, `[SYNC, CTA]`), which the
     /// mapping copies to itself; `None`: the search places no barrier. Only the identity mapping
-    /// of a language with barriers sets it (`identity::LANGUAGES`).
+    /// of a language with barriers sets it (`identity::LANGUAGES`), and only when neither model
+    /// gives a barrier two events (`Model::splits_barriers`; the search's barrier is one).
     pub(crate) searched_barrier: Option<Vec<Tag>>,
     classes: Vec<Class>,
     rules: HashMap<Class, Rule>,

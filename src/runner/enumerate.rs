@@ -166,6 +166,7 @@ fn with_combinations<T>(
         test,
         mem: &mem,
         opts,
+        barrier_fences: model.splits_barriers(),
     };
     let prepared = prepare(&threads, model.coherence)?;
     let values = ValueIndex::of(&prepared.summaries, &mem);

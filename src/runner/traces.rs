@@ -8,7 +8,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Error, Result};
-use crate::exec::EventKind;
+use crate::exec::{BarrierPart, EventKind};
 use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, RmwOp, Thread};
 use crate::vocab::Tag;
 
@@ -28,11 +28,21 @@ pub(crate) struct TraceEvent {
     pub(crate) ctrl: Vec<usize>,
     /// For the write of an RMW: the index of its read.
     pub(crate) rmw_read: Option<usize>,
-    /// For a barrier: its id and required thread count.
-    pub(crate) barrier: Option<(i64, Option<i64>)>,
+    /// For a barrier event: its barrier.
+    pub(crate) barrier: Option<TraceBarrier>,
     /// Earlier events of the trace this one is unsequenced with (`Thread::unsequenced`): no `po`
     /// between them.
     pub(crate) unsequenced: Vec<usize>,
+}
+
+/// The barrier a barrier event of a trace belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct TraceBarrier {
+    pub(crate) id: i64,
+    /// The thread count it waits for (`bar.sync b, n`), if the instruction gives one.
+    pub(crate) count: Option<i64>,
+    /// Which part of the barrier the event is (`ThreadContext::barrier_fences`).
+    pub(crate) part: BarrierPart,
 }
 
 /// A register's value and the reads it depends on.
@@ -64,6 +74,8 @@ pub(crate) struct ThreadContext<'a> {
     pub(crate) init_regs: BTreeMap<String, i64>,
     pub(crate) unroll: usize,
     pub(crate) domain: &'a Domain,
+    /// Give each barrier two events, an entry and an exit fence (`Model::splits_barriers`).
+    pub(crate) barrier_fences: bool,
 }
 
 /// The state of one path under construction.
@@ -303,9 +315,18 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             let snapshot = final_regs(&p.regs);
             let id = eval(&p.regs, id).value;
             let count = count.as_ref().map(|c| eval(&p.regs, c).value);
-            let e = p.push(EventKind::Barrier, None, 0, t.clone());
-            p.events[e].barrier = Some((id, count));
-            p.regs_at_barrier.insert(e, snapshot);
+            let parts: &[BarrierPart] = if ctx.barrier_fences {
+                &[BarrierPart::Entry, BarrierPart::Exit]
+            } else {
+                &[BarrierPart::Whole]
+            };
+            for &part in parts {
+                let e = p.push(EventKind::Barrier, None, 0, t.clone());
+                p.events[e].barrier = Some(TraceBarrier { id, count, part });
+                if part.arrives() {
+                    p.regs_at_barrier.insert(e, snapshot.clone());
+                }
+            }
             Ok(vec![p.next()])
         }
         Instr::Store {

@@ -171,7 +171,8 @@ impl Scope {
             }
         }
         let barriers = menu.iter().any(|op| op.kind == EventKind::Barrier);
-        if source.uses(Name::Set(EventSet::Bar)) && !barriers {
+        let barrier_sets = [EventSet::Bar, EventSet::EntryFence, EventSet::ExitFence];
+        if barrier_sets.iter().any(|&b| source.uses(Name::Set(b))) && !barriers {
             not_searched
                 .push("barriers: the source model has them, the search places none".to_string());
         }

@@ -75,6 +75,8 @@ impl<P: Partial> Reading for Defaulted<P> {
             | EventSet::M
             | EventSet::F
             | EventSet::Bar
+            | EventSet::EntryFence
+            | EventSet::ExitFence
             | EventSet::Iw
             | EventSet::Rmw => self.0.no_events(),
         }

@@ -54,9 +54,6 @@ impl Lowerer {
     }
 
     fn lower_var(&mut self, env: &Env, span: ast::Span, name: &str) -> diag::Result<Lowered> {
-        if self.lookup(env, name).is_none() && self.prelude_defines(name) {
-            self.note_prelude_use(env.file, span, name);
-        }
         match self.resolve(env, name)? {
             Some(Entry::Param(l) | Entry::Poly(l)) => Ok(l),
             Some(Entry::Value(id, k)) => Ok(Lowered::leaf(Expr::Def(id), Some(k))),

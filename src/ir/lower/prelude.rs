@@ -66,33 +66,6 @@ impl Lowerer {
     }
 }
 
-/// Prelude names whose dialect meaning mapcheck can only approximate, with what differs: a
-/// warning at the model's first use of one of them.
-const APPROXIMATIONS: &[(&str, &str)] = &[("EF", BARRIER_HALVES), ("XF", BARRIER_HALVES)];
-
-const BARRIER_HALVES: &str = "Dartagnan gives a barrier an entry fence (`EF`) and an exit fence \
-     (`XF`); mapcheck gives it one BAR event, which is both here, so `EF * XF` relates each \
-     barrier to itself and two synchronising barriers both ways (a happens-before built on it \
-     is cyclic whenever two barriers synchronise: such executions are inconsistent here, \
-     docs/decisions/008)";
-
-impl Lowerer {
-    /// The model uses the prelude's `name` at `span`: warn (once per difference) when the
-    /// prelude only approximates the dialect's meaning of it.
-    pub(super) fn note_prelude_use(&mut self, file: FileId, span: ast::Span, name: &str) {
-        let Some((_, why)) = APPROXIMATIONS.iter().find(|(n, _)| *n == name) else {
-            return;
-        };
-        if self.model.warnings.iter().any(|w| w.contains(why)) {
-            return;
-        }
-        let at = self.position(file, span);
-        self.model
-            .warnings
-            .push(format!("{at}: warning: `{name}`: {why}"));
-    }
-}
-
 /// The `let` binding of `name` in statement `s`, if it is one.
 pub(super) fn binding_in<'s>(s: &'s ast::Stmt, name: &str) -> Option<&'s ast::Binding> {
     match &s.kind {

@@ -194,10 +194,10 @@ pub(super) fn barrier_instances(
     for (t, trace) in combo.iter().enumerate() {
         let p = test.threads[t].placement;
         for (e, ev) in trace.events.iter().enumerate() {
-            if let Some((id, count)) = ev.barrier {
-                let entry = inst.entry((id, p.cta, p.gpu)).or_default();
+            if let Some(b) = ev.barrier.filter(|b| b.part.arrives()) {
+                let entry = inst.entry((b.id, p.cta, p.gpu)).or_default();
                 entry.0.push((t, e));
-                entry.1 = count.map(|c| c.max(1) as usize).or(entry.1);
+                entry.1 = b.count.map(|c| c.max(1) as usize).or(entry.1);
             }
         }
     }

@@ -110,6 +110,8 @@ pub(super) struct Threads<'a> {
     pub(super) test: &'a Litmus,
     pub(super) mem: &'a Memory,
     pub(super) opts: &'a Options,
+    /// Two events per barrier (`Model::splits_barriers`).
+    pub(super) barrier_fences: bool,
 }
 
 impl Threads<'_> {
@@ -138,6 +140,7 @@ impl Threads<'_> {
             init_regs,
             unroll: self.opts.unroll,
             domain,
+            barrier_fences: self.barrier_fences,
         };
         for_each_trace(&ctx, f)
     }

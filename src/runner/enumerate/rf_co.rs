@@ -8,7 +8,7 @@ use super::domain::Memory;
 use super::{Candidate, Finals};
 use crate::diag::{Error, Result};
 use crate::eval::{evaluate, Base};
-use crate::exec::{Event, EventKind, Execution};
+use crate::exec::{BarrierPart, Event, EventKind, Execution};
 use crate::ir::{CoKind, Model};
 use crate::litmus::{Instr, Litmus};
 use crate::rel::{Rel, MAX_EVENTS};
@@ -52,7 +52,7 @@ impl Shape {
                     vloc: e.vloc,
                     value: e.value,
                     tags: e.tags.clone(),
-                    barrier: e.barrier.map(|(id, _)| id),
+                    barrier: e.barrier.map(|b| (b.id, b.part)),
                 });
             }
         }
@@ -84,8 +84,11 @@ impl Shape {
                 rmw.insert(global[&(t, r)], g);
             }
         }
+        let parts = |a: &Arrival| barrier_events(combo, blocked, &global, *a);
         for (a, b) in syncbar {
-            sync.insert(global[a], global[b]);
+            for (g, h) in parts(a).flat_map(|g| parts(b).map(move |h| (g, h))) {
+                sync.insert(g, h);
+            }
         }
         let [po, rmw, data, ctrl, syncbar] = rels;
         let events_of = |thread: usize| {
@@ -303,4 +306,20 @@ pub(super) fn final_states(
             mem,
         })
         .collect()
+}
+
+/// The events of the barrier thread `t` arrives at with event `i`: that event, and its exit
+/// fence when the barrier has one (`BarrierPart`) and the thread gets past the barrier.
+fn barrier_events<'g>(
+    combo: &'g [&Trace],
+    blocked: &'g [Option<usize>],
+    global: &'g BTreeMap<Arrival, usize>,
+    (t, i): Arrival,
+) -> impl Iterator<Item = usize> + 'g {
+    let executed = executed(combo[t], blocked[t]);
+    let exit = executed
+        .get(i + 1)
+        .filter(|e| e.barrier.is_some_and(|b| b.part == BarrierPart::Exit))
+        .map(|_| global[&(t, i + 1)]);
+    std::iter::once(global[&(t, i)]).chain(exit)
 }
