@@ -1,6 +1,6 @@
 //! Symmetry breaking: locations, CTAs and GPUs are interchangeable labels, so each is used only
-//! after the one before it; threads of one size are interchangeable, so their first operations
-//! are in menu order. With Alloy counting, the scope tree is bounded too (at most `budget`
+//! after the one before it; threads of one size are interchangeable, so their operation
+//! sequences are in lexicographic menu order. With Alloy counting, the scope tree is bounded too (at most `budget`
 //! scopes), over the placements listed here.
 //!
 //! Owns: `symmetry_breaking`, `placements`, `scope_nodes`. Uses: `program_variables`, `encode`,
@@ -62,22 +62,35 @@ fn canonical_labels(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<N
     }
 }
 
-/// Threads of one size are interchangeable: their first events' operations are in menu
-/// order.
+/// Threads of one size are interchangeable: their operation sequences are in lexicographic
+/// menu order. Any program can be brought into this form by sorting its threads of one size
+/// (stably) by their operations and then renaming its locations, CTAs and GPUs to the canonical
+/// labels (`canonical_labels`), which changes no operation; so every program is searched up to
+/// a renaming.
 fn sorted_threads(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<Node>) {
     let l = &p.layout;
-    let first = |t: usize| l.events.iter().position(|&(u, k)| u == t && k == 0);
+    let events_of = |t: usize| -> Vec<usize> {
+        (0..l.events.len())
+            .filter(|&e| l.events[e].0 == t)
+            .collect()
+    };
     for t in 1..l.threads() {
         if l.sizes[t] != l.sizes[t - 1] {
             continue;
         }
-        let (Some(a), Some(b)) = (first(t - 1), first(t)) else {
-            continue;
-        };
-        for i in 0..p.menu.len() {
-            let later = c.or(p.op[b][i..].iter().copied());
-            let ok = c.implies(p.op[a][i], later);
-            structure.push(ok);
+        let mut equal_before = Node::TRUE;
+        for (a, b) in events_of(t - 1).into_iter().zip(events_of(t)) {
+            for i in 0..p.menu.len() {
+                let later = c.or(p.op[b][i..].iter().copied());
+                let in_order = c.implies(p.op[a][i], later);
+                let ok = c.implies(equal_before, in_order);
+                structure.push(ok);
+            }
+            let same: Vec<Node> = (0..p.menu.len())
+                .map(|i| c.and2(p.op[a][i], p.op[b][i]))
+                .collect();
+            let same = c.or(same);
+            equal_before = c.and2(equal_before, same);
         }
     }
 }
