@@ -13,7 +13,7 @@ use crate::diag::{self, Error};
 use crate::ir::Model;
 use crate::litmus::{self, Litmus};
 use crate::runner::{self, Outcome};
-use crate::search::{self, Options, Unfinished};
+use crate::search::{self, Options, Statistics, Unfinished};
 use crate::{decide, ir, mapping};
 
 /// Both directions of a comparison.
@@ -43,6 +43,8 @@ pub struct Direction {
     pub clean_to: usize,
     /// How far the next bound got, when the check stopped early.
     pub unfinished: Option<Unfinished>,
+    /// The work of the check, over all of the forbidding model's axioms.
+    pub statistics: Statistics,
 }
 
 /// A distinguishing test with both models' verdicts on it.
@@ -107,6 +109,9 @@ fn direction(
     let mut out = unsearched(forbidding, allowing);
     out.clean_to = report.axioms.iter().map(|a| a.clean_to).min().unwrap_or(0);
     out.unfinished = report.axioms.iter().find_map(|a| a.unfinished);
+    for a in &report.axioms {
+        out.statistics.add(&a.statistics);
+    }
     let smallest = report
         .axioms
         .iter()
@@ -132,6 +137,7 @@ fn unsearched(forbidding: &Model, allowing: &Model) -> Direction {
         difference: None,
         clean_to: 0,
         unfinished: None,
+        statistics: Statistics::default(),
     }
 }
 
@@ -249,6 +255,9 @@ fn render_direction(d: &Direction) -> String {
             s.push_str("  not searched (the comparison stopped before this direction)\n")
         }
         (None, None) => writeln!(s, "  none up to bound {}", d.clean_to).unwrap(),
+    }
+    if d.statistics.queries > 0 {
+        writeln!(s, "  work: {}", d.statistics).unwrap();
     }
     s
 }

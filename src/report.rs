@@ -212,11 +212,7 @@ pub(crate) fn render_lines(heading: &str, lines: &[SummaryLine]) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "\n{heading}:");
     for l in lines {
-        let a = &l.statistics;
-        let stats = format!(
-            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
-            a.queries, a.solves, a.racy, a.explained, a.seconds
-        );
+        let stats = l.statistics.to_string();
         let verdict = match &l.verdict {
             LineVerdict::Counterexample { bound, written_to } => {
                 let at = written_to

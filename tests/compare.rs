@@ -77,6 +77,11 @@ fn rc11_and_c11_differ_both_ways() {
     // Both models flag data races: only programs race-free under the forbidding model count.
     assert_eq!(rc11_forbids.race_free_under, ["data-race"]);
     assert_eq!(c11_forbids.race_free_under, ["data-race"]);
+    // Each direction reports its work: at least one solver call per thread-shape problem.
+    for d in &c.directions {
+        let work = &d.statistics;
+        assert!(work.queries > 0 && work.solves >= work.queries, "{work}");
+    }
 }
 
 /// The paper's and the Alloy form of PTX 6.0 allow the same tests up to 4 events, barriers
@@ -187,6 +192,7 @@ fn the_command_exits_1_on_a_difference_and_0_on_none() {
         "{out}"
     );
     assert!(out.contains("  none up to bound 3\n"), "{out}");
+    assert_eq!(out.matches("\n  work: ").count(), 2, "{out}");
     let (code, out, err) = mapcheck(&[
         "compare",
         "models/ptx-v6.cat",

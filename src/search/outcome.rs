@@ -61,6 +61,18 @@ pub struct Statistics {
     pub seconds: f64,
 }
 
+/// `3 queries, 9 solver calls, 5 racy programs refined away, …, 1.25 s` (summaries of `check`
+/// and `compare`).
+impl std::fmt::Display for Statistics {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(
+            f,
+            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
+            self.queries, self.solves, self.racy, self.explained, self.seconds
+        )
+    }
+}
+
 impl Statistics {
     /// Add `other`'s work to this.
     pub fn add(&mut self, other: &Statistics) {
