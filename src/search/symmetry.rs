@@ -1,7 +1,7 @@
 //! Symmetry breaking: locations, CTAs and GPUs are interchangeable labels, so each is used only
 //! after the one before it; threads of one size are interchangeable, so their operation
-//! sequences are in lexicographic menu order. With Alloy counting, the scope tree is bounded too (at most `budget`
-//! scopes), over the placements listed here.
+//! sequences are in lexicographic menu order. With Alloy counting, the scope tree is bounded
+//! too (at most `budget` scopes), over the placements listed here.
 //!
 //! Owns: `symmetry_breaking`, `placements`, `scope_nodes`. Uses: `program_variables`, `encode`,
 //! `exec` (event kinds).
