@@ -320,12 +320,11 @@ fn step(ctx: &ThreadContext, labels: &BTreeMap<String, usize>, mut p: Path) -> R
             } else {
                 &[BarrierPart::Whole]
             };
+            // The thread arrives at the first part: where it blocks, if it does.
+            p.regs_at_barrier.insert(p.events.len(), snapshot);
             for &part in parts {
                 let e = p.push(EventKind::Barrier, None, 0, t.clone());
                 p.events[e].barrier = Some(TraceBarrier { id, count, part });
-                if part.arrives() {
-                    p.regs_at_barrier.insert(e, snapshot.clone());
-                }
             }
             Ok(vec![p.next()])
         }

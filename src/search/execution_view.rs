@@ -194,10 +194,9 @@ impl Reading for ViewReading<'_, '_, '_, '_> {
             EventSet::W => x.writes.clone(),
             EventSet::F => x.fences.clone(),
             EventSet::M => x.reads.union(c, &x.writes),
-            EventSet::Bar => x.barriers.clone(),
             // A barrier the search places is one event, its entry and its exit (`compare`
             // places none for a model that names `EF` or `XF`: `Model::splits_barriers`).
-            EventSet::EntryFence | EventSet::ExitFence => x.barriers.clone(),
+            EventSet::Bar | EventSet::EntryFence | EventSet::ExitFence => x.barriers.clone(),
             EventSet::Iw => Vector(
                 (p.layout.slots.iter())
                     .map(|s| Node::constant(matches!(s.role, Role::Init(_))))
