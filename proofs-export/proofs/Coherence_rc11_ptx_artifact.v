@@ -7,8 +7,10 @@
    exported [drf] (race freedom of the program) is what is left ([lifts_race_free]).
 
    The proof.
-   - eco of Xs is rf | co | fr | co;rf | fr;rf ([coh_eco_nf]): rf is functional, co transitive,
-     and the other compositions join a read to a write. co of Xs is co of Xt ([co_agrees]), so
+   - eco of Xs is rf | co | fr | co;rf | fr;rf ([coh_eco_nf]): models/rc11-base.cat writes RC11's
+     (rf | mo | rb)+ in this normal form, and [coh_closure_eco]/[coh_eco_closure] prove the two
+     equal on the lift (rf is functional, co transitive, and the other compositions join a read
+     to a write). co of Xs is co of Xt ([co_agrees]), so
      fr of Xs is fr of Xt, and rf of Xs is rf of Xt.
    - hb a b against eco b a, case by case: with rf b a or fr b a, hb from the read or write a
      is PTX's po (SCPerLocation fails) or cause_base (Causality fails); with co b a, co_t a b
@@ -104,12 +106,57 @@ Proof.
     + apply (nn_bind _ _ (coh_fr_ends y m Fym)). intros [Ry _] _. exact (kinds_RW _ y WfS Ry Wy).
 Qed.
 
+(* eco, as models/rc11-base.cat writes it (rf | (mo | rb); rf?), is the normal form ... *)
 Lemma coh_eco_nf : forall x y, rc11_scoped_eco Xs x y -> ~ ~ coh_nf Xs x y.
 Proof.
-  intros x y H. unfold rc11_scoped_eco, rc11_scoped_mo, rc11_scoped_rb in H.
+  intros x y H. unfold rc11_scoped_eco, rc11_scoped_mo, rc11_scoped_rb in H. apply nn_ret.
+  destruct H as [Rf | (z & [Co | Fr] & [[_ Eq] | Rf])]; unfold coh_nf.
+  - left. exact Rf.
+  - subst z. right; left. exact Co.
+  - right; right; right; left. exists z. split; assumption.
+  - subst z. right; right; left. exact Fr.
+  - right; right; right; right. exists z. split; assumption.
+Qed.
+
+(* ... and conversely (the identity step of rf? needs the write to be an event). *)
+Lemma coh_nf_eco : forall x y, coh_nf Xs x y -> ~ ~ rc11_scoped_eco Xs x y.
+Proof.
+  intros x y N. unfold rc11_scoped_eco, rc11_scoped_mo, rc11_scoped_rb.
+  assert (Ev : W Xs y -> ~ ~ E Xs y).
+  { intro Wy. apply (labelled_in_events Xs y (wf_consistent_labels_in_events _ WfS)). tauto. }
+  destruct N as [Rf|[Co|[Fr|[(m & Co & Rf)|(m & Fr & Rf)]]]].
+  - apply nn_ret. left. exact Rf.
+  - apply (nn_bind _ _ (wf_co_shape Xs WfS x y Co)). intros [[_ Wy] _].
+    apply (nn_bind _ _ (Ev Wy)). intro Ey. apply nn_ret. right.
+    exists y. split; [left; exact Co | left; split; [exact Ey | reflexivity]].
+  - apply (nn_bind _ _ (coh_fr_ends x y Fr)). intros [_ Wy].
+    apply (nn_bind _ _ (Ev Wy)). intro Ey. apply nn_ret. right.
+    exists y. split; [right; exact Fr | left; split; [exact Ey | reflexivity]].
+  - apply nn_ret. right. exists m. split; [left; exact Co | right; exact Rf].
+  - apply nn_ret. right. exists m. split; [right; exact Fr | right; exact Rf].
+Qed.
+
+(* RC11's eco, (rf | mo | rb)+, is eco as rc11-base.cat writes it, on the lift: a path of any
+   length shortens to the normal form ([coh_nf_step]); conversely each case of rc11-base.cat's
+   eco is a path of at most two steps. (tests/wf_model.rs checks the same equality over every
+   well-formed execution of up to five events.) *)
+Lemma coh_closure_eco : forall x y,
+  tc (union (rf Xs) (union (co Xs) (fr Xs))) x y -> ~ ~ rc11_scoped_eco Xs x y.
+Proof.
+  intros x y H. enough (N : ~ ~ coh_nf Xs x y) by exact (nn_bind _ _ N (coh_nf_eco x y)).
   induction H as [x y S | x z y S _ IH].
   - apply nn_ret. destruct S as [Rf|[Co|Fr]]; [left | right; left | right; right; left]; assumption.
   - apply (nn_bind _ _ IH). intro N. exact (coh_nf_step x z y S N).
+Qed.
+
+Lemma coh_eco_closure : forall x y,
+  rc11_scoped_eco Xs x y -> tc (union (rf Xs) (union (co Xs) (fr Xs))) x y.
+Proof.
+  intros x y H. unfold rc11_scoped_eco, rc11_scoped_mo, rc11_scoped_rb in H.
+  destruct H as [Rf | (z & CoFr & [[_ Eq] | Rf])].
+  - apply tc_once. left. exact Rf.
+  - subst z. apply tc_once. right. exact CoFr.
+  - apply (tc_step _ x z y); [right; exact CoFr | apply tc_once; left; exact Rf].
 Qed.
 
 (* ---- sb alone is acyclic; an hb cycle holds a synchronisation step ---- *)
