@@ -12,13 +12,12 @@ use crate::rel::Rel;
 
 /// `empty v`.
 pub(crate) fn empty(c: &mut Circuit, v: &Value) -> Node {
-    let cells = cells(v);
-    c.and(cells.iter().map(|&x| !x))
+    c.and(v.cells().iter().map(|&x| !x))
 }
 
 /// `~empty v`.
 pub(crate) fn nonempty(c: &mut Circuit, v: &Value) -> Node {
-    c.or(cells(v).iter().copied())
+    c.or(v.cells().iter().copied())
 }
 
 /// `irreflexive r`.
@@ -29,13 +28,6 @@ pub(crate) fn irreflexive(c: &mut Circuit, r: &Matrix) -> Node {
 /// `~irreflexive r`.
 pub(crate) fn reflexive_somewhere(c: &mut Circuit, r: &Matrix) -> Node {
     c.or(r.diagonal().0)
-}
-
-fn cells(v: &Value) -> &[Node] {
-    match v {
-        Value::Set(s) => &s.0,
-        Value::Rel(r) => r.cells(),
-    }
 }
 
 /// What the constants of a relation say about its cycles.

@@ -26,6 +26,29 @@ pub(crate) enum Value {
     Rel(Matrix),
 }
 
+impl Value {
+    /// Its nodes: a set's by slot, a relation's row by row.
+    pub(crate) fn cells(&self) -> &[Node] {
+        match self {
+            Value::Set(v) => &v.0,
+            Value::Rel(m) => m.cells(),
+        }
+    }
+
+    /// A value of the same kind and size with the given nodes (in `cells` order).
+    pub(crate) fn with_cells(&self, mut f: impl FnMut(usize, Node) -> Node) -> Value {
+        match self {
+            Value::Set(v) => Value::Set(Vector(
+                v.0.iter().enumerate().map(|(k, &x)| f(k, x)).collect(),
+            )),
+            Value::Rel(m) => {
+                let n = m.n();
+                Value::Rel(Matrix::from_fn(n, |i, j| f(i * n + j, m.get(i, j))))
+            }
+        }
+    }
+}
+
 impl From<Vector> for Value {
     fn from(v: Vector) -> Value {
         Value::Set(v)

@@ -1,10 +1,12 @@
-//! Polarity: how a model's definitions and checks change as one witness relation grows.
+//! Polarity: how a model's definitions and checks change as one witness relation, or one
+//! definition, grows.
 //!
 //! Owns: `Model::failures_grow_with`, which the lowering records on each `Witness`: every
 //! non-flag check after the witness's choice fails for a relation whenever it fails for a
 //! smaller one. The evaluator then judges a prefix of a linear order (the pairs every completion
-//! has) and skips the completions of a prefix that fails too much (`eval`'s `choose`). Uses: the
-//! IR only.
+//! has) and skips the completions of a prefix that fails too much (`eval`'s `choose`). And
+//! `Model::consistency_antitone_in`, the same question for a definition, which lets the encoder
+//! over-approximate a closure or a fixpoint that consistency only needs small. Uses: the IR only.
 use super::{BinOp, DefBody, Expr, Model, Op1, Step};
 
 /// How a value changes as the witness grows.
@@ -59,7 +61,32 @@ impl Model {
         };
         let mut defs = vec![Polarity::Absent; self.defs.len()];
         defs[self.witnesses[w].def] = Polarity::Monotone;
-        self.steps[at + 1..].iter().all(|step| match step {
+        self.failures_grow_after(at + 1, defs, false)
+    }
+
+    /// Is the model's consistency antitone in the definitions `ids` (one step's: a `let` or a
+    /// `let rec` group)? That is, do the non-flag checks after them fail whenever they fail for
+    /// smaller values, and do the witnesses chosen after them range over the same sets with
+    /// orders that can only grow? Then a consistency that is only asserted may give them any
+    /// values above their own (the encoder's over-approximated closures and fixpoints).
+    pub(crate) fn consistency_antitone_in(&self, ids: &[usize]) -> bool {
+        let Some(at) = self.steps.iter().position(|s| match s {
+            Step::Define(id) => ids == [*id],
+            Step::Fixpoint(group) => group == ids,
+            _ => false,
+        }) else {
+            return false;
+        };
+        let mut defs = vec![Polarity::Absent; self.defs.len()];
+        ids.iter().for_each(|&id| defs[id] = Polarity::Monotone);
+        self.failures_grow_after(at + 1, defs, true)
+    }
+
+    /// From step `from` on, with `defs` the polarities so far: does every non-flag check fail
+    /// more as the growing values grow? A later witness choice is allowed (`choices`) when its
+    /// set does not change and its order can only grow (fewer linearisations are legal).
+    fn failures_grow_after(&self, from: usize, mut defs: Vec<Polarity>, choices: bool) -> bool {
+        self.steps[from..].iter().all(|step| match step {
             Step::Define(id) => {
                 if let DefBody::Value(e) = &self.defs[*id].body {
                     defs[*id] = of_expr(e, &defs);
@@ -79,7 +106,15 @@ impl Model {
                 };
                 check.flag || matches!(of_expr(&check.expr, &defs), p if p == grows || p == Polarity::Absent)
             }
-            Step::Choose(_) => false,
+            Step::Choose(w) => {
+                let witness = &self.witnesses[*w];
+                choices
+                    && of_expr(&witness.set, &defs) == Polarity::Absent
+                    && matches!(
+                        of_expr(&witness.order, &defs),
+                        Polarity::Absent | Polarity::Monotone
+                    )
+            }
         })
     }
 
@@ -132,6 +167,44 @@ mod tests {
         assert!(!grows("acyclic (s \\ po) | (po \\ s) as A"));
         assert!(!grows("let rec h = (po \\ s) | h; s\nacyclic h as A"));
         assert!(!grows("with t from linearisations(R, s)\nacyclic t as A"));
+    }
+
+    /// `consistency_antitone_in` the definition `name` of a model.
+    fn antitone(text: &str, name: &str) -> bool {
+        let model = load_str("t.cat", &format!("\"t\"\n{text}\n"), None).expect("model loads");
+        let id = model.def_named(name).expect("defined");
+        let group = model
+            .steps
+            .iter()
+            .find_map(|s| match s {
+                crate::ir::Step::Fixpoint(g) if g.contains(&id) => Some(g.clone()),
+                _ => None,
+            })
+            .unwrap_or(vec![id]);
+        model.consistency_antitone_in(&group)
+    }
+
+    #[test]
+    fn consistency_is_antitone_in_a_closure_only_checks_want_small() {
+        assert!(antitone("let t = (po | rf)+\nacyclic t; co as A", "t"));
+        assert!(antitone(
+            "let rec h = rf | h; rmw; h\nlet c = po | h\nempty (c & loc) \\ co as A",
+            "h"
+        ));
+        assert!(antitone(
+            "let t = po+\nwith s from linearisations(W, t)\nacyclic s as A",
+            "t"
+        ));
+        assert!(antitone(
+            "let t = po+\nflag ~empty t as F\nacyclic rf as A",
+            "t"
+        ));
+        assert!(!antitone("let t = po+\n~empty t as A", "t"));
+        assert!(!antitone("let t = po+\nempty co \\ t as A", "t"));
+        assert!(!antitone(
+            "let t = po+\nwith s from linearisations(domain(t), 0)\nacyclic s as A",
+            "t"
+        ));
     }
 
     #[test]

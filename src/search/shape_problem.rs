@@ -102,7 +102,7 @@ impl<'a> ShapeProblem<'a> {
         let c = &mut sat.circuit;
         let vars = CandidateVariables::new(c, layout, menu, &setup);
         let x_target = ExecutionView::new(c, &vars, false, &vars.rf, &vars.co);
-        let mut target = Encoded::new(
+        let target = Encoded::asserted_consistency(
             c,
             &mapping.target,
             x_target.present.clone(),
@@ -116,7 +116,7 @@ impl<'a> ShapeProblem<'a> {
             &mut |c, name| x_source.base(c, name),
         );
         let mut hard = vars.structure.clone();
-        hard.push(target.consistent_node(c));
+        hard.push(target);
         if mapping.source.witnesses.is_empty() {
             for order in thread_orders(shape.len()) {
                 let events = vars.program.layout.events_of_threads(&order);
