@@ -333,3 +333,41 @@ fn shard_env_reads_the_array_index_of_slurm_and_kubernetes() {
     assert_eq!(status, 0, "{out}");
     assert!(out.contains("none up to bound 2"), "{out}");
 }
+
+#[test]
+fn a_change_to_a_file_a_model_includes_is_a_new_plan() {
+    // The plan's identity covers what the models say, included files too: shards of a check
+    // whose rc11-base.cat (included by the source model) has changed are another check's. A
+    // comment is not a change.
+    let tmp = tempfile::tempdir().unwrap();
+    let root = tmp.path();
+    for dir in ["models", "mappings"] {
+        std::fs::create_dir(root.join(dir)).unwrap();
+    }
+    for file in [
+        "rc11-scoped.cat",
+        "rc11-base.cat",
+        "ptx-v6.cat",
+        "ptx-v6-base.cat",
+    ] {
+        std::fs::copy(
+            Path::new("models").join(file),
+            root.join("models").join(file),
+        )
+        .unwrap();
+    }
+    let map = root.join("mappings/rc11-ptx-artifact.map");
+    std::fs::copy("mappings/rc11-ptx-artifact.map", &map).unwrap();
+    let opts = Options::natural(3, Backend::BatSat);
+    let id = || {
+        let m = mapping::load(&map).expect("mapping loads");
+        shard::plan(&m, &opts, 2).expect("plan").id
+    };
+    let base = root.join("models/rc11-base.cat");
+    let text = std::fs::read_to_string(&base).unwrap();
+    let before = id();
+    std::fs::write(&base, format!("{text}\n(* a comment *)\n")).unwrap();
+    assert_eq!(id(), before, "a comment changed the plan");
+    std::fs::write(&base, text.replace("let mo = co", "let mo = co | 0")).unwrap();
+    assert_ne!(id(), before, "a changed definition kept the plan");
+}

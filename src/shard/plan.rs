@@ -184,9 +184,10 @@ fn fnv1a(bytes: &[u8], mut h: u64) -> u64 {
     h
 }
 
-/// The plan's identity: the mapping file's and both model files' text, the options, the
-/// number of shards, the file format and the cost model (two FNV-1a hashes with different
-/// seeds, 128 bits in hex). Files a model includes are not read.
+/// The plan's identity: the mapping file's and both model files' text, the text of every
+/// statement of both models as loaded (so a change to a file a model includes is a new plan
+/// too; a comment there is not), the options, the number of shards, the file format and the
+/// cost model (two FNV-1a hashes with different seeds, 128 bits in hex).
 fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) -> Result<String> {
     let mut bytes: Vec<u8> = vec![];
     for part in [FORMAT, COST_MODEL] {
@@ -203,6 +204,15 @@ fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) 
         })?;
         bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
         bytes.extend_from_slice(&text);
+    }
+    for model in [&mapping.source, &mapping.target] {
+        let statements = (model.defs.iter().map(|d| &d.source_text))
+            .chain(model.checks.iter().map(|c| &c.source_text))
+            .chain(model.witnesses.iter().map(|w| &w.source_text));
+        for text in statements {
+            bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
+            bytes.extend_from_slice(text.as_bytes());
+        }
     }
     let options =
         serde_json::to_string(&identity_options(opts, axioms)).expect("options serialise");
