@@ -127,8 +127,8 @@ pub fn work(mapping: &Mapping, opts: &Options) -> diag::Result<Work> {
 
 /// Search the given shapes for their axioms, bound after bound, each bound's shapes in parallel;
 /// a shape not of `work(mapping, opts)` or an unknown axiom is an error. Every unit asked for
-/// gets an outcome. Reports each finished shape to `observe` (`Event::Shape`, counted among the
-/// shapes asked for at that bound).
+/// gets an outcome. Reports each bound as it starts and each finished shape to `observe`
+/// (`Event::Shape`, counted among the shapes asked for at that bound).
 pub fn check_units(
     mapping: &Mapping,
     opts: &Options,
@@ -172,6 +172,11 @@ pub fn check_units(
             error: None,
         });
         let total = here.len();
+        observe(Event::Shape {
+            bound,
+            done: 0,
+            total,
+        });
         let mut level_out: Vec<ShapeOutcome> = here
             .par_iter()
             .map(|w| {
