@@ -94,7 +94,7 @@ impl Encoded {
         fixed: &[Option<Rel>],
     ) -> Encoded {
         let bases = model.bases.iter().map(|&name| base(c, name)).collect();
-        Encoded::from_parts(c, model, all, bases, fixed)
+        Encoded::from_parts(c, model, all, bases, fixed, false)
     }
 
     /// "`model` is consistent", for a model only ever asserted consistent, whose relations are
@@ -110,14 +110,13 @@ impl Encoded {
         base: &mut dyn FnMut(&mut Circuit, vocab::Name) -> Value,
     ) -> Node {
         let bases = model.bases.iter().map(|&name| base(c, name)).collect();
-        let tr = Translation::new(c, model, all, bases, &[], true);
-        Encoded::with_translation(model, tr).consistent_node(c)
+        Encoded::from_parts(c, model, all, bases, &[], true).consistent_node(c)
     }
 
     /// Translate `model` over the values `bounds` give its names.
     pub(crate) fn from_bounds(c: &mut Circuit, model: &Model, bounds: &Bounds) -> Encoded {
         let (all, bases) = translate::instantiate(c, model, bounds);
-        Encoded::from_parts(c, model, all, bases, &[])
+        Encoded::from_parts(c, model, all, bases, &[], false)
     }
 
     fn from_parts(
@@ -126,12 +125,9 @@ impl Encoded {
         all: Vector,
         bases: Vec<Value>,
         fixed: &[Option<Rel>],
+        upper: bool,
     ) -> Encoded {
-        let tr = Translation::new(c, model, all, bases, fixed, false);
-        Encoded::with_translation(model, tr)
-    }
-
-    fn with_translation(model: &Model, tr: Translation) -> Encoded {
+        let tr = Translation::new(c, model, all, bases, fixed, upper);
         let checks = model.checks.len();
         Encoded {
             model: model.clone(),
@@ -431,7 +427,7 @@ mod tests {
         let upper = Encoded::asserted_consistency(c, model, all.clone(), &mut |_, name| {
             bases[slot(name)].clone()
         });
-        let exact = Encoded::from_parts(c, model, all, bases.clone(), &[]);
+        let exact = Encoded::from_parts(c, model, all, bases.clone(), &[], false);
         (sat, upper, exact)
     }
 

@@ -261,24 +261,24 @@ impl Translation {
     /// A value's tuples are free only where its body may hold of the full relations (the least
     /// fixpoint is below that, the bodies being monotone).
     fn fixpoint_above(&mut self, c: &mut Circuit, model: &Model, ids: &[DefId]) {
-        let bodies: Vec<&Expr> = ids
+        let group: Vec<(DefId, &Expr)> = ids
             .iter()
             .filter_map(|&id| match &model.defs[id].body {
-                DefBody::Fixpoint(e) => Some(e),
+                DefBody::Fixpoint(e) => Some((id, e)),
                 _ => None,
             })
             .collect();
-        for &id in ids {
+        for &(id, _) in &group {
             let kind = model.defs[id].kind.unwrap_or(Kind::Rel);
             let full = empty(kind, self.n).with_cells(|_, _| Node::TRUE);
             self.defs[id] = Some(full);
         }
-        let possible: Vec<Value> = bodies.iter().map(|e| self.expr(c, e)).collect();
-        for (&id, p) in ids.iter().zip(&possible) {
+        let possible: Vec<Value> = group.iter().map(|&(_, e)| self.expr(c, e)).collect();
+        for (&(id, _), p) in group.iter().zip(&possible) {
             let fresh = p.with_cells(|_, x| if x == Node::FALSE { x } else { c.input() });
             self.defs[id] = Some(fresh);
         }
-        for (&id, e) in ids.iter().zip(&bodies) {
+        for &(id, e) in &group {
             let once = self.expr(c, e);
             let value = self.def(id);
             for (&body, &x) in once.cells().iter().zip(value.cells()) {

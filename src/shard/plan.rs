@@ -202,16 +202,14 @@ fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) 
         let text = std::fs::read(path).map_err(|e| {
             Error::file(path.display().to_string(), format!("cannot read file: {e}"))
         })?;
-        bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
-        bytes.extend_from_slice(&text);
+        push_text(&mut bytes, &text);
     }
     for model in [&mapping.source, &mapping.target] {
         let statements = (model.defs.iter().map(|d| &d.source_text))
             .chain(model.checks.iter().map(|c| &c.source_text))
             .chain(model.witnesses.iter().map(|w| &w.source_text));
         for text in statements {
-            bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
-            bytes.extend_from_slice(text.as_bytes());
+            push_text(&mut bytes, text.as_bytes());
         }
     }
     let options =
@@ -222,6 +220,12 @@ fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) 
     let a = fnv1a(&bytes, 0xcbf2_9ce4_8422_2325);
     let b = fnv1a(&bytes, 0x6c62_272e_07bb_0142);
     Ok(format!("{a:016x}{b:016x}"))
+}
+
+/// Append `text` with its length before it, so that no two sequences of texts hash alike.
+fn push_text(bytes: &mut Vec<u8>, text: &[u8]) {
+    bytes.extend_from_slice(&(text.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(text);
 }
 
 #[cfg(test)]
