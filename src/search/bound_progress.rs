@@ -93,10 +93,14 @@ impl BoundProgress {
     /// Fold the bound into `results`; true if it was not finished (the check stopped). A
     /// counterexample found before a stop is reported even if shapes before it did not finish:
     /// the runner confirmed it, though a smaller shape of the bound might have given another.
+    /// When the check stopped, an axiom that did finish this bound records the next one (of
+    /// `next_shapes` shapes, if there is one) as unfinished with no shape done, never as if its
+    /// search had ended here.
     pub(super) fn merge(
         mut self,
         open: &[usize],
         results: &mut [AxiomResult],
+        next_shapes: Option<usize>,
         observe: Observer,
     ) -> bool {
         let mut stopped = false;
@@ -111,7 +115,7 @@ impl BoundProgress {
                 res.counterexample = Some(cx);
             } else if self.finished[k].iter().all(|&f| f) {
                 res.clean_to = self.bound;
-                clean.push(res.axiom.clone());
+                clean.push(a);
             } else {
                 stopped = true;
                 res.unfinished = Some(Unfinished {
@@ -122,11 +126,62 @@ impl BoundProgress {
             }
         }
         if !clean.is_empty() {
+            let names: Vec<String> = clean.iter().map(|&a| results[a].axiom.clone()).collect();
             observe(Event::Bound {
                 bound: self.bound,
-                clean: &clean,
+                clean: &names,
             });
         }
+        if let (true, Some(shapes)) = (stopped, next_shapes) {
+            for &a in &clean {
+                results[a].unfinished = Some(Unfinished {
+                    bound: self.bound + 1,
+                    shapes_done: 0,
+                    shapes,
+                });
+            }
+        }
         stopped
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn result(axiom: &str) -> AxiomResult {
+        AxiomResult {
+            axiom: axiom.into(),
+            counterexample: None,
+            clean_to: 4,
+            statistics: Statistics::default(),
+            unfinished: None,
+        }
+    }
+
+    /// A timeout that falls after Coherence finished bound 5 but before Atomicity did (seen in
+    /// CI): Coherence must say it stopped before bound 6, not read as a search that ended.
+    #[test]
+    fn an_axiom_that_finished_the_stopped_bound_records_the_next_as_not_started() {
+        let shapes = vec![vec![5], vec![4, 1], vec![3, 2]];
+        let mut level = BoundProgress::new(5, &shapes, 2);
+        level.finished[0] = vec![true; 3];
+        level.finished[1] = vec![true, false, true];
+        let mut results = [result("Coherence"), result("Atomicity")];
+        assert!(level.merge(&[0, 1], &mut results, Some(11), &|_| {}));
+        assert_eq!(results[0].clean_to, 5);
+        let not_started = Unfinished {
+            bound: 6,
+            shapes_done: 0,
+            shapes: 11,
+        };
+        assert_eq!(results[0].unfinished, Some(not_started));
+        assert_eq!(results[1].clean_to, 4);
+        let during = Unfinished {
+            bound: 5,
+            shapes_done: 2,
+            shapes: 3,
+        };
+        assert_eq!(results[1].unfinished, Some(during));
     }
 }

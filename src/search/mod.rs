@@ -153,11 +153,10 @@ pub fn check(mapping: &Mapping, opts: &Options, observe: Observer) -> diag::Resu
         if let Some(e) = level.error {
             return Err(e);
         }
-        stopped = level.merge(&open, &mut results, observe);
-        if stopped && bound < opts.bound {
-            let next_shapes = shapes_at(bound + 1, opts).len();
-            record_not_started(&mut results, bound + 1, next_shapes);
-        }
+        // Only a stopped bound needs the next one's size (see `BoundProgress::merge`).
+        let next_shapes =
+            (bound < opts.bound && opts.stop.requested()).then(|| shapes_at(bound + 1, opts).len());
+        stopped = level.merge(&open, &mut results, next_shapes, observe);
         if stopped || (opts.first && results.iter().any(|r| r.counterexample.is_some())) {
             break;
         }
@@ -171,21 +170,6 @@ pub fn check(mapping: &Mapping, opts: &Options, observe: Observer) -> diag::Resu
         stopped,
         scope,
     })
-}
-
-/// A check stopped in a bound that some open axioms had finished: those axioms stopped before
-/// `next_bound` started, so they record it as unfinished with no shape done (as every open axiom
-/// does when a stop falls between two bounds), never as if their search had ended there.
-fn record_not_started(results: &mut [AxiomResult], next_bound: usize, next_shapes: usize) {
-    for r in results {
-        if r.counterexample.is_none() && r.unfinished.is_none() && r.clean_to + 1 == next_bound {
-            r.unfinished = Some(Unfinished {
-                bound: next_bound,
-                shapes_done: 0,
-                shapes: next_shapes,
-            });
-        }
-    }
 }
 
 /// Zero threads, locations or a zero bound would search nothing and report it clean.
@@ -249,42 +233,4 @@ fn select_axioms(mapping: &Mapping, wanted: &[String]) -> Result<Vec<(usize, Str
         .into_iter()
         .filter(|(_, n)| wanted.is_empty() || wanted.contains(n))
         .collect())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn result(axiom: &str, clean_to: usize, unfinished: Option<Unfinished>) -> AxiomResult {
-        AxiomResult {
-            axiom: axiom.into(),
-            counterexample: None,
-            clean_to,
-            statistics: Statistics::default(),
-            unfinished,
-        }
-    }
-
-    /// A timeout that falls after Coherence finished bound 5 but before Atomicity did (seen in
-    /// CI): Coherence must say it stopped before bound 6, not read as a search that ended.
-    #[test]
-    fn an_axiom_that_finished_the_stopped_bound_records_the_next_as_not_started() {
-        let during = Unfinished {
-            bound: 5,
-            shapes_done: 3,
-            shapes: 7,
-        };
-        let mut results = [
-            result("Coherence", 5, None),
-            result("Atomicity", 4, Some(during)),
-        ];
-        record_not_started(&mut results, 6, 11);
-        let not_started = Unfinished {
-            bound: 6,
-            shapes_done: 0,
-            shapes: 11,
-        };
-        assert_eq!(results[0].unfinished, Some(not_started));
-        assert_eq!(results[1].unfinished, Some(during));
-    }
 }
