@@ -1,8 +1,9 @@
 //! `check --test` (`search::confirm`): a given source test judged as the search judges its
 //! solutions. A counterexample the search prints, given back, is confirmed for its axiom; the
-//! hand-built bound-9 test breaks Atomicity under Fig. 11's PTX mappings (the runner agrees: the
-//! source models forbid the outcome without a race, the PTX models allow the compiled test); a
-//! test that is not a counterexample, or whose program races, is said not to be one.
+//! hand-built bound-9 test and the bound-8 test the search found break Atomicity under Fig. 11's
+//! PTX mappings (the runner agrees: the source models forbid the outcome without a race, the PTX
+//! models allow the compiled test); a test that is not a counterexample, or whose program races,
+//! is said not to be one.
 use std::path::Path;
 
 use mapcheck::encode::Backend;
@@ -14,6 +15,7 @@ use litmus_common::assert_source_forbidden_and_compiled_allowed;
 
 const ATOMICITY_9: &str = "tests/data/search/rc11-ptx-artifact-atomicity-9.litmus";
 const COHERENCE_7: &str = "tests/data/search/rc11-ptx-artifact-coherence-7.litmus";
+const ATOMICITY_8: &str = "tests/data/search/rc11-ptx-artifact-atomicity-8.litmus";
 
 /// The verdict of `test` against `map` for `axiom`.
 fn verdict(map: &str, test: &litmus::Litmus, axiom: &str) -> TestVerdict {
@@ -79,6 +81,40 @@ fn fig11_rows_break_atomicity_through_a_store_no_consistent_execution_runs() {
             }
             other => panic!("{map}: {other:?}"),
         }
+    }
+}
+
+/// The bound-8 test the full bound-8 search of `rc11-ptx-artifact.map` found (2026-11-28, shape
+/// [5,3]; `docs/results/2026-11-28-artifact-bound8-one-machine/`) breaks scoped RC11's Coherence
+/// and Atomicity, not SC, under each of Fig. 11's PTX mappings, and the runner agrees: P1's RMW
+/// reads P0's CTA-scoped release RMW across CTAs, as P0's own SC RMW does — in PTX the two are
+/// not morally strong, so nothing orders them; in every consistent source execution where P1's
+/// RMW runs it is ordered after P0's (it reads P0's GPU-scoped SC RMW, or the execution is
+/// inconsistent), so the program is race-free.
+#[test]
+fn the_bound8_search_finds_an_atomicity_counterexample_the_runner_confirms() {
+    let source = litmus::parse_file(Path::new(ATOMICITY_8)).expect("test reads");
+    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
+    for map in [
+        "mappings/rc11-ptx-artifact.map",
+        "mappings/rc11-ptx.map",
+        "mappings/cuda-ptx.map",
+    ] {
+        assert_source_forbidden_and_compiled_allowed(map, &source);
+        let m = mapping::load(Path::new(map)).expect("mapping loads");
+        let verdicts = search::confirm(&m, &source, &axioms).expect("confirm runs");
+        let found: Vec<(&str, Option<usize>)> = verdicts
+            .iter()
+            .map(|(a, v)| match v {
+                TestVerdict::Counterexample(c) => (a.as_str(), Some(c.bound)),
+                _ => (a.as_str(), None),
+            })
+            .collect();
+        assert_eq!(
+            found,
+            [("Coherence", Some(8)), ("Atomicity", Some(8)), ("SC", None)],
+            "{map}"
+        );
     }
 }
 
