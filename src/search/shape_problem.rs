@@ -518,8 +518,7 @@ fn sequential_executions_consistent(
     bound: usize,
     opts: &Options,
 ) -> bool {
-    let sc = crate::ir::load_str("models/sc.cat", SC_MODEL, None)
-        .expect("the bundled models/sc.cat loads (tested)");
+    let sc = sc_model();
     let (mut sat, vars) = candidate(mapping, menu, shape, bound, opts);
     let c = &mut sat.circuit;
     let model = &mapping.source;
@@ -528,7 +527,7 @@ fn sequential_executions_consistent(
     let mut base = |c: &mut Circuit, name| view.base(c, name);
     hard.push(Encoded::asserted_consistency(
         c,
-        &sc,
+        sc,
         view.present.clone(),
         &mut base,
     ));
@@ -542,6 +541,15 @@ fn sequential_executions_consistent(
 
 /// Sequential consistency as a model, compiled into mapcheck.
 const SC_MODEL: &str = include_str!("../../models/sc.cat");
+
+/// `SC_MODEL` loaded, once per process (every shape's proof reads it).
+fn sc_model() -> &'static crate::ir::Model {
+    static SC: std::sync::OnceLock<crate::ir::Model> = std::sync::OnceLock::new();
+    SC.get_or_init(|| {
+        crate::ir::load_str("models/sc.cat", SC_MODEL, None)
+            .expect("the bundled models/sc.cat loads (tested)")
+    })
+}
 
 /// Orders in which to run whole threads one after another, for the sequential race check:
 /// every order up to three threads, the rotations and their reverses beyond.
@@ -610,7 +618,7 @@ mod tests {
 
     #[test]
     fn the_bundled_sc_model_loads() {
-        let sc = crate::ir::load_str("models/sc.cat", SC_MODEL, None).expect("loads");
+        let sc = sc_model();
         let names: Vec<&str> = sc.checks.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["SC", "Atomicity"]);
     }
