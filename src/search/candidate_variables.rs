@@ -44,6 +44,8 @@ pub(super) struct CandidateVariables<'a> {
     pub(super) alive: Vec<Node>,
     /// Well-formedness of all the above, to assert.
     pub(super) structure: Vec<Node>,
+    /// How many of `structure`'s constraints come first and are about the program alone.
+    program_constraints: usize,
 }
 
 impl<'a> CandidateVariables<'a> {
@@ -68,12 +70,14 @@ impl<'a> CandidateVariables<'a> {
             loc_rel: Matrix::empty(n),
             alive: vec![],
             structure,
+            program_constraints: 0,
         };
         p.loc_rel = p.location_relation(c);
         if setup.typed_locations {
             p.typed_locations(c);
         }
         p.guards(c);
+        p.program_constraints = p.structure.len();
         let mut structure = std::mem::take(&mut p.structure);
         let (rf, co, alive, writes) = p.execution(c, false, setup.target_co, &mut structure);
         p.mo = match (setup.source_co, setup.target_co) {
@@ -105,6 +109,12 @@ impl<'a> CandidateVariables<'a> {
         self.reads_from(c, &rf, &reads, &writes, structure);
         let co = self.coherence(c, kind, None, &writes, structure);
         (rf, co, alive, writes)
+    }
+
+    /// The well-formedness of the program alone (its symmetry breaking included), without the
+    /// target execution's.
+    pub(super) fn program_structure(&self) -> &[Node] {
+        &self.structure[..self.program_constraints]
     }
 
     /// Some execution of the program the source model reads, with its well-formedness (to

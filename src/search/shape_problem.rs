@@ -506,10 +506,11 @@ fn candidate<'a>(
 
 /// Does the source model find every sequentially consistent execution of every program of
 /// `shape` consistent? Proved by one solver call (false when it finds a counterexample or is
-/// stopped): no program the search considers (its well-formedness and symmetry breaking) has an
-/// execution that `models/sc.cat` allows — `po | rf | co | fr` acyclic, no write between an RMW's
-/// halves in coherence, which every interleaving's execution satisfies — and the source model
-/// finds inconsistent. True of the shipped source models, as their theory says; not assumed of
+/// stopped): no program the search considers (its well-formedness and symmetry breaking; left
+/// out, the target execution's well-formedness could only add programs) has an execution that
+/// `models/sc.cat` allows — `po | rf | co | fr` acyclic, no write between an RMW's halves in
+/// coherence, which every interleaving's execution satisfies — and the source model finds
+/// inconsistent. True of the shipped source models, as their theory says; not assumed of
 /// any `.cat` file.
 fn sequential_executions_consistent(
     mapping: &Mapping,
@@ -533,7 +534,7 @@ fn sequential_executions_consistent(
     ));
     let mut y = Encoded::new(c, model, view.present.clone(), &mut base);
     hard.push(y.inconsistent_node(c));
-    hard.extend(vars.structure.iter().copied());
+    hard.extend(vars.program_structure().iter().copied());
     let all = c.and(hard);
     sat.assert(all);
     sat.solve(&[]) == SatVerdict::Unsat
