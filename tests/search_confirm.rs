@@ -174,7 +174,7 @@ fn flags_of_the_lift(map: &str, cx: &Counterexample) -> Vec<String> {
 /// are race-free programs whose lifted execution races: scoped RC11 raises its race flag on the
 /// lift. The ASPLOS'19 artifact's check assumes `not racy` of that one execution
 /// (`compile_src11_ptx.als`), not of the program, so it excludes all three at every bound
-/// (decision 002, "The Alloy artifact's question").
+/// (decision 002, "The Alloy artifact asks another question").
 #[test]
 fn each_artifact_counterexample_races_on_its_lift() {
     let map = "mappings/rc11-ptx-artifact.map";
