@@ -9,9 +9,8 @@
 use std::path::Path;
 
 use mapcheck::encode::Backend;
-use mapcheck::rel::Rel;
-use mapcheck::search::{self, Counterexample, KeyRel, NotOne, Options, TestVerdict};
-use mapcheck::{litmus, mapping, runner};
+use mapcheck::search::{self, Counterexample, NotOne, Options, TestVerdict};
+use mapcheck::{litmus, mapping, runner, Model};
 
 mod litmus_common;
 use litmus_common::assert_source_forbidden_and_compiled_allowed;
@@ -149,19 +148,13 @@ fn the_coherence_test_is_a_counterexample_to_coherence_only() {
 
 /// The flags the source model raises on `cx`'s lifted source execution itself (its `rf` and its
 /// source coherence order), consistent or not.
-fn flags_of_the_lift(map: &str, cx: &Counterexample) -> Vec<String> {
-    let m = mapping::load(Path::new(map)).expect("mapping loads");
+fn flags_of_the_lift(source_model: &Model, cx: &Counterexample) -> Vec<String> {
     let mut flags = None;
     let opts = runner::Options::default();
-    runner::for_each_candidate(&m.source, &cx.found.source, &opts, &mut |c| {
+    runner::for_each_candidate(source_model, &cx.found.source, &opts, &mut |c| {
         let keys = search::execution_keys(c.execution);
-        let keyed = |r: &Rel| -> KeyRel {
-            r.pairs()
-                .map(|(a, b)| (keys[a].clone(), keys[b].clone()))
-                .collect()
-        };
-        if keyed(&c.execution.rf) == cx.found.source_rf
-            && keyed(&c.execution.co) == cx.found.source_mo
+        if search::keyed(&c.execution.rf, &keys) == cx.found.source_rf
+            && search::keyed(&c.execution.co, &keys) == cx.found.source_mo
         {
             flags = Some(c.judgement.flags.clone());
         }
@@ -178,6 +171,7 @@ fn flags_of_the_lift(map: &str, cx: &Counterexample) -> Vec<String> {
 #[test]
 fn each_artifact_counterexample_races_on_its_lift() {
     let map = "mappings/rc11-ptx-artifact.map";
+    let m = mapping::load(Path::new(map)).expect("mapping loads");
     for (test, axiom) in [
         (COHERENCE_7, "Coherence"),
         (ATOMICITY_8, "Atomicity"),
@@ -188,7 +182,7 @@ fn each_artifact_counterexample_races_on_its_lift() {
             TestVerdict::Counterexample(cx) => cx,
             other => panic!("{test}: {other:?}"),
         };
-        assert_eq!(flags_of_the_lift(map, &cx), ["data-race"], "{test}");
+        assert_eq!(flags_of_the_lift(&m.source, &cx), ["data-race"], "{test}");
     }
 }
 

@@ -40,7 +40,7 @@ pub fn execution_keys(x: &Execution) -> Vec<EventKey> {
 }
 
 /// A relation over an execution's events, in the keys `keys` gives them.
-pub(super) fn keyed(r: &Rel, keys: &[EventKey]) -> KeyRel {
+pub fn keyed(r: &Rel, keys: &[EventKey]) -> KeyRel {
     r.pairs()
         .map(|(a, b)| (keys[a].clone(), keys[b].clone()))
         .collect()

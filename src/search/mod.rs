@@ -51,7 +51,7 @@ use rayon::prelude::*;
 
 pub use self::confirm::{confirm, NotOne, TestVerdict};
 pub(crate) use self::decode::test_name;
-pub use self::event_key::{execution_keys, EventKey, KeyRel, LOCATIONS};
+pub use self::event_key::{execution_keys, keyed, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;
 pub use self::operations::Counting;
 pub use self::options::Options;
