@@ -474,7 +474,8 @@ pub enum Relation {
     Po,
     /// Reads-from: write to read of the same location and value.
     Rf,
-    /// Coherence order (transitive; total per location or partial, as the model declares).
+    /// Coherence order (transitive; total per location or partial, as the model declares;
+    /// initial writes first).
     Co,
     /// From-reads, rf^-1; co.
     Fr,

@@ -158,11 +158,18 @@ impl Encoded {
     /// inconsistency. Failing checks are guessed cycles and pairs, so this is exact when
     /// asserted (its negation is not `consistent_node`).
     pub(crate) fn inconsistent_node(&mut self, c: &mut Circuit) -> Node {
+        let checks: Vec<usize> = (0..self.model.checks.len())
+            .filter(|&i| !self.model.checks[i].flag)
+            .collect();
+        self.fails_some_node(c, &checks)
+    }
+
+    /// "One of `checks` fails, or some witness has no legal value": `inconsistent_node` with
+    /// the other checks left out (exact when asserted, as it is).
+    pub(crate) fn fails_some_node(&mut self, c: &mut Circuit, checks: &[usize]) -> Node {
         let mut parts: Vec<Node> = self.tr.legal.iter().map(|&l| !l).collect();
-        for i in 0..self.model.checks.len() {
-            if !self.model.checks[i].flag {
-                parts.push(self.fails_node(c, i));
-            }
+        for &i in checks {
+            parts.push(self.fails_node(c, i));
         }
         c.or(parts)
     }
