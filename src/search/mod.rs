@@ -21,12 +21,13 @@
 //! The files, in the order data flows through them: `event_key` → `operations` → `layout` →
 //! `program_variables` → `symmetry` → `model_reading` → `candidate_variables` →
 //! `execution_view` → `decode` → `validate` → `options` → `shape_problem` → `outcome` →
-//! `bound_progress` → this driver. Beside the driver, `units` runs a check cut into (bound, shape,
-//! axiom) units, as the shards of a split check do (the `shard` stage), with the driver's helpers;
-//! `confirm` judges one given test instead of searching (`check --test`), with `validate`.
+//! `bound_progress` → `units` → this driver. `units` runs one bound's shapes in parallel
+//! (`search_bound`), for the driver and for a check cut into (bound, shape, axiom) units, as the
+//! shards of a split check run it (`check_units`, the `shard` stage); `confirm` judges one given
+//! test instead of searching (`check --test`), with `validate`.
 //!
-//! Owns: `check`, `scope`, `selected_axioms` (the driver: bounds, shapes in parallel, axioms).
-//! Uses: `mapping`, `rayon`, and every file above.
+//! Owns: `check`, `scope`, `selected_axioms` (the driver: bounds, open axioms, the report).
+//! Uses: `mapping` and every file above.
 mod bound_progress;
 mod candidate_variables;
 mod confirm;
@@ -47,8 +48,6 @@ pub mod validate;
 use std::sync::Mutex;
 use std::time::Instant;
 
-use rayon::prelude::*;
-
 pub use self::confirm::{confirm, NotOne, TestVerdict};
 pub(crate) use self::decode::test_name;
 pub use self::event_key::{execution_keys, keyed, EventKey, KeyRel, LOCATIONS};
@@ -64,7 +63,7 @@ pub use self::units::{
 
 use self::bound_progress::BoundProgress;
 use self::operations::{operation_menu, Op};
-use self::shape_problem::ShapeProblem;
+use self::units::{search_bound, AxiomRun, BoundShape, Progress};
 use crate::diag;
 use crate::mapping::Mapping;
 
@@ -134,22 +133,24 @@ pub fn check(mapping: &Mapping, opts: &Options, observe: Observer) -> diag::Resu
         // A stop requested between two bounds still goes through the next bound (whose shapes
         // then return at once), so that its axioms record how far it got: 0 shapes.
         let shapes = shapes_at(bound, opts);
-        let level = Mutex::new(BoundProgress::new(bound, &shapes, open.len()));
-        shapes.par_iter().enumerate().for_each(|(i, shape)| {
-            if opts.stop.requested() {
-                return;
-            }
-            let mut q = ShapeProblem::new(mapping, &menu, shape, bound, opts);
-            for (k, &a) in open.iter().enumerate() {
-                if lock(&level).settled_before(k, i) {
-                    continue;
-                }
-                let outcome = q.run_axiom(axioms[a].0, &axioms[a].1, &opts.stop);
-                lock(&level).record(i, k, &results[a].axiom, outcome.map_err(err), observe);
-            }
-            lock(&level).shape_done(observe);
-        });
-        let level = level.into_inner().unwrap_or_else(|p| p.into_inner());
+        let todo: Vec<BoundShape> = shapes
+            .iter()
+            .enumerate()
+            .map(|(index, shape)| BoundShape {
+                index,
+                shape,
+                axioms: open.clone(),
+            })
+            .collect();
+        let run = CheckBound {
+            level: Mutex::new(BoundProgress::new(bound, &shapes, open.len())),
+            open: &open,
+            axioms: &axioms,
+            path: &mapping.path,
+            observe,
+        };
+        search_bound(mapping, &menu, &axioms, opts, bound, &todo, &run);
+        let level = run.level.into_inner().unwrap_or_else(|p| p.into_inner());
         if let Some(e) = level.error {
             return Err(e);
         }
@@ -170,6 +171,42 @@ pub fn check(mapping: &Mapping, opts: &Options, observe: Observer) -> diag::Resu
         stopped,
         scope,
     })
+}
+
+/// One bound of `check` as `search_bound` runs it: its `BoundProgress`, whose axiom `k` is
+/// `open[k]` of the check's `axioms`.
+struct CheckBound<'a> {
+    level: Mutex<BoundProgress>,
+    open: &'a [usize],
+    axioms: &'a [(usize, String)],
+    path: &'a str,
+    observe: Observer<'a>,
+}
+
+impl CheckBound<'_> {
+    fn k(&self, axiom: usize) -> usize {
+        let k = self.open.iter().position(|&a| a == axiom);
+        k.expect("search_bound runs only the open axioms")
+    }
+}
+
+impl Progress for CheckBound<'_> {
+    fn settled_before(&self, axiom: usize, index: usize) -> bool {
+        lock(&self.level).settled_before(self.k(axiom), index)
+    }
+
+    fn record(&self, shape: &BoundShape, axiom: usize, run: AxiomRun) {
+        if let AxiomRun::Searched(outcome) = run {
+            let outcome = outcome.map_err(|m| diag::Error::file(self.path, m));
+            let name = &self.axioms[axiom].1;
+            let k = self.k(axiom);
+            lock(&self.level).record(shape.index, k, name, outcome, self.observe);
+        }
+    }
+
+    fn shape_done(&self, _index: usize) {
+        lock(&self.level).shape_done(self.observe);
+    }
 }
 
 /// Zero threads, locations or a zero bound would search nothing and report it clean.

@@ -5,8 +5,12 @@
 //! axiom's search in the run at every later (bound, shape), as `check` does: the counterexample
 //! of the smallest (bound, shape) is the one a check reports.
 //!
+//! Both `check_units` and the driver's `check` run a bound through `search_bound`: its shapes in
+//! parallel, each shape's problem built once and searched axiom after axiom, with what the caller
+//! keeps of the bound behind `Progress`.
+//!
 //! Owns: `Work`, `ShapeUnit`, `ShapeWork`, `ShapeOutcome`, `UnitOutcome`, `UnitVerdict`, `work`,
-//! `check_units`. Uses: `shape_problem` (one problem per shape, reused across its axioms),
+//! `check_units`, `search_bound`. Uses: `shape_problem` (one problem per shape, reused across its axioms),
 //! `outcome` (counterexamples, statistics, events), `options`, the driver's `shapes_at`,
 //! `searchable_menu` and `select_axioms`.
 use std::collections::BTreeMap;
@@ -15,8 +19,9 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use super::operations::Op;
 use super::outcome::{Counterexample, Event, Observer, Scope, Statistics};
-use super::shape_problem::ShapeProblem;
+use super::shape_problem::{ShapeAxiom, ShapeProblem};
 use super::{lock, searchable_menu, select_axioms, shapes_at, Options};
 use crate::diag;
 use crate::mapping::Mapping;
@@ -152,121 +157,195 @@ pub fn check_units(
             return Err(err(format!("this check does not search axiom `{a}`")));
         }
     }
-    let check_index = |name: &str| axioms.iter().find(|(_, n)| n == name).map(|(i, _)| *i);
+    let axiom_index = |name: &String| {
+        axioms
+            .iter()
+            .position(|(_, n)| n == name)
+            .expect("axioms checked above")
+    };
     // Per axiom, the (bound, shape index) of the first counterexample found so far.
-    let mut first: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut first: BTreeMap<usize, (usize, usize)> = BTreeMap::new();
     let mut out: Vec<ShapeOutcome> = vec![];
-    let mut at = 0;
-    while at < todo.len() {
-        let bound = todo[at].unit.bound;
-        let end = at
-            + todo[at..]
-                .iter()
-                .take_while(|w| w.unit.bound == bound)
-                .count();
-        let here = &todo[at..end];
-        at = end;
-        let state = Mutex::new(Level {
-            first: first.clone(),
-            done: 0,
-            error: None,
-        });
-        let total = here.len();
+    for here in todo.chunk_by(|a, b| a.unit.bound == b.unit.bound) {
+        let bound = here[0].unit.bound;
+        let shapes: Vec<BoundShape> = here
+            .iter()
+            .map(|w| BoundShape {
+                index: w.unit.index,
+                shape: &w.unit.shape,
+                axioms: w.axioms.iter().map(axiom_index).collect(),
+            })
+            .collect();
+        let level = Level {
+            state: Mutex::new(LevelState {
+                first: first.clone(),
+                done: 0,
+                error: None,
+                outcomes: BTreeMap::new(),
+            }),
+            bound,
+            axioms: &axioms,
+            total: here.len(),
+            path: &mapping.path,
+            observe,
+        };
         observe(Event::Shape {
             bound,
             done: 0,
-            total,
+            total: here.len(),
         });
-        let mut level_out: Vec<ShapeOutcome> = here
-            .par_iter()
-            .map(|w| {
-                let mut shape = ShapeOutcome {
-                    unit: w.unit.clone(),
-                    build_seconds: 0.0,
-                    axioms: vec![],
-                };
-                let mut problem: Option<ShapeProblem> = None;
-                for name in &w.axioms {
-                    let outcome = |verdict| UnitOutcome {
-                        axiom: name.clone(),
-                        verdict,
-                        statistics: Statistics::default(),
-                    };
-                    if lock(&state).settled_before(name, bound, w.unit.index) {
-                        shape.axioms.push(outcome(UnitVerdict::Skipped));
-                        continue;
-                    }
-                    if opts.stop.requested() {
-                        shape.axioms.push(outcome(UnitVerdict::Stopped));
-                        continue;
-                    }
-                    let q = problem.get_or_insert_with(|| {
-                        let start = Instant::now();
-                        let q = ShapeProblem::new(mapping, &menu, &w.unit.shape, bound, opts);
-                        shape.build_seconds = start.elapsed().as_secs_f64();
-                        q
-                    });
-                    let i = check_index(name).expect("axioms checked above");
-                    let mut r = match q.run_axiom(i, name, &opts.stop) {
-                        Ok(r) => r,
-                        Err(m) => {
-                            lock(&state).error.get_or_insert(err(m));
-                            shape.axioms.push(outcome(UnitVerdict::Stopped));
-                            continue;
-                        }
-                    };
-                    let verdict = match r.take_counterexample(name, bound, &w.unit.shape) {
-                        Some(cx) => {
-                            lock(&state).found(name, bound, w.unit.index);
-                            UnitVerdict::Counterexample(Box::new(cx))
-                        }
-                        None if r.stopped => UnitVerdict::Stopped,
-                        None => UnitVerdict::Clean,
-                    };
-                    shape.axioms.push(UnitOutcome {
-                        axiom: name.clone(),
-                        verdict,
-                        statistics: r.statistics,
-                    });
-                }
-                let mut st = lock(&state);
-                st.done += 1;
-                observe(Event::Shape {
-                    bound,
-                    done: st.done,
-                    total,
-                });
-                shape
-            })
-            .collect();
-        let level = state.into_inner().unwrap_or_else(|p| p.into_inner());
-        if let Some(e) = level.error {
+        let build_seconds = search_bound(mapping, &menu, &axioms, opts, bound, &shapes, &level);
+        let mut state = level.state.into_inner().unwrap_or_else(|p| p.into_inner());
+        if let Some(e) = state.error {
             return Err(e);
         }
-        first = level.first;
-        out.append(&mut level_out);
+        first = state.first;
+        for (w, build_seconds) in here.iter().zip(build_seconds) {
+            out.push(ShapeOutcome {
+                unit: w.unit.clone(),
+                build_seconds,
+                axioms: state.outcomes.remove(&w.unit.index).unwrap_or_default(),
+            });
+        }
     }
     Ok(out)
 }
 
-/// One bound of `check_units` as its shapes finish.
-struct Level {
-    first: BTreeMap<String, (usize, usize)>,
-    done: usize,
-    error: Option<diag::Error>,
+/// One shape of a bound for `search_bound`: its place in the bound's order, its threads, and
+/// the axioms to search it for (indices into the check's axioms), in order.
+pub(super) struct BoundShape<'s> {
+    pub(super) index: usize,
+    pub(super) shape: &'s [usize],
+    pub(super) axioms: Vec<usize>,
 }
 
-impl Level {
-    /// Has this run a counterexample to `axiom` before shape `index` of `bound`?
-    fn settled_before(&self, axiom: &str, bound: usize, index: usize) -> bool {
-        self.first.get(axiom).is_some_and(|&f| f < (bound, index))
+/// What became of one axiom of one shape in `search_bound`.
+pub(super) enum AxiomRun {
+    /// Not searched: a counterexample at an earlier shape of the run settles the axiom.
+    Skipped,
+    /// Not started: the run was asked to stop.
+    NotStarted,
+    /// Searched, to the end or until the run was asked to stop (`ShapeAxiom::stopped`); or the
+    /// search failed (an internal error).
+    Searched(Result<ShapeAxiom, String>),
+}
+
+/// What a caller of `search_bound` keeps of the bound while its shapes run in parallel.
+pub(super) trait Progress: Sync {
+    /// Has the run a counterexample to `axiom` at a shape before shape `index`?
+    fn settled_before(&self, axiom: usize, index: usize) -> bool;
+    /// What became of `axiom` on `shape` (each shape's axioms come in order).
+    fn record(&self, shape: &BoundShape, axiom: usize, run: AxiomRun);
+    /// Shape `index` has run (not called for a shape the stop kept from starting any axiom).
+    fn shape_done(&self, index: usize);
+}
+
+/// Search one bound's `shapes` in parallel (rayon): a shape's problem is built once, when an
+/// axiom first needs it, and searched for each of its axioms in order; `progress` says which are
+/// settled and hears every outcome. The `check` of a whole mapping and `check_units` of a shard
+/// both run their bounds through here. Returns the seconds spent building each shape's problem.
+pub(super) fn search_bound(
+    mapping: &Mapping,
+    menu: &[Op],
+    axioms: &[(usize, String)],
+    opts: &Options,
+    bound: usize,
+    shapes: &[BoundShape],
+    progress: &dyn Progress,
+) -> Vec<f64> {
+    shapes
+        .par_iter()
+        .map(|s| {
+            let mut build_seconds = 0.0;
+            let mut problem: Option<ShapeProblem> = None;
+            let mut started = false;
+            for &a in &s.axioms {
+                let run = if progress.settled_before(a, s.index) {
+                    AxiomRun::Skipped
+                } else if opts.stop.requested() {
+                    AxiomRun::NotStarted
+                } else {
+                    let q = problem.get_or_insert_with(|| {
+                        let start = Instant::now();
+                        let q = ShapeProblem::new(mapping, menu, s.shape, bound, opts);
+                        build_seconds = start.elapsed().as_secs_f64();
+                        q
+                    });
+                    AxiomRun::Searched(q.run_axiom(axioms[a].0, &axioms[a].1, &opts.stop))
+                };
+                started |= !matches!(run, AxiomRun::NotStarted);
+                progress.record(s, a, run);
+            }
+            if started {
+                progress.shape_done(s.index);
+            }
+            build_seconds
+        })
+        .collect()
+}
+
+/// One bound of `check_units` as its shapes run.
+struct Level<'a> {
+    state: Mutex<LevelState>,
+    bound: usize,
+    axioms: &'a [(usize, String)],
+    total: usize,
+    path: &'a str,
+    observe: Observer<'a>,
+}
+
+struct LevelState {
+    /// Per axiom, the (bound, shape index) of the first counterexample of the run so far.
+    first: BTreeMap<usize, (usize, usize)>,
+    done: usize,
+    error: Option<diag::Error>,
+    /// Per shape index, the outcomes of its axioms so far.
+    outcomes: BTreeMap<usize, Vec<UnitOutcome>>,
+}
+
+impl Progress for Level<'_> {
+    fn settled_before(&self, axiom: usize, index: usize) -> bool {
+        let first = lock(&self.state).first.get(&axiom).copied();
+        first.is_some_and(|f| f < (self.bound, index))
     }
 
-    fn found(&mut self, axiom: &str, bound: usize, index: usize) {
-        let f = self
-            .first
-            .entry(axiom.to_string())
-            .or_insert((bound, index));
-        *f = (*f).min((bound, index));
+    fn record(&self, shape: &BoundShape, axiom: usize, run: AxiomRun) {
+        let (name, index) = (&self.axioms[axiom].1, shape.index);
+        let mut state = lock(&self.state);
+        let (verdict, statistics) = match run {
+            AxiomRun::Skipped => (UnitVerdict::Skipped, Statistics::default()),
+            AxiomRun::NotStarted => (UnitVerdict::Stopped, Statistics::default()),
+            AxiomRun::Searched(Err(m)) => {
+                state.error.get_or_insert(diag::Error::file(self.path, m));
+                (UnitVerdict::Stopped, Statistics::default())
+            }
+            AxiomRun::Searched(Ok(mut r)) => {
+                let verdict = match r.take_counterexample(name, self.bound, shape.shape) {
+                    Some(cx) => {
+                        let f = state.first.entry(axiom).or_insert((self.bound, index));
+                        *f = (*f).min((self.bound, index));
+                        UnitVerdict::Counterexample(Box::new(cx))
+                    }
+                    None if r.stopped => UnitVerdict::Stopped,
+                    None => UnitVerdict::Clean,
+                };
+                (verdict, r.statistics)
+            }
+        };
+        state.outcomes.entry(index).or_default().push(UnitOutcome {
+            axiom: name.clone(),
+            verdict,
+            statistics,
+        });
+    }
+
+    fn shape_done(&self, _index: usize) {
+        let mut state = lock(&self.state);
+        state.done += 1;
+        (self.observe)(Event::Shape {
+            bound: self.bound,
+            done: state.done,
+            total: self.total,
+        });
     }
 }
