@@ -102,9 +102,9 @@ impl Model {
     fn order_of(&self, e: &Expr, forward: &[Relation], orders: &mut Vec<Option<Order>>) -> Order {
         match e {
             Expr::Empty(_) => Order::Forward,
-            Expr::Base { name, .. } => match vocab::Name::from_name(name) {
-                Some(vocab::Name::Rel(Relation::Id)) => Order::Identity,
-                Some(vocab::Name::Rel(r)) if forward.contains(&r) => Order::Forward,
+            Expr::Base { slot, .. } => match self.bases[*slot] {
+                vocab::Name::Rel(Relation::Id) => Order::Identity,
+                vocab::Name::Rel(r) if forward.contains(&r) => Order::Forward,
                 _ => Order::Unknown,
             },
             Expr::Def(id) => {
@@ -154,9 +154,9 @@ impl Model {
     /// What set `e` says of the initial writes: reads and fences are never initial writes.
     fn initial_of(&self, e: &Expr) -> Initial {
         match e {
-            Expr::Base { name, .. } => match vocab::Name::from_name(name) {
-                Some(vocab::Name::Set(EventSet::Iw)) => Initial::Only,
-                Some(vocab::Name::Set(EventSet::R | EventSet::F)) => Initial::None,
+            Expr::Base { slot, .. } => match self.bases[*slot] {
+                vocab::Name::Set(EventSet::Iw) => Initial::Only,
+                vocab::Name::Set(EventSet::R | EventSet::F) => Initial::None,
                 _ => Initial::Unknown,
             },
             Expr::Def(id) => match &self.defs[*id].body {
@@ -230,8 +230,8 @@ const WITHIN_PO: [Relation; 4] = [
 /// Collect into `out` the vocabulary relations of which `e` is the union; false if it is not one.
 fn relations_of_union(model: &Model, e: &Expr, out: &mut Vec<Relation>) -> bool {
     match e {
-        Expr::Base { name, .. } => match vocab::Name::from_name(name) {
-            Some(vocab::Name::Rel(r)) if INTO_NO_INITIAL_WRITE.contains(&r) => {
+        Expr::Base { slot, .. } => match model.bases[*slot] {
+            vocab::Name::Rel(r) if INTO_NO_INITIAL_WRITE.contains(&r) => {
                 out.push(r);
                 true
             }
