@@ -60,8 +60,85 @@ impl ShapeAxiom {
     }
 }
 
+/// Refinements a shape's problem may carry and still serve the shape's next axiom. Below this,
+/// what one axiom's search refined into the problem (racy programs excluded, solutions blocked)
+/// and its solver's learnt clauses spare the next axiom work; beyond, the larger problem slows
+/// every later solver call more than that saves, and the next axiom gets a new problem (decision
+/// 002, "A shape's axioms"; measured on `rc11-ptx-artifact.map` at natural bounds 6 and 7).
+const REFINEMENTS_CARRIED_OVER: usize = 30;
+
+/// One thread shape of one bound, as a check searches it for its axioms one after another: on
+/// one problem while it carries fewer than `REFINEMENTS_CARRIED_OVER` refinements, else on a new
+/// one; the sequential-consistency lemma (`sequential_executions_consistent`) is settled once
+/// for all of them.
+pub(super) struct ShapeProblems<'a> {
+    mapping: &'a Mapping,
+    menu: &'a [Op],
+    shape: &'a [usize],
+    bound: usize,
+    sequential_consistent: Option<bool>,
+    /// The problem the last axiom was searched on, and the refinements made to it.
+    current: Option<(ShapeProblem<'a>, usize)>,
+    build_seconds: f64,
+}
+
+impl<'a> ShapeProblems<'a> {
+    pub(super) fn new(
+        mapping: &'a Mapping,
+        menu: &'a [Op],
+        shape: &'a [usize],
+        bound: usize,
+    ) -> ShapeProblems<'a> {
+        ShapeProblems {
+            mapping,
+            menu,
+            shape,
+            bound,
+            sequential_consistent: None,
+            current: None,
+            build_seconds: 0.0,
+        }
+    }
+
+    /// Search the shape for a counterexample to source check `i`, until `opts.stop` is requested.
+    pub(super) fn run_axiom(
+        &mut self,
+        i: usize,
+        name: &str,
+        opts: &Options,
+    ) -> Result<ShapeAxiom, String> {
+        let (mut problem, carried) = match self.current.take() {
+            Some((problem, carried)) if carried < REFINEMENTS_CARRIED_OVER => (problem, carried),
+            _ => (self.build(opts), 0),
+        };
+        let result = problem.run_axiom(i, name, &opts.stop);
+        if let Ok(r) = &result {
+            let refinements = r.statistics.racy + r.statistics.explained;
+            self.current = Some((problem, carried + refinements));
+        }
+        result
+    }
+
+    /// Seconds spent building the shape's problems so far.
+    pub(super) fn build_seconds(&self) -> f64 {
+        self.build_seconds
+    }
+
+    fn build(&mut self, opts: &Options) -> ShapeProblem<'a> {
+        let start = Instant::now();
+        let (mapping, menu, shape, bound) = (self.mapping, self.menu, self.shape, self.bound);
+        let sequential_consistent = *self.sequential_consistent.get_or_insert_with(|| {
+            mapping.source.witnesses.is_empty()
+                && sequential_executions_consistent(mapping, menu, shape, bound, opts)
+        });
+        let problem = ShapeProblem::new(mapping, menu, shape, bound, opts, sequential_consistent);
+        self.build_seconds += start.elapsed().as_secs_f64();
+        problem
+    }
+}
+
 /// The SAT problem of one thread shape, with the target model asserted consistent.
-pub(super) struct ShapeProblem<'a> {
+struct ShapeProblem<'a> {
     mapping: &'a Mapping,
     sat: Sat,
     vars: CandidateVariables<'a>,
@@ -81,15 +158,14 @@ pub(super) struct ShapeProblem<'a> {
 }
 
 impl<'a> ShapeProblem<'a> {
-    pub(super) fn new(
+    fn new(
         mapping: &'a Mapping,
         menu: &'a [Op],
         shape: &[usize],
         bound: usize,
         opts: &Options,
+        sequential_consistent: bool,
     ) -> ShapeProblem<'a> {
-        let sequential_consistent = mapping.source.witnesses.is_empty()
-            && sequential_executions_consistent(mapping, menu, shape, bound, opts);
         let (mut sat, vars) = candidate(mapping, menu, shape, bound, opts);
         let c = &mut sat.circuit;
         let x_target = ExecutionView::new(c, &vars, false, &vars.rf, &vars.co);
@@ -136,12 +212,7 @@ impl<'a> ShapeProblem<'a> {
     }
 
     /// Search this shape for a counterexample to source check `i`, until `stop` is requested.
-    pub(super) fn run_axiom(
-        &mut self,
-        i: usize,
-        name: &str,
-        stop: &Stop,
-    ) -> Result<ShapeAxiom, String> {
+    fn run_axiom(&mut self, i: usize, name: &str, stop: &Stop) -> Result<ShapeAxiom, String> {
         let start = Instant::now();
         let mut out = ShapeAxiom {
             found: None,

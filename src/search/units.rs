@@ -6,22 +6,21 @@
 //! of the smallest (bound, shape) is the one a check reports.
 //!
 //! Both `check_units` and the driver's `check` run a bound through `search_bound`: its shapes in
-//! parallel, each shape's problem built once and searched axiom after axiom, with what the caller
-//! keeps of the bound behind `Progress`.
+//! parallel, each shape's axioms one after another (`ShapeProblems`: one problem serves them
+//! until it carries many refinements), with what the caller keeps of the bound behind `Progress`.
 //!
 //! Owns: `Work`, `ShapeUnit`, `ShapeWork`, `ShapeOutcome`, `UnitOutcome`, `UnitVerdict`, `work`,
-//! `check_units`, `search_bound`. Uses: `shape_problem` (one problem per shape, reused across its axioms),
+//! `check_units`, `search_bound`. Uses: `shape_problem` (a shape's problems),
 //! `outcome` (counterexamples, statistics, events), `options`, the driver's `shapes_at`,
 //! `searchable_menu` and `select_axioms`.
 use std::collections::BTreeMap;
 use std::sync::Mutex;
-use std::time::Instant;
 
 use rayon::prelude::*;
 
 use super::operations::Op;
 use super::outcome::{Counterexample, Event, Observer, Scope, Statistics};
-use super::shape_problem::{ShapeAxiom, ShapeProblem};
+use super::shape_problem::{ShapeAxiom, ShapeProblems};
 use super::{lock, searchable_menu, select_axioms, shapes_at, Options};
 use crate::diag;
 use crate::mapping::Mapping;
@@ -40,7 +39,7 @@ pub struct Work {
     pub scope: Scope,
 }
 
-/// One thread shape of one bound: one SAT problem, built once and searched for each axiom.
+/// One thread shape of one bound, searched for some axioms.
 #[derive(
     Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
 )]
@@ -67,7 +66,7 @@ pub struct ShapeWork {
 pub struct ShapeOutcome {
     /// The (bound, shape).
     pub unit: ShapeUnit,
-    /// Seconds spent building its SAT problem (0 when every axiom was skipped).
+    /// Seconds spent building its SAT problems (0 when every axiom was skipped).
     pub build_seconds: f64,
     /// One outcome per axiom asked for, in the order asked.
     pub axioms: Vec<UnitOutcome>,
@@ -240,10 +239,10 @@ pub(super) trait Progress: Sync {
     fn shape_done(&self, index: usize);
 }
 
-/// Search one bound's `shapes` in parallel (rayon): a shape's problem is built once, when an
-/// axiom first needs it, and searched for each of its axioms in order; `progress` says which are
-/// settled and hears every outcome. The `check` of a whole mapping and `check_units` of a shard
-/// both run their bounds through here. Returns the seconds spent building each shape's problem.
+/// Search one bound's `shapes` in parallel (rayon): a shape's axioms in order, on the shape's
+/// problems (`ShapeProblems`); `progress` says which are settled and hears every outcome. The
+/// `check` of a whole mapping and `check_units` of a shard both run their bounds through here.
+/// Returns the seconds spent building each shape's problems.
 pub(super) fn search_bound(
     mapping: &Mapping,
     menu: &[Op],
@@ -256,8 +255,7 @@ pub(super) fn search_bound(
     shapes
         .par_iter()
         .map(|s| {
-            let mut build_seconds = 0.0;
-            let mut problem: Option<ShapeProblem> = None;
+            let mut problems = ShapeProblems::new(mapping, menu, s.shape, bound);
             let mut started = false;
             for &a in &s.axioms {
                 let run = if progress.settled_before(a, s.index) {
@@ -265,13 +263,7 @@ pub(super) fn search_bound(
                 } else if opts.stop.requested() {
                     AxiomRun::NotStarted
                 } else {
-                    let q = problem.get_or_insert_with(|| {
-                        let start = Instant::now();
-                        let q = ShapeProblem::new(mapping, menu, s.shape, bound, opts);
-                        build_seconds = start.elapsed().as_secs_f64();
-                        q
-                    });
-                    AxiomRun::Searched(q.run_axiom(axioms[a].0, &axioms[a].1, &opts.stop))
+                    AxiomRun::Searched(problems.run_axiom(axioms[a].0, &axioms[a].1, opts))
                 };
                 started |= !matches!(run, AxiomRun::NotStarted);
                 progress.record(s, a, run);
@@ -279,7 +271,7 @@ pub(super) fn search_bound(
             if started {
                 progress.shape_done(s.index);
             }
-            build_seconds
+            problems.build_seconds()
         })
         .collect()
 }

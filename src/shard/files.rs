@@ -47,7 +47,7 @@ pub struct ShardResult {
 pub struct ShapeRecord {
     /// The (bound, shape).
     pub unit: ShapeUnit,
-    /// Seconds spent building its SAT problem.
+    /// Seconds spent building its SAT problems.
     pub build_seconds: f64,
     /// One record per axiom of the unit.
     pub axioms: Vec<UnitRecord>,
