@@ -77,6 +77,8 @@ pub(super) struct ShapeProblems<'a> {
     shape: &'a [usize],
     bound: usize,
     sequential_consistent: Option<bool>,
+    /// `REFINEMENTS_CARRIED_OVER` (a field so that tests can change it).
+    carried_over_below: usize,
     /// The problem the last axiom was searched on, and the refinements made to it.
     current: Option<(ShapeProblem<'a>, usize)>,
     build_seconds: f64,
@@ -95,6 +97,7 @@ impl<'a> ShapeProblems<'a> {
             shape,
             bound,
             sequential_consistent: None,
+            carried_over_below: REFINEMENTS_CARRIED_OVER,
             current: None,
             build_seconds: 0.0,
         }
@@ -108,7 +111,7 @@ impl<'a> ShapeProblems<'a> {
         opts: &Options,
     ) -> Result<ShapeAxiom, String> {
         let (mut problem, carried) = match self.current.take() {
-            Some((problem, carried)) if carried < REFINEMENTS_CARRIED_OVER => (problem, carried),
+            Some((problem, carried)) if carried < self.carried_over_below => (problem, carried),
             _ => (self.build(opts), 0),
         };
         let result = problem.run_axiom(i, name, &opts.stop);
@@ -679,7 +682,7 @@ fn thread_orders(threads: usize) -> Vec<Vec<usize>> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::search::searchable_menu;
+    use crate::search::{searchable_menu, select_axioms, shapes_at};
     use std::path::Path;
 
     /// `correct-fig11-subset.map` (test data) with its source model replaced by `source`.
@@ -744,5 +747,49 @@ mod tests {
         let sc = sc_model();
         let names: Vec<&str> = sc.checks.iter().map(|c| c.name.as_str()).collect();
         assert_eq!(names, ["SC", "Atomicity"]);
+    }
+
+    /// A shape's next axiom is searched on the problem its last one refined while that carries
+    /// few refinements, and on a new problem otherwise. With none carried over, every axiom's
+    /// search (solver calls, refinements) is the one it has alone; carried over, what the others
+    /// refined changes some later axiom's search (Atomicity after Coherence at natural bound 5
+    /// needs no refinement, alone two).
+    #[test]
+    fn a_shape_axiom_is_searched_on_a_new_problem_when_none_is_carried_over() {
+        let mapping =
+            crate::mapping::load(Path::new("mappings/rc11-ptx-artifact.map")).expect("loads");
+        let opts = Options::natural(5, crate::solver::Backend::Cadical);
+        let (menu, _) = searchable_menu(&mapping, &opts).expect("searchable");
+        let axioms = select_axioms(&mapping, &[]).expect("axioms");
+        let work = |s: &Statistics| (s.solves, s.racy, s.explained);
+        let search = |problems: &mut ShapeProblems, (i, name): &(usize, String)| {
+            work(
+                &problems
+                    .run_axiom(*i, name, &opts)
+                    .expect("runs")
+                    .statistics,
+            )
+        };
+        let mut changed = 0;
+        for bound in 1..=opts.bound {
+            for shape in shapes_at(bound, &opts) {
+                let problems = || ShapeProblems::new(&mapping, &menu, &shape, bound);
+                let mut new_each_time = ShapeProblems {
+                    carried_over_below: 0,
+                    ..problems()
+                };
+                let mut carried_over = problems();
+                for axiom in &axioms {
+                    let alone = search(&mut problems(), axiom);
+                    assert_eq!(
+                        search(&mut new_each_time, axiom),
+                        alone,
+                        "{shape:?} {axiom:?}"
+                    );
+                    changed += usize::from(search(&mut carried_over, axiom) != alone);
+                }
+            }
+        }
+        assert!(changed > 0, "no search was changed by what another refined");
     }
 }
