@@ -340,6 +340,7 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
                 "queries": st.queries,
                 "solves": st.solves,
                 "racy_refinements": st.racy,
+                "racy_refinements_by_interleaving": st.racy_by_interleaving,
                 "explained": st.explained,
                 "seconds": st.seconds,
                 "counterexample": cx,

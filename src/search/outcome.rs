@@ -55,20 +55,25 @@ pub struct Statistics {
     pub solves: usize,
     /// Solutions the runner showed racy (or without any consistent source execution).
     pub racy: usize,
+    /// Of those, the ones excluded together with every program that races when its events run
+    /// in the same sequentially consistent interleaving (decision 002, "Search"); the others
+    /// with every program on which the same racy execution is consistent, or alone.
+    #[serde(default)]
+    pub racy_by_interleaving: usize,
     /// Solutions another coherence order explains.
     pub explained: usize,
     /// Time spent on the axiom's queries (summed over worker threads).
     pub seconds: f64,
 }
 
-/// `3 queries, 9 solver calls, 5 racy programs refined away, …, 1.25 s` (summaries of `check`
-/// and `compare`).
+/// `3 queries, 9 solver calls, 5 racy programs refined away (4 by their racy interleaving), …,
+/// 1.25 s` (summaries of `check` and `compare`).
 impl std::fmt::Display for Statistics {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         write!(
             f,
-            "{} queries, {} solver calls, {} racy programs refined away, {} solutions explained by another coherence order, {:.2} s",
-            self.queries, self.solves, self.racy, self.explained, self.seconds
+            "{} queries, {} solver calls, {} racy programs refined away ({} by their racy interleaving), {} solutions explained by another coherence order, {:.2} s",
+            self.queries, self.solves, self.racy, self.racy_by_interleaving, self.explained, self.seconds
         )
     }
 }
@@ -79,6 +84,7 @@ impl Statistics {
         self.queries += other.queries;
         self.solves += other.solves;
         self.racy += other.racy;
+        self.racy_by_interleaving += other.racy_by_interleaving;
         self.explained += other.explained;
         self.seconds += other.seconds;
     }

@@ -271,7 +271,9 @@ impl<'a> ShapeProblem<'a> {
                         }
                         _ => false,
                     };
-                    if !excluded {
+                    if excluded {
+                        out.statistics.racy_by_interleaving += 1;
+                    } else {
                         self.exclude_racy(&events, &rf, &co);
                     }
                 }
@@ -791,5 +793,27 @@ mod tests {
             }
         }
         assert!(changed > 0, "no search was changed by what another refined");
+    }
+
+    /// The racy programs a check refines away are counted by how each was excluded: with every
+    /// program that races in the same interleaving, or (when the runner found no sequentially
+    /// consistent racy execution) with the programs on which its one racy execution is
+    /// consistent. Atomicity at Alloy bound 6 needs both.
+    #[test]
+    fn racy_refinements_are_counted_by_how_they_were_excluded() {
+        let mapping =
+            crate::mapping::load(Path::new("mappings/rc11-ptx-artifact.map")).expect("loads");
+        let opts = Options {
+            counting: Counting::Alloy,
+            axioms: vec!["Atomicity".into()],
+            ..Options::natural(6, crate::solver::Backend::Cadical)
+        };
+        let report = crate::search::check(&mapping, &opts, &|_| {}).expect("runs");
+        let st = report.axioms[0].statistics;
+        assert!(report.axioms[0].counterexample.is_none());
+        assert!(
+            0 < st.racy_by_interleaving && st.racy_by_interleaving < st.racy,
+            "{st:?}"
+        );
     }
 }
