@@ -63,7 +63,7 @@ impl BoundProgress {
             }
         };
         self.totals[k].add(&r.statistics);
-        self.finished[k][shape] = !r.stopped;
+        self.finished[k][shape] = !r.stopped && !r.superseded;
         if let Some(cx) = r.take_counterexample(axiom, self.bound, &self.shapes[shape]) {
             self.found[k].insert(shape, cx);
         }

@@ -32,12 +32,14 @@ use crate::rel::Rel;
 use crate::solver::{Stop, Verdict as SatVerdict};
 
 /// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail and
-/// the violating edges), the work spent (one query), and whether the check stopped before the
-/// shape was finished.
+/// the violating edges), the work spent (one query), and whether the search ended before the
+/// shape was finished because the check stopped, or because a counterexample at an earlier shape
+/// settled the axiom meanwhile (`superseded`).
 pub(super) struct ShapeAxiom {
     found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>)>,
     pub(super) statistics: Statistics,
     pub(super) stopped: bool,
+    pub(super) superseded: bool,
 }
 
 impl ShapeAxiom {
@@ -103,18 +105,21 @@ impl<'a> ShapeProblems<'a> {
         }
     }
 
-    /// Search the shape for a counterexample to source check `i`, until `opts.stop` is requested.
+    /// Search the shape for a counterexample to source check `i`, until `opts.stop` is requested
+    /// or, between two solver calls, `superseded` says the axiom is settled by a counterexample
+    /// at an earlier shape.
     pub(super) fn run_axiom(
         &mut self,
         i: usize,
         name: &str,
         opts: &Options,
+        superseded: &dyn Fn() -> bool,
     ) -> Result<ShapeAxiom, String> {
         let (mut problem, carried) = match self.current.take() {
             Some((problem, carried)) if carried < self.carried_over_below => (problem, carried),
             _ => (self.build(opts), 0),
         };
-        let result = problem.run_axiom(i, name, &opts.stop);
+        let result = problem.run_axiom(i, name, &opts.stop, superseded);
         if let Ok(r) = &result {
             let refinements = r.statistics.racy + r.statistics.explained;
             self.current = Some((problem, carried + refinements));
@@ -214,8 +219,15 @@ impl<'a> ShapeProblem<'a> {
         }
     }
 
-    /// Search this shape for a counterexample to source check `i`, until `stop` is requested.
-    fn run_axiom(&mut self, i: usize, name: &str, stop: &Stop) -> Result<ShapeAxiom, String> {
+    /// Search this shape for a counterexample to source check `i`, until `stop` is requested or
+    /// `superseded` says another shape settled the axiom (`ShapeProblems::run_axiom`).
+    fn run_axiom(
+        &mut self,
+        i: usize,
+        name: &str,
+        stop: &Stop,
+        superseded: &dyn Fn() -> bool,
+    ) -> Result<ShapeAxiom, String> {
         let start = Instant::now();
         let mut out = ShapeAxiom {
             found: None,
@@ -224,12 +236,14 @@ impl<'a> ShapeProblem<'a> {
                 ..Statistics::default()
             },
             stopped: false,
+            superseded: false,
         };
         let fails = self.source.fails_node(&mut self.sat.circuit, i);
         let lit = self.sat.lit(fails);
         loop {
-            if stop.requested() {
-                out.stopped = true;
+            out.stopped = stop.requested();
+            out.superseded = !out.stopped && superseded();
+            if out.stopped || out.superseded {
                 out.statistics.seconds = start.elapsed().as_secs_f64();
                 return Ok(out);
             }
@@ -767,7 +781,7 @@ mod tests {
         let search = |problems: &mut ShapeProblems, (i, name): &(usize, String)| {
             work(
                 &problems
-                    .run_axiom(*i, name, &opts)
+                    .run_axiom(*i, name, &opts, &|| false)
                     .expect("runs")
                     .statistics,
             )
@@ -815,5 +829,46 @@ mod tests {
             0 < st.racy_by_interleaving && st.racy_by_interleaving < st.racy,
             "{st:?}"
         );
+    }
+
+    /// A search told, between two solver calls, that a counterexample at an earlier shape
+    /// settled its axiom ends there without an answer (`superseded`); one never told so runs to
+    /// the end. Coherence at natural bound 5 has shapes that need more than one solver call.
+    #[test]
+    fn a_search_ends_when_an_earlier_shape_settles_its_axiom() {
+        let mapping =
+            crate::mapping::load(Path::new("mappings/rc11-ptx-artifact.map")).expect("loads");
+        let opts = Options::natural(5, crate::solver::Backend::Cadical);
+        let (menu, _) = searchable_menu(&mapping, &opts).expect("searchable");
+        let (i, name) = &select_axioms(&mapping, &["Coherence".into()]).expect("axiom")[0];
+        let mut refined = 0;
+        for shape in shapes_at(5, &opts) {
+            let problems = || ShapeProblems::new(&mapping, &menu, &shape, 5);
+            let whole = problems()
+                .run_axiom(*i, name, &opts, &|| false)
+                .expect("runs");
+            let asked = std::cell::Cell::new(0);
+            let settled_after_the_first_call = || {
+                asked.set(asked.get() + 1);
+                asked.get() > 1
+            };
+            let cut = problems()
+                .run_axiom(*i, name, &opts, &settled_after_the_first_call)
+                .expect("runs");
+            assert!(!whole.superseded && !whole.stopped);
+            if whole.statistics.solves > 1 {
+                refined += 1;
+                assert!(cut.superseded && cut.found.is_none(), "{shape:?}");
+                assert_eq!(cut.statistics.solves, 1, "{shape:?}");
+            } else {
+                assert!(!cut.superseded, "{shape:?}");
+                assert_eq!(work_of(&cut), work_of(&whole), "{shape:?}");
+            }
+        }
+        assert!(refined > 0, "no shape needed a second solver call");
+    }
+
+    fn work_of(r: &ShapeAxiom) -> (usize, usize, bool) {
+        (r.statistics.solves, r.statistics.racy, r.found.is_some())
     }
 }

@@ -92,8 +92,8 @@ pub enum UnitVerdict {
     Counterexample(Box<Counterexample>),
     /// The run stopped (`Options::stop`) before the unit was finished, or before it started.
     Stopped,
-    /// Not searched: this run had already found a counterexample to the axiom at a smaller
-    /// (bound, shape), which is the one that counts.
+    /// Not searched, or not to the end: this run found a counterexample to the axiom at a
+    /// smaller (bound, shape), which is the one that counts, before or while the unit ran.
     Skipped,
 }
 
@@ -220,7 +220,8 @@ pub(super) struct BoundShape<'s> {
 
 /// What became of one axiom of one shape in `search_bound`.
 pub(super) enum AxiomRun {
-    /// Not searched: a counterexample at an earlier shape of the run settles the axiom.
+    /// Not searched: a counterexample at an earlier shape of the run settles the axiom. (A search
+    /// that learns so while it runs ends `Searched`, `ShapeAxiom::superseded`.)
     Skipped,
     /// Not started: the run was asked to stop.
     NotStarted,
@@ -258,12 +259,14 @@ pub(super) fn search_bound(
             let mut problems = ShapeProblems::new(mapping, menu, s.shape, bound);
             let mut started = false;
             for &a in &s.axioms {
-                let run = if progress.settled_before(a, s.index) {
+                let settled = || progress.settled_before(a, s.index);
+                let run = if settled() {
                     AxiomRun::Skipped
                 } else if opts.stop.requested() {
                     AxiomRun::NotStarted
                 } else {
-                    AxiomRun::Searched(problems.run_axiom(axioms[a].0, &axioms[a].1, opts))
+                    let (i, name) = (axioms[a].0, &axioms[a].1);
+                    AxiomRun::Searched(problems.run_axiom(i, name, opts, &settled))
                 };
                 started |= !matches!(run, AxiomRun::NotStarted);
                 progress.record(s, a, run);
@@ -318,6 +321,7 @@ impl Progress for Level<'_> {
                         *f = (*f).min((self.bound, index));
                         UnitVerdict::Counterexample(Box::new(cx))
                     }
+                    None if r.superseded => UnitVerdict::Skipped,
                     None if r.stopped => UnitVerdict::Stopped,
                     None => UnitVerdict::Clean,
                 };
