@@ -225,9 +225,10 @@ pub(super) enum AxiomRun {
     Skipped,
     /// Not started: the run was asked to stop.
     NotStarted,
-    /// Searched, to the end or until the run was asked to stop (`ShapeAxiom::stopped`); or the
-    /// search failed (an internal error).
-    Searched(Result<ShapeAxiom, String>),
+    /// Searched, to the end, until the run was asked to stop (`ShapeAxiom::stopped`) or until a
+    /// counterexample at an earlier shape settled the axiom (`ShapeAxiom::superseded`); or the
+    /// search failed (an internal error). Boxed: it is by far the largest variant.
+    Searched(Box<Result<ShapeAxiom, String>>),
 }
 
 /// What a caller of `search_bound` keeps of the bound while its shapes run in parallel.
@@ -266,7 +267,7 @@ pub(super) fn search_bound(
                     AxiomRun::NotStarted
                 } else {
                     let (i, name) = (axioms[a].0, &axioms[a].1);
-                    AxiomRun::Searched(problems.run_axiom(i, name, opts, &settled))
+                    AxiomRun::Searched(Box::new(problems.run_axiom(i, name, opts, &settled)))
                 };
                 started |= !matches!(run, AxiomRun::NotStarted);
                 progress.record(s, a, run);
@@ -310,23 +311,25 @@ impl Progress for Level<'_> {
         let (verdict, statistics) = match run {
             AxiomRun::Skipped => (UnitVerdict::Skipped, Statistics::default()),
             AxiomRun::NotStarted => (UnitVerdict::Stopped, Statistics::default()),
-            AxiomRun::Searched(Err(m)) => {
-                state.error.get_or_insert(diag::Error::file(self.path, m));
-                (UnitVerdict::Stopped, Statistics::default())
-            }
-            AxiomRun::Searched(Ok(mut r)) => {
-                let verdict = match r.take_counterexample(name, self.bound, shape.shape) {
-                    Some(cx) => {
-                        let f = state.first.entry(axiom).or_insert((self.bound, index));
-                        *f = (*f).min((self.bound, index));
-                        UnitVerdict::Counterexample(Box::new(cx))
-                    }
-                    None if r.superseded => UnitVerdict::Skipped,
-                    None if r.stopped => UnitVerdict::Stopped,
-                    None => UnitVerdict::Clean,
-                };
-                (verdict, r.statistics)
-            }
+            AxiomRun::Searched(searched) => match *searched {
+                Err(m) => {
+                    state.error.get_or_insert(diag::Error::file(self.path, m));
+                    (UnitVerdict::Stopped, Statistics::default())
+                }
+                Ok(mut r) => {
+                    let verdict = match r.take_counterexample(name, self.bound, shape.shape) {
+                        Some(cx) => {
+                            let f = state.first.entry(axiom).or_insert((self.bound, index));
+                            *f = (*f).min((self.bound, index));
+                            UnitVerdict::Counterexample(Box::new(cx))
+                        }
+                        None if r.superseded => UnitVerdict::Skipped,
+                        None if r.stopped => UnitVerdict::Stopped,
+                        None => UnitVerdict::Clean,
+                    };
+                    (verdict, r.statistics)
+                }
+            },
         };
         state.outcomes.entry(index).or_default().push(UnitOutcome {
             axiom: name.clone(),
