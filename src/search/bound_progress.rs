@@ -3,11 +3,11 @@
 //! once every shape before it has finished the axiom, so the one reported is that of the first
 //! shape in order, whichever worker finds it first; later shapes skip a settled axiom.
 //!
-//! Owns: `BoundProgress`. Uses: `outcome` (results and events), `shape_problem` (`ShapeAxiom`).
+//! Owns: `BoundProgress`. Uses: `outcome` (results and events), `shape_problem` (`ShapeAxiom`, `Ended`).
 use std::collections::BTreeMap;
 
 use super::outcome::{AxiomResult, Counterexample, Event, Observer, Statistics, Unfinished};
-use super::shape_problem::ShapeAxiom;
+use super::shape_problem::{Ended, ShapeAxiom};
 use crate::diag;
 
 /// One bound's shapes as they finish, per open axiom (indexed `k`, in `open`'s order): which
@@ -63,7 +63,7 @@ impl BoundProgress {
             }
         };
         self.totals[k].add(&r.statistics);
-        self.finished[k][shape] = !r.stopped && !r.superseded;
+        self.finished[k][shape] = r.ended == Ended::Finished;
         if let Some(cx) = r.take_counterexample(axiom, self.bound, &self.shapes[shape]) {
             self.found[k].insert(shape, cx);
         }

@@ -32,14 +32,22 @@ use crate::rel::Rel;
 use crate::solver::{Stop, Verdict as SatVerdict};
 
 /// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail and
-/// the violating edges), the work spent (one query), and whether the search ended before the
-/// shape was finished because the check stopped, or because a counterexample at an earlier shape
-/// settled the axiom meanwhile (`superseded`).
+/// the violating edges), the work spent (one query), and how the search ended.
 pub(super) struct ShapeAxiom {
     found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>)>,
     pub(super) statistics: Statistics,
-    pub(super) stopped: bool,
-    pub(super) superseded: bool,
+    pub(super) ended: Ended,
+}
+
+/// How an axiom's search of one shape ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum Ended {
+    /// At the end of the shape: with its counterexample, or none in the shape.
+    Finished,
+    /// Before, because the check was asked to stop.
+    Stopped,
+    /// Before, because a counterexample at an earlier shape settled the axiom meanwhile.
+    Superseded,
 }
 
 impl ShapeAxiom {
@@ -235,15 +243,19 @@ impl<'a> ShapeProblem<'a> {
                 queries: 1,
                 ..Statistics::default()
             },
-            stopped: false,
-            superseded: false,
+            ended: Ended::Finished,
         };
         let fails = self.source.fails_node(&mut self.sat.circuit, i);
         let lit = self.sat.lit(fails);
         loop {
-            out.stopped = stop.requested();
-            out.superseded = !out.stopped && superseded();
-            if out.stopped || out.superseded {
+            out.ended = if stop.requested() {
+                Ended::Stopped
+            } else if superseded() {
+                Ended::Superseded
+            } else {
+                Ended::Finished
+            };
+            if out.ended != Ended::Finished {
                 out.statistics.seconds = start.elapsed().as_secs_f64();
                 return Ok(out);
             }
@@ -832,7 +844,7 @@ mod tests {
     }
 
     /// A search told, between two solver calls, that a counterexample at an earlier shape
-    /// settled its axiom ends there without an answer (`superseded`); one never told so runs to
+    /// settled its axiom ends there without an answer (`Ended::Superseded`); one never told so runs to
     /// the end. Coherence at natural bound 5 has shapes that need more than one solver call.
     #[test]
     fn a_search_ends_when_an_earlier_shape_settles_its_axiom() {
@@ -855,13 +867,14 @@ mod tests {
             let cut = problems()
                 .run_axiom(*i, name, &opts, &settled_after_the_first_call)
                 .expect("runs");
-            assert!(!whole.superseded && !whole.stopped);
+            assert_eq!(whole.ended, Ended::Finished);
             if whole.statistics.solves > 1 {
                 refined += 1;
-                assert!(cut.superseded && cut.found.is_none(), "{shape:?}");
+                assert_eq!(cut.ended, Ended::Superseded, "{shape:?}");
+                assert!(cut.found.is_none(), "{shape:?}");
                 assert_eq!(cut.statistics.solves, 1, "{shape:?}");
             } else {
-                assert!(!cut.superseded, "{shape:?}");
+                assert_eq!(cut.ended, Ended::Finished, "{shape:?}");
                 assert_eq!(work_of(&cut), work_of(&whole), "{shape:?}");
             }
         }

@@ -20,7 +20,7 @@ use rayon::prelude::*;
 
 use super::operations::Op;
 use super::outcome::{Counterexample, Event, Observer, Scope, Statistics};
-use super::shape_problem::{ShapeAxiom, ShapeProblems};
+use super::shape_problem::{Ended, ShapeAxiom, ShapeProblems};
 use super::{lock, searchable_menu, select_axioms, shapes_at, Options};
 use crate::diag;
 use crate::mapping::Mapping;
@@ -221,12 +221,12 @@ pub(super) struct BoundShape<'s> {
 /// What became of one axiom of one shape in `search_bound`.
 pub(super) enum AxiomRun {
     /// Not searched: a counterexample at an earlier shape of the run settles the axiom. (A search
-    /// that learns so while it runs ends `Searched`, `ShapeAxiom::superseded`.)
+    /// that learns so while it runs ends `Searched`, `Ended::Superseded`.)
     Skipped,
     /// Not started: the run was asked to stop.
     NotStarted,
-    /// Searched, to the end, until the run was asked to stop (`ShapeAxiom::stopped`) or until a
-    /// counterexample at an earlier shape settled the axiom (`ShapeAxiom::superseded`); or the
+    /// Searched, to the end, until the run was asked to stop or until a counterexample at an
+    /// earlier shape settled the axiom (`ShapeAxiom::ended`); or the
     /// search failed (an internal error). Boxed: it is by far the largest variant.
     Searched(Box<Result<ShapeAxiom, String>>),
 }
@@ -323,9 +323,11 @@ impl Progress for Level<'_> {
                             *f = (*f).min((self.bound, index));
                             UnitVerdict::Counterexample(Box::new(cx))
                         }
-                        None if r.superseded => UnitVerdict::Skipped,
-                        None if r.stopped => UnitVerdict::Stopped,
-                        None => UnitVerdict::Clean,
+                        None => match r.ended {
+                            Ended::Finished => UnitVerdict::Clean,
+                            Ended::Stopped => UnitVerdict::Stopped,
+                            Ended::Superseded => UnitVerdict::Skipped,
+                        },
                     };
                     (verdict, r.statistics)
                 }
