@@ -254,7 +254,7 @@ fn final_memory(x: &Execution, finals: &[usize]) -> Option<BTreeMap<String, i64>
 /// A vocabulary name's fixed value in the family's execution.
 fn constant(fixed: &Base, name: &str) -> Value {
     match (fixed.sets.get(name), fixed.rels.get(name)) {
-        (Some(s), _) => Value::Set(Vector::constant(fixed.n, s.clone())),
+        (Some(s), _) => Value::Set(Vector::constant(fixed.n, *s)),
         (_, Some(r)) => Value::Rel(Matrix::constant(r)),
         _ => Value::Set(Vector::constant(fixed.n, Set::EMPTY)),
     }

@@ -11,6 +11,14 @@ pub(crate) const MAX_EVENTS: usize = 128;
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Default, Debug)]
 pub struct Set(pub u128);
 
+/// The set of the given event indices.
+impl FromIterator<usize> for Set {
+    fn from_iter<I: IntoIterator<Item = usize>>(it: I) -> Set {
+        it.into_iter()
+            .fold(Set::EMPTY, |s, e| s.union(Set::singleton(e)))
+    }
+}
+
 impl Set {
     /// The set with no event.
     pub const EMPTY: Set = Set(0);
@@ -26,11 +34,6 @@ impl Set {
     /// The set holding event `e` alone.
     pub fn singleton(e: usize) -> Set {
         Set(1u128 << e)
-    }
-    /// The set of the given event indices.
-    pub fn from_iter(it: impl IntoIterator<Item = usize>) -> Set {
-        it.into_iter()
-            .fold(Set::EMPTY, |s, e| s.union(Set::singleton(e)))
     }
     /// Whether event `e` is in the set.
     pub fn contains(self, e: usize) -> bool {

@@ -16,7 +16,7 @@ const CAP: usize = 300;
 
 /// Compare the encoding with the evaluator on one candidate.
 fn compare(model: &Model, cand: &Candidate, backend: Backend, tally: &mut Tally) {
-    let bounds = exact_bounds(&cand.execution);
+    let bounds = exact_bounds(cand.execution);
     let mut enc = Encoding::with_backend(model, &bounds, backend);
     let j = &cand.judgement;
     let consistent = enc.consistent();

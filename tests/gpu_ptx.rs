@@ -194,8 +194,7 @@ fn a_test_with_aliases_is_refused_for_its_aliases() {
             source: None,
             source_model: None,
         })
-        .err()
-        .expect("refused");
+        .expect_err("refused");
         assert!(e.message.contains("`rd2` aliases `rd1`"), "{e}");
     }
 }

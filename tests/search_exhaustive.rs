@@ -365,7 +365,7 @@ fn canonical(m: &Mapping, p: &Prog, locs: usize) -> Prog {
                 threads,
                 place: cta.into_iter().zip(gpu).collect(),
             };
-            if best.as_ref().map_or(true, |b| q < *b) {
+            if best.as_ref().is_none_or(|b| q < *b) {
                 best = Some(q);
             }
         }

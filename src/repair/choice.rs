@@ -46,9 +46,9 @@ pub(crate) fn cheapest(
     let (mut standing, mut spent, mut chosen) = (all, 0, vec![]);
     for (k, class) in options.iter().enumerate() {
         let mut kept = None;
-        for i in 0..class.len() {
+        for (i, (cost, _)) in class.iter().enumerate() {
             let left = table.after(k, i, &standing);
-            if (table.least(k + 1, &left)).is_some_and(|rest| spent + class[i].0 + rest == least) {
+            if (table.least(k + 1, &left)).is_some_and(|rest| spent + cost + rest == least) {
                 kept = Some((i, left));
                 break;
             }
@@ -173,7 +173,10 @@ mod tests {
             rules: vec![(0, load(Tag::Rlx, Tag::Gpu)), (1, load(Tag::Rlx, Tag::Cta))],
             exact: false,
         };
-        assert_eq!(cheapest(&options, &[r.clone()]), Some((6, vec![2, 0])));
+        assert_eq!(
+            cheapest(&options, std::slice::from_ref(&r)),
+            Some((6, vec![2, 0]))
+        );
         let exact = Refutation {
             rules: vec![(0, load(Tag::Acq, Tag::Cta)), (1, load(Tag::Rlx, Tag::Cta))],
             exact: true,

@@ -130,8 +130,7 @@ pub(crate) fn strongest(class: Class, rule: &[TargetOp]) -> Vec<TargetOp> {
         sem => {
             let maximal = at_least(op.kind, sem)
                 .into_iter()
-                .filter(|&t| step(op.kind, t, true).next().is_none())
-                .last()
+                .rfind(|&t| step(op.kind, t, true).next().is_none())
                 .unwrap_or(sem);
             TargetOp::new(op.kind, maximal, Some(Tag::Sys))
         }

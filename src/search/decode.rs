@@ -58,7 +58,7 @@ impl DecodedSolution {
             .slots
             .iter()
             .zip(target_present)
-            .map(|(slot, present)| present && slot.event.map_or(true, |e| alive[e]))
+            .map(|(slot, present)| present && slot.event.is_none_or(|e| alive[e]))
             .collect();
         DecodedSolution {
             op: p.op.iter().map(|v| pick(v)).collect(),
@@ -240,7 +240,7 @@ fn observation(layout: &Layout, menu: &[Op], choice: &DecodedSolution, value: &[
             ));
         }
     }
-    for l in 0..layout.locations {
+    for (l, location) in LOCATIONS.iter().enumerate().take(layout.locations) {
         let writes: Vec<usize> = (0..layout.n())
             .filter(|&s| choice.mo.contains(l, s) || s == l)
             .collect();
@@ -250,10 +250,7 @@ fn observation(layout: &Layout, menu: &[Op], choice: &DecodedSolution, value: &[
             .filter(|&a| writes.iter().all(|&b| !choice.mo.contains(a, b)))
             .collect();
         if let ([w], true) = (last.as_slice(), writes.len() > 1) {
-            atoms.push(Prop::Eq(
-                Target::Mem(LOCATIONS[l].to_string()),
-                slot_value(*w),
-            ));
+            atoms.push(Prop::Eq(Target::Mem(location.to_string()), slot_value(*w)));
         }
     }
     atoms

@@ -192,7 +192,7 @@ pub fn run(h: &PtxHarness, dir: &Path, params: &Params, device: Option<usize>) -
     )?;
     let max_size = h
         .layout
-        .max_workgroup_size(params, block.min(MAX_BLOCK).max(1))?;
+        .max_workgroup_size(params, block.clamp(1, MAX_BLOCK))?;
     let per_sm = kernels
         .test
         .occupancy_max_active_blocks_per_multiprocessor(max_size, 0, None)
