@@ -370,6 +370,8 @@ fn export_coq(args: &ExportCoqArgs) -> Result<Ended, Failure> {
 
 fn run_bench(args: &BenchArgs) -> Result<Ended, Failure> {
     let backend = args.solver.into();
+    let reference = bench::machine_reference(backend);
+    eprint(&format!("machine reference: {reference:.2} s\n"));
     let plan = bench::Plan {
         alloy_bounds: args.bounds.clone(),
         natural_bounds: args.natural_bounds.clone(),
@@ -397,9 +399,13 @@ fn run_bench(args: &BenchArgs) -> Result<Ended, Failure> {
         false => vec![],
     };
     if args.json {
-        print_json(&serde_json::json!({ "checks": rows, "repairs": repairs }));
+        print_json(&serde_json::json!({
+            "machine_reference_seconds": reference,
+            "checks": rows,
+            "repairs": repairs
+        }));
     } else {
-        print(&bench::render(&rows, backend));
+        print(&bench::render(&rows, backend, reference));
         if !repairs.is_empty() {
             print(&bench::render_repairs(&repairs));
         }

@@ -308,3 +308,43 @@ fn check_bad_input_exits_2() {
     assert_eq!(code, 2);
     assert!(err.contains("missing.map"), "{err}");
 }
+
+/// `bench` at bound 4: the Fig. 17 rows carry both peers' times beside mapcheck's, the run
+/// measures its machine reference, and B1 is found (timings are printed, never asserted).
+#[test]
+fn bench_rows_carry_the_peer_times_and_the_machine_reference() {
+    let (code, out, err) = mapcheck(&[
+        "bench",
+        "--bounds",
+        "4",
+        "--natural-bounds",
+        "4",
+        "--b1-bound",
+        "4",
+        "--solver",
+        "batsat",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!(
+        v["machine_reference_seconds"].as_f64().unwrap() > 0.0,
+        "{out}"
+    );
+    let rows = v["checks"].as_array().unwrap();
+    let row = |check: &str| {
+        rows.iter()
+            .find(|r| r["check"] == check)
+            .unwrap_or_else(|| panic!("no {check} row: {out}"))
+    };
+    assert_eq!(rows.len(), 5, "{out}");
+    assert_eq!(row("Coherence")["alloy"], "41 s");
+    assert_eq!(row("Coherence")["alloy_cnf"], "2.70 s");
+    assert_eq!(row("SC")["alloy_cnf"], "0.68 s");
+    assert_eq!(row("Atomicity")["alloy_cnf"], "-");
+    assert_eq!(row("all axioms")["result"], "none");
+    assert_eq!(
+        row("find B1")["result"],
+        "counterexample: Coherence at bound 4"
+    );
+}

@@ -349,7 +349,7 @@ pub struct BenchArgs {
     #[arg(long, value_delimiter = ',', default_value = "4,5,6")]
     pub bounds: Vec<usize>,
     /// Bounds of the natural-counting rows, all axioms in one check per bound (bound 7 takes
-    /// 2–3.5 minutes on 2 cores; `--natural-bounds 5,6` leaves it out).
+    /// 1.5–2 minutes on 2 cores; `--natural-bounds 5,6` leaves it out).
     #[arg(long, value_delimiter = ',', default_value = "5,6,7")]
     pub natural_bounds: Vec<usize>,
     /// Search B1 up to this bound (natural counting).

@@ -178,28 +178,31 @@ impl Counters {
     }
 }
 
+/// Solve the pigeonhole formula of `holes + 1` pigeons in `holes` holes: unsatisfiable, and
+/// exponential for resolution, so the same fixed work for a solver every time (the tests' stop
+/// checks; `mapcheck bench`'s machine reference).
+pub(crate) fn pigeonhole(s: &mut dyn SatSolver, holes: usize) -> Verdict {
+    let pigeons = holes + 1;
+    let x: Vec<Vec<Lit>> = (0..pigeons)
+        .map(|_| (0..holes).map(|_| s.new_var()).collect())
+        .collect();
+    for row in &x {
+        s.add_clause(row);
+    }
+    for h in 0..holes {
+        let column: Vec<Lit> = x.iter().map(|row| row[h]).collect();
+        for (a, &p) in column.iter().enumerate() {
+            for &q in &column[a + 1..] {
+                s.add_clause(&[!p, !q]);
+            }
+        }
+    }
+    s.solve(&[])
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn pigeonhole(s: &mut dyn SatSolver, holes: usize) -> Verdict {
-        let pigeons = holes + 1;
-        let x: Vec<Vec<Lit>> = (0..pigeons)
-            .map(|_| (0..holes).map(|_| s.new_var()).collect())
-            .collect();
-        for row in &x {
-            s.add_clause(row);
-        }
-        for h in 0..holes {
-            let column: Vec<Lit> = x.iter().map(|row| row[h]).collect();
-            for (a, &p) in column.iter().enumerate() {
-                for &q in &column[a + 1..] {
-                    s.add_clause(&[!p, !q]);
-                }
-            }
-        }
-        s.solve(&[])
-    }
 
     #[test]
     fn every_backend_solves_under_assumptions_and_reads_values() {
