@@ -205,7 +205,7 @@ pub fn render(rows: &[Row], backend: Backend, reference: f64) -> String {
         reference
     );
     s.push_str(&format!(
-        "{:<18} {:>5}  {:<8} {:>10}  {:>7}  {:>7}  {:>6}  {:<36} {:<24} {}\n",
+        "{:<18} {:>5}  {:<8} {:>10}  {:>7}  {:>7}  {:>6}  {:<38} {:<24} {}\n",
         "check",
         "bound",
         "counting",
@@ -223,7 +223,7 @@ pub fn render(rows: &[Row], backend: Backend, reference: f64) -> String {
             Counting::Natural => "natural",
         };
         s.push_str(&format!(
-            "{:<18} {:>5}  {:<8} {:>9.2}s  {:>7}  {:>7}  {:>6}  {:<36} {:<24} {}\n",
+            "{:<18} {:>5}  {:<8} {:>9.2}s  {:>7}  {:>7}  {:>6}  {:<38} {:<24} {}\n",
             r.check,
             r.bound,
             counting,
