@@ -85,7 +85,7 @@ pub struct Row {
     /// "none", or "counterexample: " and each failing axiom with its bound (`Coherence at bound 4`).
     pub result: String,
     pub(crate) alloy: &'static str,
-    /// The artifact's CNF on CaDiCaL (`alloy_cnf_time`), for the Alloy-counting rows.
+    /// The artifact's CNF on CaDiCaL (`alloy_times`), for the Alloy-counting rows.
     pub(crate) alloy_cnf: &'static str,
 }
 
