@@ -29,7 +29,7 @@ use crate::encode::{Circuit, Encoded, Matrix, Node, Sat};
 use crate::ir::CoKind;
 use crate::mapping::Mapping;
 use crate::rel::Rel;
-use crate::solver::{Stop, Verdict as SatVerdict};
+use crate::solver::{Lit, Stop, Verdict as SatVerdict};
 
 /// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail and
 /// the violating edges), the work spent (one query), and how the search ended.
@@ -247,6 +247,22 @@ impl<'a> ShapeProblem<'a> {
         };
         let fails = self.source.fails_node(&mut self.sat.circuit, i);
         let lit = self.sat.lit(fails);
+        let searched = self.solve_and_refine(lit, name, stop, superseded, &mut out);
+        out.statistics.seconds = start.elapsed().as_secs_f64();
+        searched.map(|()| out)
+    }
+
+    /// `run_axiom`'s loop: solve under `lit` (the axiom fails), send each solution to the
+    /// runner and refine on its verdict, until the solver finds none, a counterexample is
+    /// confirmed, or the search ends early (`out.ended`).
+    fn solve_and_refine(
+        &mut self,
+        lit: Lit,
+        name: &str,
+        stop: &Stop,
+        superseded: &dyn Fn() -> bool,
+        out: &mut ShapeAxiom,
+    ) -> Result<(), String> {
         loop {
             out.ended = if stop.requested() {
                 Ended::Stopped
@@ -256,16 +272,12 @@ impl<'a> ShapeProblem<'a> {
                 Ended::Finished
             };
             if out.ended != Ended::Finished {
-                out.statistics.seconds = start.elapsed().as_secs_f64();
-                return Ok(out);
+                return Ok(());
             }
             out.statistics.solves += 1;
             match self.sat.solve(&[lit]) {
                 SatVerdict::Sat => {}
-                SatVerdict::Unsat => {
-                    out.statistics.seconds = start.elapsed().as_secs_f64();
-                    return Ok(out);
-                }
+                SatVerdict::Unsat => return Ok(()),
                 SatVerdict::Stopped => continue,
             }
             let choice = DecodedSolution::read(&self.vars, &self.sat);
@@ -281,8 +293,7 @@ impl<'a> ShapeProblem<'a> {
                 Verdict::Confirmed { failed } => {
                     let cycle = validate::cycle(self.mapping, &f, name).map_err(|e| e.message)?;
                     out.found = Some((f, failed, cycle));
-                    out.statistics.seconds = start.elapsed().as_secs_f64();
-                    return Ok(out);
+                    return Ok(());
                 }
                 Verdict::Racy {
                     events,
@@ -789,13 +800,11 @@ mod tests {
         let opts = Options::natural(5, crate::solver::Backend::Cadical);
         let (menu, _) = searchable_menu(&mapping, &opts).expect("searchable");
         let axioms = select_axioms(&mapping, &[]).expect("axioms");
-        let work = |s: &Statistics| (s.solves, s.racy, s.explained);
         let search = |problems: &mut ShapeProblems, (i, name): &(usize, String)| {
-            work(
+            work_of(
                 &problems
                     .run_axiom(*i, name, &opts, &|| false)
-                    .expect("runs")
-                    .statistics,
+                    .expect("runs"),
             )
         };
         let mut changed = 0;
@@ -881,7 +890,9 @@ mod tests {
         assert!(refined > 0, "no shape needed a second solver call");
     }
 
-    fn work_of(r: &ShapeAxiom) -> (usize, usize, bool) {
-        (r.statistics.solves, r.statistics.racy, r.found.is_some())
+    /// A search's work and answer: solver calls, racy and explained solutions, a counterexample.
+    fn work_of(r: &ShapeAxiom) -> (usize, usize, usize, bool) {
+        let s = &r.statistics;
+        (s.solves, s.racy, s.explained, r.found.is_some())
     }
 }
