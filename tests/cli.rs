@@ -341,6 +341,7 @@ fn bench_rows_carry_the_peer_times_and_the_machine_reference() {
     assert_eq!(row("Coherence")["alloy"], "41 s");
     assert_eq!(row("Coherence")["alloy_cnf"], "2.70 s");
     assert_eq!(row("SC")["alloy_cnf"], "0.68 s");
+    assert_eq!(row("Atomicity")["alloy"], "4 s, vacuous");
     assert_eq!(row("Atomicity")["alloy_cnf"], "-");
     assert_eq!(row("all axioms")["result"], "none");
     assert_eq!(
