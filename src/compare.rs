@@ -4,8 +4,9 @@
 //! B allows and A forbids; B onto A the other way round. Every test found is run again under
 //! both models (`decide::run`) and reported only when A forbids its outcome and B allows it.
 //!
-//! Owns: `Comparison`, `Direction`, `Difference`, `compare`, `render`. Uses: `ir`, `mapping`,
-//! `search` (the check and its progress through `report`), `decide`, `litmus` (printing).
+//! Owns: `Comparison`, `Direction`, `Difference`, `compare`, `render`, `json`. Uses: `ir`,
+//! `mapping`, `search` (the check and its progress through `report`), `decide`, `litmus`
+//! (printing).
 use std::fmt::Write;
 use std::path::Path;
 
@@ -200,6 +201,40 @@ fn verdict(o: &Outcome) -> String {
     }
     s.push(')');
     s
+}
+
+/// The comparison as JSON: the models, the options, and per direction what `render` prints, a
+/// test found carrying its text and both models' outcomes.
+pub fn json(c: &Comparison) -> serde_json::Value {
+    let directions: Vec<serde_json::Value> = c
+        .directions
+        .iter()
+        .map(|d| {
+            serde_json::json!({
+                "allowing": d.allowing,
+                "forbidding": d.forbidding,
+                "race_free_under": d.race_free_under,
+                "clean_to": d.clean_to,
+                "unfinished": d.unfinished,
+                "statistics": d.statistics,
+                "difference": d.difference.as_ref().map(|x| serde_json::json!({
+                    "bound": x.bound,
+                    "axiom": x.axiom,
+                    "test": x.text,
+                    "allowed": x.allowed,
+                    "forbidden": x.forbidden,
+                })),
+            })
+        })
+        .collect();
+    serde_json::json!({
+        "models": [c.models[0].path, c.models[1].path],
+        "options": c.options,
+        "solver": crate::solver::new(c.options.backend).name(),
+        "differs": c.differs(),
+        "stopped": c.stopped(),
+        "directions": directions,
+    })
 }
 
 /// The comparison as text: per direction the test found (with both verdicts) or how far it is

@@ -48,6 +48,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse_arguments();
     let errors_as_json = match &cli.command {
         Command::Check(c) => c.json,
+        Command::Compare(c) => c.json,
         Command::Merge(m) => m.json,
         Command::Repair(r) => r.json,
         _ => false,
@@ -335,7 +336,11 @@ fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
     let opts = args.search.options(cli::signals::stop_on_signals());
     let c = compare::compare(&args.a, &args.b, &args.cat.load_options(), &opts)?;
     warn(&c.models);
-    print(&compare::render(&c));
+    if args.json {
+        print_json(&compare::json(&c));
+    } else {
+        print(&compare::render(&c));
+    }
     if c.stopped() {
         eprint(&format!(
             "{}\n",

@@ -204,6 +204,61 @@ fn the_command_exits_1_on_a_difference_and_0_on_none() {
     assert_eq!(out.matches("  none up to bound 3\n").count(), 2, "{out}");
 }
 
+/// `--json` says what the text says: per direction the models, how far it is clean, its work,
+/// and the test found with both outcomes, whose text parses and runs to them.
+#[test]
+fn the_json_carries_each_direction_and_the_test_found() {
+    let (code, out, err) = mapcheck(&[
+        "compare",
+        "models/rc11.cat",
+        "models/c11.cat",
+        "--bound",
+        "3",
+        "--json",
+    ]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert_eq!(
+        v["models"],
+        serde_json::json!(["models/rc11.cat", "models/c11.cat"])
+    );
+    assert_eq!(
+        (v["differs"].as_bool(), v["stopped"].as_bool()),
+        (Some(true), Some(false))
+    );
+    let [rc11_forbids, c11_forbids] = [&v["directions"][0], &v["directions"][1]];
+    assert_eq!(rc11_forbids["forbidding"], "models/rc11.cat");
+    assert!(rc11_forbids["difference"].is_null(), "{out}");
+    assert_eq!(rc11_forbids["clean_to"], 3);
+    assert_eq!(
+        c11_forbids["race_free_under"],
+        serde_json::json!(["data-race"])
+    );
+    assert!(
+        c11_forbids["statistics"]["solves"].as_u64().unwrap() > 0,
+        "{out}"
+    );
+    let x = &c11_forbids["difference"];
+    assert_eq!(
+        (x["bound"].as_u64(), x["axiom"].as_str()),
+        (Some(3), Some("NaRf"))
+    );
+    let test = litmus::parse_str("printed.litmus", x["test"].as_str().unwrap()).unwrap();
+    for (model, outcome) in [
+        ("models/c11.cat", "forbidden"),
+        ("models/rc11.cat", "allowed"),
+    ] {
+        let model = ir::load(Path::new(model)).unwrap();
+        let run = runner::run(&model, &test, &runner::Options::default()).unwrap();
+        assert_eq!(
+            x[outcome]["validated"].as_bool(),
+            Some(run.validated),
+            "{out}"
+        );
+    }
+    assert_eq!(x["allowed"]["validated"], true);
+}
+
 #[test]
 fn models_of_two_languages_or_of_none_are_refused() {
     let (code, out, err) = mapcheck(&["compare", "models/c11.cat", "models/ptx-v6.cat"]);

@@ -319,6 +319,9 @@ pub struct CompareArgs {
     pub cat: CatArgs,
     #[command(flatten)]
     pub search: SearchArgs,
+    /// Print the comparison (and any error) as JSON.
+    #[arg(long)]
+    pub json: bool,
 }
 
 #[derive(Args)]
