@@ -8,7 +8,7 @@
 //! on it.
 use mapcheck::encode::{Bounds, Encoding};
 use mapcheck::ir;
-use mapcheck::rel::Rel;
+use mapcheck::rel::{Rel, Set};
 
 /// `src11.als`'s facts on `sb` and `rmw` (po standing for its sb; the `& loc` of `rmw_sbimm`
 /// left out, which can only admit more), with `rmw_predecessors` the last fact, and a check
@@ -28,7 +28,7 @@ fn facts(rmw_predecessors: &str) -> String {
 fn some_rmw(text: &str, n: usize) -> Option<Rel> {
     let model = ir::load_str("alloy-artifact-rmw", text, None).unwrap();
     let mut bounds = Bounds::new(n);
-    let all = Rel::from_pairs(n, (0..n).flat_map(|a| (0..n).map(move |b| (a, b))));
+    let all = Rel::product(n, Set::full(n), Set::full(n));
     bounds.bound_rel("po", Rel::empty(n), all.clone()).unwrap();
     bounds.bound_rel("rmw", Rel::empty(n), all).unwrap();
     let mut enc = Encoding::new(&model, &bounds);

@@ -33,6 +33,21 @@ fn compared(a: &str, b: &str, bound: usize) -> Comparison {
     .unwrap_or_else(|e| panic!("{}", e.message))
 }
 
+/// The model at `path`'s outcome on `test`.
+fn run_under(path: &str, test: &litmus::Litmus) -> runner::Outcome {
+    let model = ir::load(Path::new(path)).unwrap();
+    runner::run(&model, test, &runner::Options::default()).unwrap()
+}
+
+/// `mapcheck compare a b --bound bound`, with `--json` when `json`.
+fn compare_command(a: &str, b: &str, bound: &str, json: bool) -> (i32, String, String) {
+    let mut args = vec!["compare", a, b, "--bound", bound];
+    if json {
+        args.push("--json");
+    }
+    mapcheck(&args)
+}
+
 /// The direction's test, parsed from its printed text and run under both models: the forbidding
 /// model never reaches the outcome, the allowing one does. Returns the test's text.
 fn confirmed(d: &Direction) -> String {
@@ -41,10 +56,7 @@ fn confirmed(d: &Direction) -> String {
         .as_ref()
         .unwrap_or_else(|| panic!("{} allows nothing {} forbids", d.allowing, d.forbidding));
     let test = litmus::parse_str("printed.litmus", &x.text).expect("the printed test parses");
-    let run = |path: &str| {
-        let model = ir::load(Path::new(path)).unwrap();
-        runner::run(&model, &test, &runner::Options::default()).unwrap()
-    };
+    let run = |path: &str| run_under(path, &test);
     assert!(
         !run(&d.forbidding).validated,
         "{} reaches the outcome of\n{}",
@@ -175,13 +187,7 @@ fn a_violation_under_every_witness_is_found() {
 
 #[test]
 fn the_command_exits_1_on_a_difference_and_0_on_none() {
-    let (code, out, err) = mapcheck(&[
-        "compare",
-        "models/rc11.cat",
-        "models/c11.cat",
-        "--bound",
-        "3",
-    ]);
+    let (code, out, err) = compare_command("models/rc11.cat", "models/c11.cat", "3", false);
     assert_eq!(code, 1, "{out}{err}");
     assert!(
         out.contains("found at bound 3 (NaRf fails under models/c11.cat)"),
@@ -193,13 +199,8 @@ fn the_command_exits_1_on_a_difference_and_0_on_none() {
     );
     assert!(out.contains("  none up to bound 3\n"), "{out}");
     assert_eq!(out.matches("\n  work: ").count(), 2, "{out}");
-    let (code, out, err) = mapcheck(&[
-        "compare",
-        "models/ptx-v6.cat",
-        "models/ptx-v6-alloy.cat",
-        "--bound",
-        "3",
-    ]);
+    let (code, out, err) =
+        compare_command("models/ptx-v6.cat", "models/ptx-v6-alloy.cat", "3", false);
     assert_eq!(code, 0, "{out}{err}");
     assert_eq!(out.matches("  none up to bound 3\n").count(), 2, "{out}");
 }
@@ -208,14 +209,7 @@ fn the_command_exits_1_on_a_difference_and_0_on_none() {
 /// and the test found with both outcomes, whose text parses and runs to them.
 #[test]
 fn the_json_carries_each_direction_and_the_test_found() {
-    let (code, out, err) = mapcheck(&[
-        "compare",
-        "models/rc11.cat",
-        "models/c11.cat",
-        "--bound",
-        "3",
-        "--json",
-    ]);
+    let (code, out, err) = compare_command("models/rc11.cat", "models/c11.cat", "3", true);
     assert_eq!(code, 1, "{out}{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
     assert_eq!(
@@ -248,11 +242,9 @@ fn the_json_carries_each_direction_and_the_test_found() {
         ("models/c11.cat", "forbidden"),
         ("models/rc11.cat", "allowed"),
     ] {
-        let model = ir::load(Path::new(model)).unwrap();
-        let run = runner::run(&model, &test, &runner::Options::default()).unwrap();
         assert_eq!(
             x[outcome]["validated"].as_bool(),
-            Some(run.validated),
+            Some(run_under(model, &test).validated),
             "{out}"
         );
     }
