@@ -103,7 +103,8 @@ pub struct Plan {
     pub alloy_bounds: Vec<usize>,
     /// Bounds of the natural-counting rows (every axiom in one check).
     pub natural_bounds: Vec<usize>,
-    /// Search B1 up to this bound (natural counting, stopping at the first counterexample).
+    /// Search B1's Coherence up to this bound (natural counting, stopping at the first
+    /// counterexample; B1's SC counterexample at 5 is Fig. 11's mixed-scope one, not B1's bug).
     pub b1_bound: usize,
     /// The solver.
     pub backend: Backend,
@@ -133,9 +134,8 @@ pub fn run(plan: &Plan, progress: &dyn Fn(&Row)) -> Result<Vec<Row>> {
     }
     let b1 = mapping::load(Path::new(B1_MAPPING))?;
     let opts = Options {
-        axioms: vec![],
         first: true,
-        ..options(plan.b1_bound, Counting::Natural, "", backend)
+        ..options(plan.b1_bound, Counting::Natural, "Coherence", backend)
     };
     let row = measure(&b1, &opts, "find B1", ("never found", "-"))?;
     progress(&row);

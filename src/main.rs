@@ -234,6 +234,7 @@ fn check_test(
         print(&report::render_confirmations(mapping, test, &found));
     }
     let any = found
+        .axioms
         .iter()
         .any(|c| matches!(c.verdict, search::TestVerdict::Counterexample(_)));
     Ok(if any {

@@ -25,8 +25,8 @@ use crate::litmus::{self, Instr, Litmus};
 use crate::mapping::Mapping;
 use crate::output::{self, OutputDir};
 use crate::search::{
-    Counterexample, Counting, Event, EventKey, NotOne, Options, Report, Scope, Statistics,
-    TestVerdict, Unfinished,
+    Counterexample, Counting, Event, EventKey, NotOne, Options, ReadingVerdict, Report, Scope,
+    Statistics, TestVerdict, Unfinished,
 };
 use crate::solver::Stop;
 use crate::vocab;
@@ -38,8 +38,26 @@ pub struct Files {
     pub(crate) target: Option<PathBuf>,
     pub(crate) dot: Option<PathBuf>,
     pub(crate) svg: Option<PathBuf>,
+    /// `readings.tsv`: the compiled test under every reading of the target.
+    #[serde(default)]
+    pub(crate) readings: Option<PathBuf>,
     /// The Coq refutation's directory (`check --coq`).
     pub(crate) coq: Option<PathBuf>,
+}
+
+impl Files {
+    /// The same files with every path passed through `f`.
+    pub(crate) fn map_paths(&self, f: impl Fn(&Path) -> PathBuf) -> Files {
+        let at = |p: &Option<PathBuf>| p.as_deref().map(&f);
+        Files {
+            source: at(&self.source),
+            target: at(&self.target),
+            dot: at(&self.dot),
+            svg: at(&self.svg),
+            readings: at(&self.readings),
+            coq: at(&self.coq),
+        }
+    }
 }
 
 /// How the bound was counted, in words.
@@ -74,6 +92,7 @@ pub(crate) fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> Str
 pub(crate) fn render_searched(mapping: &str, opts: &Options, scope: &Scope) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "mapping {mapping}");
+    let _ = writeln!(s, "target model {}", scope.target);
     let _ = writeln!(
         s,
         "bound {}: {}",
@@ -143,6 +162,68 @@ pub(crate) fn counterexample_body(cx: &Counterexample) -> String {
             label(&step.to)
         );
     }
+    s.push_str(&render_readings(&cx.readings));
+    s
+}
+
+/// Which readings of the target architecture allow the compiled test (`search::judge_readings`):
+/// a line for those that allow it, one for those that forbid it, and one for any not judged.
+pub(crate) fn render_readings(readings: &[ReadingVerdict]) -> String {
+    let names = |allows: Option<bool>| -> Vec<String> {
+        readings
+            .iter()
+            .filter(|r| r.allows == allows)
+            .map(|r| {
+                let searched = if r.reading.searched { " (searched)" } else { "" };
+                let note = if r.note.is_empty() {
+                    String::new()
+                } else {
+                    format!(": {}", r.note)
+                };
+                format!("{}{searched}{note}", r.reading)
+            })
+            .collect()
+    };
+    let mut s = String::from("  the compiled test under every reading of the target (the runner):\n");
+    let lines = [
+        ("allowed by", Some(true)),
+        ("forbidden by", Some(false)),
+        ("not judged", None),
+    ];
+    for (what, allows) in lines {
+        let list = names(allows);
+        if list.is_empty() && allows.is_none() {
+            continue;
+        }
+        let shown = if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(", ")
+        };
+        let _ = writeln!(s, "    {what}: {shown}");
+    }
+    s
+}
+
+/// The readings as a table: model file, variant (`-`: its default), searched, verdict.
+fn readings_tsv(readings: &[ReadingVerdict]) -> String {
+    let mut s =
+        String::from("# model\tvariant\tsearched\tverdict (the runner on target.litmus)\n");
+    for r in readings {
+        let verdict = match r.allows {
+            Some(true) => "allows".to_string(),
+            Some(false) => "forbids".to_string(),
+            None => format!("not judged: {}", r.note),
+        };
+        let file = r.reading.model.file_name().unwrap_or_default();
+        let _ = writeln!(
+            s,
+            "{}\t{}\t{}\t{verdict}",
+            file.to_string_lossy(),
+            r.reading.variant.as_deref().unwrap_or("-"),
+            if r.reading.searched { "yes" } else { "no" },
+        );
+    }
     s
 }
 
@@ -155,6 +236,7 @@ pub(crate) fn render_written(files: Option<&Files>) -> String {
             ("target test", &f.target),
             ("graph", &f.dot),
             ("graph (SVG)", &f.svg),
+            ("readings", &f.readings),
             ("Coq refutation", &f.coq),
         ] {
             if let Some(p) = p {
@@ -351,6 +433,7 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
         "mapping": r.mapping,
         "options": r.options,
         "counting": counting(r.options.counting, r.options.bound),
+        "target_model": r.scope.target,
         "searched": r.scope.searched,
         "not_searched": r.scope.not_searched,
         "solver": r.solver,
@@ -377,6 +460,7 @@ fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> serde_json
         "events": labels.values().collect::<Vec<_>>(),
         "rf": pairs(&cx.found.source_rf),
         "co": pairs(&cx.found.source_mo),
+        "readings": cx.readings,
         "cycle": cx.cycle.iter().map(|e| json!({
             "from": label(&e.from), "via": e.via, "to": label(&e.to),
         })).collect::<Vec<_>>(),
@@ -386,18 +470,32 @@ fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> serde_json
 
 /// `mapcheck check MAP --test FILE`: the given source test judged for each selected axiom
 /// (`search::confirm`), each counterexample written out as a search's is (its files, and its
-/// Coq refutation when asked). Output directories are refused before any work, as `check_live`
-/// does.
+/// Coq refutation when asked), and its compiled test under every reading of the target. Output
+/// directories are refused before any work, as `check_live` does.
 pub fn confirm_test(
     mapping: &Mapping,
     test: &Litmus,
     opts: &Options,
     out: &Path,
     coq: Option<&Path>,
-) -> Result<Vec<Confirmation>> {
+) -> Result<Confirmations> {
     let axioms = crate::search::selected_axioms(mapping, opts)?;
     check_output_directories(mapping, &axioms, out, coq)?;
-    crate::search::confirm(mapping, test, &axioms)?
+    let compiled = mapping.compile_program(test)?;
+    Ok(Confirmations {
+        axioms: confirm_axioms(mapping, test, &axioms, out, coq)?,
+        readings: crate::search::judge_readings(mapping, &compiled.target),
+    })
+}
+
+fn confirm_axioms(
+    mapping: &Mapping,
+    test: &Litmus,
+    axioms: &[String],
+    out: &Path,
+    coq: Option<&Path>,
+) -> Result<Vec<Confirmation>> {
+    crate::search::confirm(mapping, test, axioms)?
         .into_iter()
         .map(|(axiom, verdict)| {
             let files = match &verdict {
@@ -415,6 +513,14 @@ pub fn confirm_test(
         .collect()
 }
 
+/// What `check --test` says of a test: per axiom, and of its compiled test under every reading.
+pub struct Confirmations {
+    /// Per selected axiom, in the source model's order.
+    pub axioms: Vec<Confirmation>,
+    /// The compiled test (the test's own final condition) under every reading of the target.
+    pub readings: Vec<ReadingVerdict>,
+}
+
 /// What `check --test` says of one axiom, and the files written for a counterexample.
 pub struct Confirmation {
     /// The source axiom.
@@ -427,13 +533,15 @@ pub struct Confirmation {
 
 /// `check --test`'s text report: each counterexample in full, as a search prints it, and for
 /// every other axiom why the test is not one.
-pub fn render_confirmations(mapping: &Mapping, test: &Path, found: &[Confirmation]) -> String {
+pub fn render_confirmations(mapping: &Mapping, test: &Path, found: &Confirmations) -> String {
     let mut s = format!(
-        "mapping {}\ntest {} (given, not searched)\n",
+        "mapping {}\ntarget model {}\ntest {} (given, not searched)\n",
         mapping.path,
+        crate::search::target_reading(mapping),
         test.display()
     );
-    for c in found {
+    s.push_str(&render_readings(&found.readings));
+    for c in &found.axioms {
         match &c.verdict {
             TestVerdict::Counterexample(cx) => {
                 s.push_str(&render_counterexample(cx, c.files.as_ref()))
@@ -447,8 +555,9 @@ pub fn render_confirmations(mapping: &Mapping, test: &Path, found: &[Confirmatio
 }
 
 /// `check --test`'s JSON report.
-pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &[Confirmation]) -> String {
+pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &Confirmations) -> String {
     let axioms: Vec<serde_json::Value> = found
+        .axioms
         .iter()
         .map(|c| match &c.verdict {
             TestVerdict::Counterexample(cx) => json!({
@@ -463,7 +572,13 @@ pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &[Confirmation]
             }),
         })
         .collect();
-    let v = json!({ "mapping": mapping.path, "test": test, "axioms": axioms });
+    let v = json!({
+        "mapping": mapping.path,
+        "target_model": crate::search::target_reading(mapping),
+        "test": test,
+        "readings": found.readings,
+        "axioms": axioms,
+    });
     serde_json::to_string_pretty(&v).expect("reports serialise")
 }
 
@@ -529,6 +644,7 @@ pub(crate) fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Fi
         source: Some(out.write("source.litmus", litmus::print_c(&cx.found.source)?)?),
         target: Some(out.write("target.litmus", litmus::print_ptx(&cx.found.target)?)?),
         dot: Some(out.write("graph.dot", dot(cx))?),
+        readings: Some(out.write("readings.tsv", readings_tsv(&cx.readings))?),
         ..Files::default()
     };
     out.record("graph.svg")?;

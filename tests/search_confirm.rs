@@ -1,11 +1,13 @@
 //! `check --test` (`search::confirm`): a given source test judged as the search judges its
 //! solutions. A counterexample the search prints, given back, is confirmed for its axiom; the
-//! hand-built bound-9 test and the bound-8 test the search found break Atomicity under Fig. 11's
-//! PTX mappings (the runner agrees: the source models forbid the outcome without a race, the PTX
-//! models allow the compiled test); a test that is not a counterexample, or whose program races,
-//! is said not to be one. The lifted execution of each of the three counterexamples to
-//! `rc11-ptx-artifact.map` races by itself, so the ASPLOS'19 Alloy artifact's check, which
-//! assumes the lifted execution race-free, cannot find them.
+//! bound-8 test the search found breaks Atomicity under Fig. 11's PTX mappings under every PTX
+//! reading (the runner agrees: the source models forbid the outcome without a race, every PTX
+//! model allows the compiled test); the bound-7 Coherence and bound-9 Atomicity tests are
+//! counterexamples only where an RMW's write does not depend on its read (Dartagnan's reading,
+//! `variant "dep-without-rmw"`), and not under NVIDIA's, the default; a test that is not a
+//! counterexample, or whose program races, is said not to be one. The lifted execution of each
+//! of the three races by itself, so the ASPLOS'19 Alloy artifact's check, which assumes the
+//! lifted execution race-free, cannot find them.
 use std::path::Path;
 
 use mapcheck::encode::Backend;
@@ -13,7 +15,10 @@ use mapcheck::search::{self, Counterexample, NotOne, Options, TestVerdict};
 use mapcheck::{litmus, mapping, runner, Model};
 
 mod litmus_common;
-use litmus_common::assert_source_forbidden_and_compiled_allowed;
+use litmus_common::{
+    assert_source_forbidden_and_compiled_allowed_by, mapping_read_with, DEP_WITHOUT_RMW,
+    PTX_READINGS,
+};
 
 const ATOMICITY_9: &str = "tests/data/search/rc11-ptx-artifact-atomicity-9.litmus";
 const COHERENCE_7: &str = "tests/data/search/rc11-ptx-artifact-coherence-7.litmus";
@@ -22,20 +27,44 @@ const ATOMICITY_8: &str = "tests/data/search/rc11-ptx-artifact-atomicity-8.litmu
 /// The verdict of `test` against `map` for `axiom`.
 fn verdict(map: &str, test: &litmus::Litmus, axiom: &str) -> TestVerdict {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
-    search::confirm(&m, test, &[axiom.to_string()])
+    verdict_of(&m, test, axiom)
+}
+
+fn verdict_of(m: &mapcheck::Mapping, test: &litmus::Litmus, axiom: &str) -> TestVerdict {
+    search::confirm(m, test, &[axiom.to_string()])
         .expect("confirm runs")
         .remove(0)
         .1
 }
 
-/// Every counterexample the search finds (M4 at 3, B1 at 4, Fig. 11's SC rows at 5), printed as
-/// the user gets it and read back, is confirmed as a counterexample to the same axiom, at the
-/// same size, with a cycle of that axiom on the lift.
+/// The axioms `test` is a counterexample to under mapping `m`, each with its bound.
+fn counterexamples(m: &mapcheck::Mapping, test: &litmus::Litmus) -> Vec<(String, Option<usize>)> {
+    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
+    search::confirm(m, test, &axioms)
+        .expect("confirm runs")
+        .into_iter()
+        .map(|(a, v)| match v {
+            TestVerdict::Counterexample(c) => (a, Some(c.bound)),
+            _ => (a, None),
+        })
+        .collect()
+}
+
+const FIG11_MAPPINGS: [&str; 3] = [
+    "mappings/rc11-ptx-artifact.map",
+    "mappings/rc11-ptx.map",
+    "mappings/cuda-ptx.map",
+];
+
+/// Every counterexample the search finds (M4 at 3, M1 at 4, B1 and Fig. 11's SC rows at 5),
+/// printed as the user gets it and read back, is confirmed as a counterexample to the same
+/// axiom, at the same size, with a cycle of that axiom on the lift.
 #[test]
 fn a_counterexample_the_search_prints_is_confirmed_when_given_back() {
     for (map, bound) in [
         ("mappings/known-bugs/m4-release-acquire-gpu-narrowed.map", 3),
-        ("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4),
+        ("mappings/known-bugs/m1-sc-load-fence-dropped.map", 4),
+        ("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 5),
         ("mappings/rc11-ptx.map", 5),
     ] {
         let m = mapping::load(Path::new(map)).expect("mapping loads");
@@ -61,22 +90,27 @@ fn a_counterexample_the_search_prints_is_confirmed_when_given_back() {
     }
 }
 
-/// The bound-9 test breaks scoped RC11's Atomicity under `rc11-ptx-artifact.map`, `rc11-ptx.map`
-/// and `cuda-ptx.map`: P0's plain store `*y = 2` runs only where no consistent source execution
-/// goes (as in the bound-7 Coherence test), so the program is race-free; in PTX the SC RMW reads
-/// it (load buffering) and P1's later relaxed RMW reads the SC RMW's write while the plain store
-/// comes between them in coherence order. PTX's Atomicity does not see it (a weak store is not
-/// morally strong with the RMW); scoped RC11's does.
+/// The bound-9 test is race-free (P0's plain store `*y = 2` runs only where no consistent source
+/// execution goes, as in the bound-7 Coherence test) and its outcome forbidden by scoped RC11's
+/// Atomicity. In PTX the SC RMW would read that store (load buffering) — a cycle `st.weak y`
+/// →rf atom read →rmw atom write →rf `ld y` →ctrl `st.weak y`, which No-Thin-Air forbids when
+/// an RMW's write depends on its read (NVIDIA's reading, the default) and allows when it does
+/// not (Dartagnan's). So it is a counterexample to Atomicity under `rc11-ptx-artifact.map`,
+/// `rc11-ptx.map` and `cuda-ptx.map` read with `dep-without-rmw` only.
 #[test]
-fn fig11_rows_break_atomicity_through_a_store_no_consistent_execution_runs() {
+fn fig11_rows_break_atomicity_at_9_only_without_the_rmw_dependency() {
     let source = litmus::parse_file(Path::new(ATOMICITY_9)).expect("test reads");
-    for map in [
-        "mappings/rc11-ptx-artifact.map",
-        "mappings/rc11-ptx.map",
-        "mappings/cuda-ptx.map",
-    ] {
-        assert_source_forbidden_and_compiled_allowed(map, &source);
-        match verdict(map, &source, "Atomicity") {
+    for map in FIG11_MAPPINGS {
+        assert_source_forbidden_and_compiled_allowed_by(map, &source, &DEP_WITHOUT_RMW);
+        assert!(
+            matches!(
+                verdict(map, &source, "Atomicity"),
+                TestVerdict::NotOne(NotOne::NoLiftBreaksIt)
+            ),
+            "{map}: a counterexample under NVIDIA's reading"
+        );
+        let dat3m = mapping_read_with(map, "dep-without-rmw");
+        match verdict_of(&dat3m, &source, "Atomicity") {
             TestVerdict::Counterexample(c) => {
                 assert_eq!((c.bound, c.axiom.as_str()), (9, "Atomicity"));
                 assert!(!c.cycle.is_empty(), "{map}: no Atomicity cycle");
@@ -96,52 +130,36 @@ fn fig11_rows_break_atomicity_through_a_store_no_consistent_execution_runs() {
 #[test]
 fn the_bound8_search_finds_an_atomicity_counterexample_the_runner_confirms() {
     let source = litmus::parse_file(Path::new(ATOMICITY_8)).expect("test reads");
-    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
-    for map in [
-        "mappings/rc11-ptx-artifact.map",
-        "mappings/rc11-ptx.map",
-        "mappings/cuda-ptx.map",
-    ] {
-        assert_source_forbidden_and_compiled_allowed(map, &source);
+    let expected = [("Coherence", Some(8)), ("Atomicity", Some(8)), ("SC", None)]
+        .map(|(a, b)| (a.to_string(), b));
+    for map in FIG11_MAPPINGS {
+        assert_source_forbidden_and_compiled_allowed_by(map, &source, &PTX_READINGS);
         let m = mapping::load(Path::new(map)).expect("mapping loads");
-        let verdicts = search::confirm(&m, &source, &axioms).expect("confirm runs");
-        let found: Vec<(&str, Option<usize>)> = verdicts
-            .iter()
-            .map(|(a, v)| match v {
-                TestVerdict::Counterexample(c) => (a.as_str(), Some(c.bound)),
-                _ => (a.as_str(), None),
-            })
-            .collect();
-        assert_eq!(
-            found,
-            [("Coherence", Some(8)), ("Atomicity", Some(8)), ("SC", None)],
-            "{map}"
-        );
+        assert_eq!(counterexamples(&m, &source), expected, "{map}");
+        let dat3m = mapping_read_with(map, "dep-without-rmw");
+        assert_eq!(counterexamples(&dat3m, &source), expected, "{map}, Dartagnan's reading");
     }
 }
 
-/// Not every test is a counterexample to every axiom: the bound-7 Coherence test breaks
+/// The bound-7 Coherence test is a counterexample under Dartagnan's reading only, and there to
 /// Coherence only (its RMW reads a store that is coherence-after its own write, which leaves
-/// Atomicity intact), and SC nowhere — under each of Fig. 11's PTX mappings.
+/// Atomicity intact), and to SC nowhere — under each of Fig. 11's PTX mappings. Under NVIDIA's
+/// reading (the default) the compiled test's outcome needs the cycle `st.weak y` →rf atom read
+/// →rmw atom write →rf `ld y` →ctrl `st.weak y`, which No-Thin-Air forbids.
 #[test]
-fn the_coherence_test_is_a_counterexample_to_coherence_only() {
+fn the_coherence_test_is_a_counterexample_to_coherence_only_without_the_rmw_dependency() {
     let source = litmus::parse_file(Path::new(COHERENCE_7)).unwrap();
-    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
-    for map in [
-        "mappings/rc11-ptx-artifact.map",
-        "mappings/rc11-ptx.map",
-        "mappings/cuda-ptx.map",
-    ] {
+    for map in FIG11_MAPPINGS {
+        assert_source_forbidden_and_compiled_allowed_by(map, &source, &DEP_WITHOUT_RMW);
         let m = mapping::load(Path::new(map)).unwrap();
-        let verdicts = search::confirm(&m, &source, &axioms).unwrap();
-        let names: Vec<(&str, bool)> = verdicts
-            .iter()
-            .map(|(a, v)| (a.as_str(), matches!(v, TestVerdict::Counterexample(_))))
-            .collect();
+        let none = [("Coherence", None), ("Atomicity", None), ("SC", None)];
+        assert_eq!(counterexamples(&m, &source), none.map(|(a, b)| (a.to_string(), b)), "{map}");
+        let dat3m = mapping_read_with(map, "dep-without-rmw");
+        let coherence = [("Coherence", Some(7)), ("Atomicity", None), ("SC", None)];
         assert_eq!(
-            names,
-            [("Coherence", true), ("Atomicity", false), ("SC", false)],
-            "{map}"
+            counterexamples(&dat3m, &source),
+            coherence.map(|(a, b)| (a.to_string(), b)),
+            "{map}, Dartagnan's reading"
         );
     }
 }
@@ -163,22 +181,21 @@ fn flags_of_the_lift(source_model: &Model, cx: &Counterexample) -> Vec<String> {
     flags.expect("the runner has the lifted execution")
 }
 
-/// The three counterexamples to `rc11-ptx-artifact.map` (Coherence at 7, Atomicity at 8 and 9)
-/// are race-free programs whose lifted execution races: scoped RC11 raises its race flag on the
-/// lift. The ASPLOS'19 artifact's check assumes `not racy` of that one execution
+/// The three counterexamples to `rc11-ptx-artifact.map` (Coherence at 7 and Atomicity at 9 under
+/// Dartagnan's reading, Atomicity at 8 under every reading) are race-free programs whose lifted
+/// execution races: scoped RC11 raises its race flag on the lift. The ASPLOS'19 artifact's check assumes `not racy` of that one execution
 /// (`compile_src11_ptx.als`), not of the program, so it excludes all three at every bound
 /// (decision 002, "The Alloy artifact asks another question").
 #[test]
 fn each_artifact_counterexample_races_on_its_lift() {
-    let map = "mappings/rc11-ptx-artifact.map";
-    let m = mapping::load(Path::new(map)).expect("mapping loads");
+    let m = mapping_read_with("mappings/rc11-ptx-artifact.map", "dep-without-rmw");
     for (test, axiom) in [
         (COHERENCE_7, "Coherence"),
         (ATOMICITY_8, "Atomicity"),
         (ATOMICITY_9, "Atomicity"),
     ] {
         let source = litmus::parse_file(Path::new(test)).expect("test reads");
-        let cx = match verdict(map, &source, axiom) {
+        let cx = match verdict_of(&m, &source, axiom) {
             TestVerdict::Counterexample(cx) => cx,
             other => panic!("{test}: {other:?}"),
         };

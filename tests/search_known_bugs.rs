@@ -8,7 +8,10 @@ use mapcheck::search::{self, Counterexample, Counting, Options};
 use mapcheck::{ir, litmus, mapping, runner};
 
 mod litmus_common;
-use litmus_common::assert_source_forbidden_and_compiled_allowed;
+use litmus_common::{
+    assert_source_forbidden_and_compiled_allowed_by, mapping_read_with, DEP_WITHOUT_RMW,
+    PTX_READINGS,
+};
 
 fn options(bound: usize, axioms: &[&str]) -> Options {
     Options {
@@ -128,16 +131,56 @@ fn m5_acq_rel_fence_for_sc_fence_breaks_sc() {
     found_at("mappings/known-bugs/m5-sc-fence-weakened.map", 5, &["SC"]);
 }
 
+/// B1 under Dartagnan's reading of PTX (an RMW's write does not depend on its read): a 4-event
+/// Coherence counterexample in which the exchange reads a plain store guarded by a read of the
+/// exchange's own write. Under NVIDIA's reading (the default) that is a No-Thin-Air cycle, and
+/// B1's Coherence counterexample is the published 7-event ISA2 program (the search finds none
+/// below 7: `mappings/EXPECTED.tsv`, README; `b1_published_isa2_program_is_a_counterexample`).
 #[test]
-fn b1_rmw_sc_without_release_is_found() {
-    let found = found_at("mappings/known-bugs/b1-rmw-sc-release-dropped.map", 4, &[]);
-    let uses_sc_rmw =
-        found.iter().all(|cx| {
-            cx.found.source.threads.iter().flat_map(|t| &t.code).any(
-                |i| matches!(i, litmus::Instr::Rmw { tags, .. } if tags.iter().any(|t| t.name() == "SC")),
-            )
-        });
+fn b1_rmw_sc_without_release_is_found_at_4_without_the_rmw_dependency() {
+    let m = mapping_read_with(
+        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
+        "dep-without-rmw",
+    );
+    let report = search::check(&m, &options(4, &[]), &|_| {}).expect("search runs");
+    let found: Vec<&Counterexample> = report
+        .axioms
+        .iter()
+        .filter_map(|a| a.counterexample.as_ref())
+        .collect();
+    let at: Vec<(&str, usize)> = found.iter().map(|c| (c.axiom.as_str(), c.bound)).collect();
+    assert_eq!(at, [("Coherence", 4)]);
+    let uses_sc_rmw = found.iter().all(|cx| {
+        cx.found.source.threads.iter().flat_map(|t| &t.code).any(
+            |i| matches!(i, litmus::Instr::Rmw { tags, .. } if tags.iter().any(|t| t.name() == "SC")),
+        )
+    });
     assert!(uses_sc_rmw, "the B1 counterexamples need an SC RMW");
+}
+
+/// The ISA2 program of ASPLOS'19 Fig. 12 (FACTS.md B1; guarded so that it is race-free) is a
+/// Coherence counterexample to B1 at 7 events under every PTX reading, and to nothing else.
+#[test]
+fn b1_published_isa2_program_is_a_counterexample() {
+    let map = "mappings/known-bugs/b1-rmw-sc-release-dropped.map";
+    let source = litmus::parse_file(Path::new("tests/data/search/b1-isa2-7.litmus")).unwrap();
+    assert_source_forbidden_and_compiled_allowed_by(map, &source, &PTX_READINGS);
+    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
+    for m in [
+        mapping::load(Path::new(map)).unwrap(),
+        mapping_read_with(map, "dep-without-rmw"),
+    ] {
+        let found: Vec<(String, Option<usize>)> = search::confirm(&m, &source, &axioms)
+            .unwrap()
+            .into_iter()
+            .map(|(a, v)| match v {
+                search::TestVerdict::Counterexample(c) => (a, Some(c.bound)),
+                _ => (a, None),
+            })
+            .collect();
+        let want = [("Coherence", Some(7)), ("Atomicity", None), ("SC", None)];
+        assert_eq!(found, want.map(|(a, b)| (a.to_string(), b)));
+    }
 }
 
 #[test]
@@ -274,18 +317,23 @@ fn a_witness_source_model_mapped_onto_itself_is_clean() {
     }
 }
 
-/// The first counterexample the search finds to `rc11-ptx-artifact.map` (Fig. 11 without SC
-/// loads and stores, the rows the ASPLOS'19 Coq proof covers), at natural bound 7, Coherence; as
-/// printed by `mapcheck check … --bound 7` (decision 002). P0's plain store `*y = 2` runs only
+/// The first counterexample the search found to `rc11-ptx-artifact.map` (Fig. 11 without SC
+/// loads and stores, the rows the ASPLOS'19 Coq proof covers) when an RMW's write did not depend
+/// on its read, at natural bound 7, Coherence (decision 002). P0's plain store `*y = 2` runs only
 /// if P0 read P1's release store of x and then the RMW's write of y; in every consistent source
 /// execution those two reads contradict each other, so the store never runs and the program is
 /// race-free. PTX keeps no order from the `ld.relaxed` to the `st.weak` behind it, so the RMW
-/// may read that store: load buffering through a store no consistent source execution has.
-/// The search at bound 7 takes minutes, so the runner checks the printed test here: the source
-/// models forbid the outcome without a race, each PTX model allows the compiled test.
+/// may read that store — unless the RMW's write depends on its read (NVIDIA's reading, the
+/// default), which closes the No-Thin-Air cycle `st.weak y` →rf atom →rmw →rf `ld y` →ctrl.
+/// So the runner forbids the compiled test under every default reading and allows it under each
+/// `dep-without-rmw` one; the source models forbid the outcome without a race.
 #[test]
-fn artifact_rows_break_coherence_through_a_store_no_consistent_execution_runs() {
+fn artifact_rows_break_coherence_at_7_only_without_the_rmw_dependency() {
     let path = Path::new("tests/data/search/rc11-ptx-artifact-coherence-7.litmus");
     let source = litmus::parse_file(path).unwrap();
-    assert_source_forbidden_and_compiled_allowed("mappings/rc11-ptx-artifact.map", &source);
+    assert_source_forbidden_and_compiled_allowed_by(
+        "mappings/rc11-ptx-artifact.map",
+        &source,
+        &DEP_WITHOUT_RMW,
+    );
 }

@@ -191,7 +191,7 @@ Proof.
   pose proof (Xs_of _ _ _ _ C) as Os. pose proof (Ps_wf _ _ _ _ C) as WfP.
   destruct (proj1 (exec_of_rmw _ _ Os) r w Rmw) as [RmwP [Er _]].
   destruct (proj1 (exec_of_po _ _ Os) z w P) as [PP [Ez _]].
-  destruct (c_searched _ _ _ _ C) as (_ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & One).
+  destruct (c_searched _ _ _ _ C) as (_ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & One & _).
   apply (nn_bind _ _ (nn_incl _ _ r w One RmwP)). intros [[Prw Imm] _].
   apply (nn_bind _ _ (nn_incl _ _ z w (wf_consistent_po_int _ WfP) PP)). intro Izw.
   apply (nn_bind _ _ (nn_incl _ _ r w (wf_consistent_po_int _ WfP) Prw)). intro Irw.

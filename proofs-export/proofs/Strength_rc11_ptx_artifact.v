@@ -215,7 +215,7 @@ Qed.
 Lemma skel_rmw_tags : forall r w, rmw (pr Ps) r w -> ~ ~ rmw_tags (pr Ps) r w.
 Proof.
   intros r w H.
-  destruct (c_searched _ _ _ _ C) as (_ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & Rmw).
+  destruct (c_searched _ _ _ _ C) as (_ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & _ & Rmw & _).
   apply (nn_bind _ _ (nn_incl _ _ r w Rmw H)). intros [_ U]. clear Rmw. apply nn_ret.
   repeat match goal with H : union _ _ r w |- _ => destruct H as [H|H] end;
   split_sets;

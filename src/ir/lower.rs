@@ -216,6 +216,18 @@ struct Lowerer {
     other_preludes: Option<dialect::OtherPreludes>,
 }
 
+impl Lowerer {
+    /// Is herd's variant `name` enabled? Records that the model tests it.
+    fn variant_on(&mut self, name: &str) -> bool {
+        self.model.variants_tested.insert(name.to_string());
+        let on = self.options.variants.iter().any(|v| v == name);
+        if on {
+            self.model.variants_enabled.insert(name.to_string());
+        }
+        on
+    }
+}
+
 /// "1 argument", "2 arguments".
 fn count(n: usize, noun: &str) -> String {
     if n == 1 {

@@ -177,6 +177,11 @@ pub struct Model {
     pub bases: Vec<vocab::Name>,
     /// Warnings from loading (`file:line:col: warning: …`), for the command line to print.
     pub warnings: Vec<String>,
+    /// The variant names its `if "name"` tests decided while loading (herd's `-variant`): the
+    /// readings the file offers besides its default.
+    pub variants_tested: BTreeSet<String>,
+    /// The variants it was loaded with that it tests (`LoadOptions::variants` cut to those).
+    pub variants_enabled: BTreeSet<String>,
 }
 
 impl Model {

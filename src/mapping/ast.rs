@@ -30,6 +30,8 @@ pub(crate) struct File {
     pub(crate) target_isa: Word,
     /// Path of the target model, relative to the mapping file.
     pub(crate) target: Word,
+    /// The herd variants the target model is read with (`variant "dep-without-rmw"`).
+    pub(crate) target_variants: Vec<Word>,
     pub(crate) items: Vec<Item>,
 }
 

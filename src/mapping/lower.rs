@@ -52,6 +52,8 @@ pub struct Table {
     /// Source and target model paths as written (relative to the mapping file), with spans.
     pub(crate) source: Word,
     pub(crate) target: Word,
+    /// The herd variants the target model is read with, as written.
+    pub(crate) target_variants: Vec<Word>,
     /// Scope correspondence, source tag → target tag, in file order.
     pub(crate) scopes: Vec<(Tag, Tag)>,
     /// Source tags the mapping discards.
@@ -99,6 +101,7 @@ pub(crate) fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result
     Ok(Table {
         source: file.source,
         target: file.target,
+        target_variants: file.target_variants,
         scopes,
         dropped,
         typed_locations,

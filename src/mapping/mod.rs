@@ -105,8 +105,25 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
     let table = lower::lower(path, &src, syntax::parse(path, &src)?)?;
     let source_path = model_path(path, &src, dir, &table.source)?;
     let target_path = model_path(path, &src, dir, &table.target)?;
-    let source = load_model(path, &source_path, "source")?;
-    let target = load_model(path, &target_path, "target")?;
+    let source = load_model(path, &source_path, "source", &[])?;
+    let variants: Vec<String> = table.target_variants.iter().map(|w| w.text.clone()).collect();
+    let target = load_model(path, &target_path, "target", &variants)?;
+    for v in &table.target_variants {
+        if !target.variants_tested.contains(&v.text) {
+            let offered: Vec<&str> = target.variants_tested.iter().map(|s| s.as_str()).collect();
+            return Err(diag::Error::at(
+                path,
+                &src,
+                v.span.range(),
+                format!("the target model tests no variant `{}`", v.text),
+            )
+            .with_note(if offered.is_empty() {
+                "it tests no variant at all (`if \"name\"` in the model)".to_string()
+            } else {
+                format!("it tests: {}", offered.join(", "))
+            }));
+        }
+    }
     let Table {
         scopes,
         dropped,
@@ -156,8 +173,17 @@ fn model_path(
     Ok(full)
 }
 
-fn load_model(mapping: &str, model: &Path, role: &str) -> diag::Result<ir::Model> {
-    ir::load(model).map_err(|e| {
+fn load_model(
+    mapping: &str,
+    model: &Path,
+    role: &str,
+    variants: &[String],
+) -> diag::Result<ir::Model> {
+    let opts = ir::LoadOptions {
+        variants: variants.to_vec(),
+        ..ir::LoadOptions::default()
+    };
+    ir::load_with(model, &opts).map_err(|e| {
         e.with_note(format!(
             "while loading the {role} model of mapping {mapping}"
         ))

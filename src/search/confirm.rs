@@ -13,6 +13,7 @@ use std::collections::BTreeSet;
 use super::decode::{lift_solution, SolutionTests};
 use super::event_key::{execution_keys, keyed, KeyRel};
 use super::outcome::Counterexample;
+use super::readings::judge_readings;
 use super::validate::{self, Verdict};
 use crate::diag;
 use crate::litmus::Litmus;
@@ -148,6 +149,7 @@ fn first_counterexample(
                 .iter()
                 .map(|t| t.code.iter().map(|i| i.event_count()).sum())
                 .collect();
+            let readings = judge_readings(mapping, &found.target);
             return Ok(Some(Counterexample {
                 axiom: axiom.to_string(),
                 bound: shape.iter().sum(),
@@ -155,6 +157,7 @@ fn first_counterexample(
                 found,
                 failed,
                 cycle,
+                readings,
             }));
         }
     }

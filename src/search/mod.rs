@@ -21,7 +21,8 @@
 //! The files, in the order data flows through them: `event_key` → `operations` → `layout` →
 //! `program_variables` → `symmetry` → `model_reading` → `candidate_variables` →
 //! `execution_view` → `decode` → `validate` → `options` → `shape_problem` → `outcome` →
-//! `bound_progress` → `units` → this driver. `units` runs one bound's shapes in parallel
+//! `bound_progress` → `units` → this driver; `readings` runs each counterexample's compiled test
+//! under every reading of the target architecture. `units` runs one bound's shapes in parallel
 //! (`search_bound`), for the driver and for a check cut into (bound, shape, axiom) units, as the
 //! shards of a split check run it (`check_units`, the `shard` stage); `confirm` judges one given
 //! test instead of searching (`check --test`), with `validate`.
@@ -40,6 +41,7 @@ mod operations;
 mod options;
 mod outcome;
 mod program_variables;
+mod readings;
 mod shape_problem;
 mod symmetry;
 mod units;
@@ -54,8 +56,10 @@ pub use self::event_key::{execution_keys, keyed, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;
 pub use self::operations::Counting;
 pub use self::options::Options;
+pub use self::readings::{judge_readings, target_readings, Reading, ReadingVerdict};
 pub use self::outcome::{
-    AxiomResult, Counterexample, Event, Observer, Report, Scope, Statistics, Unfinished,
+    target_reading, AxiomResult, Counterexample, Event, Observer, Report, Scope, Statistics,
+    Unfinished,
 };
 pub use self::units::{
     check_units, work, ShapeOutcome, ShapeUnit, ShapeWork, UnitOutcome, UnitVerdict, Work,

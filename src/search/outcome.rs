@@ -8,6 +8,7 @@
 use super::decode::SolutionTests;
 use super::operations::Op;
 use super::options::Options;
+use super::readings::ReadingVerdict;
 use super::validate::CycleStep;
 use crate::exec::EventKind;
 use crate::mapping::{ClassKind, Mapping};
@@ -28,6 +29,9 @@ pub struct Counterexample {
     /// A cycle of the violated axiom's relation on the lifted source execution, each edge
     /// labelled with the relation that makes it (`validate::cycle`, by the evaluator).
     pub cycle: Vec<CycleStep>,
+    /// The compiled test under every reading of the target architecture (`readings`): which
+    /// allow it.
+    pub readings: Vec<ReadingVerdict>,
 }
 
 /// The outcome for one source axiom.
@@ -147,6 +151,41 @@ pub struct Scope {
     /// What the search leaves out, in words: declared classes the counting excludes, and kinds
     /// of operation and memory orders the source model has but no searched class has.
     pub(crate) not_searched: Vec<String>,
+    /// The target model the search reads, with its variants: `ptx-v6.cat (default reading; it
+    /// also offers --variant dep-without-rmw)`.
+    #[serde(default)]
+    pub(crate) target: String,
+}
+
+/// The target model file and the reading the search uses: its enabled variants, or its default
+/// and the variants it offers.
+pub fn target_reading(mapping: &Mapping) -> String {
+    let (path, model) = (&mapping.target_path, &mapping.target);
+    let as_flags = |vs: Vec<&String>| -> Vec<String> {
+        vs.into_iter().map(|v| format!("--variant {v}")).collect()
+    };
+    let enabled = as_flags(model.variants_enabled.iter().collect());
+    let offered = as_flags(
+        model
+            .variants_tested
+            .iter()
+            .filter(|v| !model.variants_enabled.contains(*v))
+            .collect(),
+    );
+    let read = if enabled.is_empty() {
+        "default reading".to_string()
+    } else {
+        format!("read with {}", enabled.join(" "))
+    };
+    if offered.is_empty() {
+        format!("{} ({read})", path.display())
+    } else {
+        format!(
+            "{} ({read}; it also offers {})",
+            path.display(),
+            offered.join(", ")
+        )
+    }
 }
 
 /// Called with every `Event` of a check.
@@ -208,6 +247,7 @@ impl Scope {
         Scope {
             searched,
             not_searched,
+            target: target_reading(mapping),
         }
     }
 }

@@ -25,6 +25,7 @@ use super::operations::{Counting, Op};
 use super::options::Options;
 use super::outcome::{Counterexample, Statistics};
 use super::validate::{self, CycleStep, Verdict};
+use super::readings::{judge_readings, ReadingVerdict};
 use crate::encode::{Circuit, Encoded, Matrix, Node, Sat};
 use crate::ir::CoKind;
 use crate::mapping::Mapping;
@@ -34,7 +35,7 @@ use crate::solver::{Lit, Stop, Verdict as SatVerdict};
 /// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail and
 /// the violating edges), the work spent (one query), and how the search ended.
 pub(super) struct ShapeAxiom {
-    found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>)>,
+    found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>, Vec<ReadingVerdict>)>,
     pub(super) statistics: Statistics,
     pub(super) ended: Ended,
 }
@@ -58,7 +59,7 @@ impl ShapeAxiom {
         bound: usize,
         shape: &[usize],
     ) -> Option<Counterexample> {
-        let (found, failed, cycle) = self.found.take()?;
+        let (found, failed, cycle, readings) = self.found.take()?;
         Some(Counterexample {
             axiom: axiom.to_string(),
             bound,
@@ -66,6 +67,7 @@ impl ShapeAxiom {
             found,
             failed,
             cycle,
+            readings,
         })
     }
 }
@@ -292,7 +294,8 @@ impl<'a> ShapeProblem<'a> {
             match validate::validate(self.mapping, &f, name) {
                 Verdict::Confirmed { failed } => {
                     let cycle = validate::cycle(self.mapping, &f, name).map_err(|e| e.message)?;
-                    out.found = Some((f, failed, cycle));
+                    let readings = judge_readings(self.mapping, &f.target);
+                    out.found = Some((f, failed, cycle, readings));
                     return Ok(());
                 }
                 Verdict::Racy {

@@ -98,32 +98,16 @@ pub(super) fn counterexamples_dir(dir: &Path, index: usize, count: usize) -> Pat
 
 /// `files` with each path relative to `base` (paths outside it are kept as they are).
 pub(super) fn relative(files: &Files, base: &Path) -> Files {
-    let rel = |p: &Option<PathBuf>| {
-        p.as_ref().map(|p| {
-            p.strip_prefix(base)
-                .map(Path::to_path_buf)
-                .unwrap_or(p.clone())
-        })
-    };
-    Files {
-        source: rel(&files.source),
-        target: rel(&files.target),
-        dot: rel(&files.dot),
-        svg: rel(&files.svg),
-        coq: rel(&files.coq),
-    }
+    files.map_paths(|p| {
+        p.strip_prefix(base)
+            .map(Path::to_path_buf)
+            .unwrap_or(p.to_path_buf())
+    })
 }
 
 /// `files` (relative to a shard directory) as paths under `dir`.
 pub(super) fn rerooted(files: &Files, dir: &Path) -> Files {
-    let at = |p: &Option<PathBuf>| p.as_ref().map(|p| dir.join(p));
-    Files {
-        source: at(&files.source),
-        target: at(&files.target),
-        dot: at(&files.dot),
-        svg: at(&files.svg),
-        coq: at(&files.coq),
-    }
+    files.map_paths(|p| dir.join(p))
 }
 
 /// Take `dir` for shards of `plan`: create it, refuse it when it holds the plan or a result of

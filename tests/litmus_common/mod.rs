@@ -58,10 +58,34 @@ pub fn litmus_files(dir: &Path) -> Vec<PathBuf> {
     files
 }
 
-/// The runner's verdicts that make `source` a counterexample to `map` by hand: scoped RC11 and
-/// RC11 forbid its outcome without a race, each PTX model allows the compiled test.
-pub fn assert_source_forbidden_and_compiled_allowed(map: &str, source: &mapcheck::litmus::Litmus) {
-    use mapcheck::{ir, mapping, runner};
+/// Every shipped PTX model, each as it is (NVIDIA's reading: an RMW's write depends on its read)
+/// and under `--variant dep-without-rmw` (Dartagnan's reading).
+pub const PTX_READINGS: [(&str, Option<&str>); 6] = [
+    ("models/ptx-v6-alloy.cat", None),
+    ("models/ptx-v6-alloy.cat", Some("dep-without-rmw")),
+    ("models/ptx-v6.cat", None),
+    ("models/ptx-v6.cat", Some("dep-without-rmw")),
+    ("models/ptx-v7.5.cat", None),
+    ("models/ptx-v7.5.cat", Some("dep-without-rmw")),
+];
+
+/// Only the readings without an RMW's write in `dep` (Dartagnan's).
+pub const DEP_WITHOUT_RMW: [(&str, Option<&str>); 3] = [
+    ("models/ptx-v6-alloy.cat", Some("dep-without-rmw")),
+    ("models/ptx-v6.cat", Some("dep-without-rmw")),
+    ("models/ptx-v7.5.cat", Some("dep-without-rmw")),
+];
+
+/// The runner's verdicts on `source` and its compilation by `map`: scoped RC11 and RC11 forbid
+/// its outcome without a race, and of the shipped PTX readings exactly `allowed_by` allow the
+/// compiled test — each run here with its own load options, and `search::judge_readings` (what
+/// a check reports) must say the same.
+pub fn assert_source_forbidden_and_compiled_allowed_by(
+    map: &str,
+    source: &mapcheck::litmus::Litmus,
+    allowed_by: &[(&str, Option<&str>)],
+) {
+    use mapcheck::{ir, mapping, runner, search};
     let m = mapping::load(Path::new(map)).unwrap();
     let target = m.compile_program(source).unwrap().target;
     let opts = runner::Options::default();
@@ -70,12 +94,47 @@ pub fn assert_source_forbidden_and_compiled_allowed(map: &str, source: &mapcheck
         assert!(!s.validated, "{model} allows the source outcome");
         assert!(s.flags.is_empty(), "{model} finds the source test racy");
     }
-    for model in [
-        "models/ptx-v6.cat",
-        "models/ptx-v6-alloy.cat",
-        "models/ptx-v7.5.cat",
-    ] {
-        let t = runner::run(&ir::load(Path::new(model)).unwrap(), &target, &opts).unwrap();
-        assert!(t.validated, "{map}: {model} forbids the compiled test");
+    for (model, variant) in PTX_READINGS {
+        let load = ir::LoadOptions {
+            variants: variant.into_iter().map(String::from).collect(),
+            ..ir::LoadOptions::default()
+        };
+        let t = runner::run(&ir::load_with(Path::new(model), &load).unwrap(), &target, &opts)
+            .unwrap();
+        let expected = allowed_by.contains(&(model, variant));
+        assert_eq!(t.validated, expected, "{map}: {model} {variant:?} on the compiled test");
     }
+    let judged: Vec<(String, Option<String>, Option<bool>)> = search::judge_readings(&m, &target)
+        .into_iter()
+        .map(|r| {
+            let file = r.reading.model.file_name().unwrap().to_string_lossy().to_string();
+            (file, r.reading.variant, r.allows)
+        })
+        .collect();
+    let wanted: Vec<(String, Option<String>, Option<bool>)> = PTX_READINGS
+        .iter()
+        .map(|(model, variant)| {
+            let file = model.trim_start_matches("models/").to_string();
+            let allows = allowed_by.contains(&(*model, *variant));
+            (file, variant.map(String::from), Some(allows))
+        })
+        .collect();
+    assert_eq!(judged, wanted, "{map}: the readings a check reports");
+}
+
+/// Mapping file `map` with its target model read under herd variant `variant` (a `variant` line
+/// added after its `target` line), loaded from its own directory.
+pub fn mapping_read_with(map: &str, variant: &str) -> mapcheck::Mapping {
+    let path = Path::new(map);
+    let text = std::fs::read_to_string(path).expect("mapping reads");
+    let target_line = text
+        .lines()
+        .find(|l| l.starts_with("target "))
+        .expect("a target line");
+    let with = text.replacen(
+        target_line,
+        &format!("{target_line} variant \"{variant}\""),
+        1,
+    );
+    mapcheck::mapping::load_str(map, &with, path.parent()).expect("mapping loads with the variant")
 }

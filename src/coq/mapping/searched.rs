@@ -258,7 +258,63 @@ pub(super) fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Con
             rmw_one_instruction(side, &rmw_classes, "X")
         },
     );
+    push(
+        "no RMW's write is guarded by its own read (one instruction runs whole or not at all)",
+        &|side| within(side, app(side, "inter", gr(side), side.field("rmw", "X")), side.op("rel0")),
+    );
+    push(
+        "every location has exactly one initial write: each memory event shares its location with one, and no two share one",
+        &|side| one_initial_write_per_location(side, "X"),
+    );
+    if mapping.typed_locations {
+        push(
+            "locations are typed (`locations typed`): no location takes both a non-atomic access and an atomic one",
+            &|side| typed_locations(side, mapping, "X"),
+        );
+    }
     conds
+}
+
+/// Every memory event of `x` is at the location of an initial write, and no two initial writes
+/// share a location.
+fn one_initial_write_per_location(side: Side, x: &str) -> String {
+    let iw = format!("({} {})", side.op("id_on"), side.field("IW", x));
+    let at_iw = format!(
+        "({} ({} {} {iw}))",
+        side.op_n("domain"),
+        side.op_n("seq"),
+        side.field("loc", x)
+    );
+    let covered = format!(
+        "{} {}",
+        side.op_n("set_empty"),
+        app(side, "set_minus", side.field("M", x), at_iw)
+    );
+    let iw_pairs = format!(
+        "({} {iw} ({} {} {iw}))",
+        side.op_n("seq"),
+        side.op_n("seq"),
+        side.field("loc", x)
+    );
+    side.and(&[covered, within(side, iw_pairs, side.field("id", x))])
+}
+
+/// No non-atomic access of `x` (a class of order `NA`) shares its location with an atomic one
+/// (a memory class of another order).
+fn typed_locations(side: Side, mapping: &Mapping, x: &str) -> String {
+    let union_of = |keep: &dyn Fn(&Class) -> bool| {
+        mapping
+            .classes()
+            .iter()
+            .filter(|c| c.kind != ClassKind::F && keep(c))
+            .map(|c| class_set(side, c, x))
+            .reduce(|a, b| app(side, "set_union", a, b))
+            .unwrap_or_else(|| side.op("set0"))
+    };
+    let plain = union_of(&|c| c.order == Tag::Na);
+    let atomic = union_of(&|c| c.order != Tag::Na);
+    let mixed = app(side, "inter", app(side, "cross", plain, atomic), side.field("loc", x));
+    within(side, mixed, side.op("rel0"))
 }
 
 /// Skeleton `x` has no address or data dependencies (the search's values are constants).

@@ -50,7 +50,7 @@ impl Lowerer {
     ) -> diag::Result<Lowered> {
         let (x, y, both_ways) = match cond {
             ast::Cond::Variant(v) => {
-                let on = self.options.variants.contains(&v.text);
+                let on = self.variant_on(&v.text);
                 return self.lower_expr(env, if on { a } else { b });
             }
             ast::Cond::Equal(x, y) => (x, y, true),

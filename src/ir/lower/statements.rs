@@ -51,7 +51,7 @@ impl Lowerer {
                 then,
                 otherwise,
             } => {
-                let on = self.options.variants.contains(&variant.text);
+                let on = self.variant_on(&variant.text);
                 self.lower_stmts(file, if on { then } else { otherwise })
             }
         }
