@@ -174,7 +174,11 @@ pub(crate) fn render_readings(readings: &[ReadingVerdict]) -> String {
             .iter()
             .filter(|r| r.allows == allows)
             .map(|r| {
-                let searched = if r.reading.searched { " (searched)" } else { "" };
+                let searched = if r.reading.searched {
+                    " (searched)"
+                } else {
+                    ""
+                };
                 let note = if r.note.is_empty() {
                     String::new()
                 } else {
@@ -184,7 +188,8 @@ pub(crate) fn render_readings(readings: &[ReadingVerdict]) -> String {
             })
             .collect()
     };
-    let mut s = String::from("  the compiled test under every reading of the target (the runner):\n");
+    let mut s =
+        String::from("  the compiled test under every reading of the target (the runner):\n");
     let lines = [
         ("allowed by", Some(true)),
         ("forbidden by", Some(false)),
@@ -207,8 +212,7 @@ pub(crate) fn render_readings(readings: &[ReadingVerdict]) -> String {
 
 /// The readings as a table: model file, variant (`-`: its default), searched, verdict.
 fn readings_tsv(readings: &[ReadingVerdict]) -> String {
-    let mut s =
-        String::from("# model\tvariant\tsearched\tverdict (the runner on target.litmus)\n");
+    let mut s = String::from("# model\tvariant\tsearched\tverdict (the runner on target.litmus)\n");
     for r in readings {
         let verdict = match r.allows {
             Some(true) => "allows".to_string(),

@@ -261,7 +261,12 @@ fn check_test_judges_a_given_test_and_writes_its_counterexamples() {
         assert_eq!(code, 1, "{err}");
         let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
         let target = v["target_model"].as_str().unwrap();
-        assert!(target.ends_with("ptx-v6.cat (default reading; it also offers --variant dep-without-rmw)"), "{target}");
+        assert!(
+            target.ends_with(
+                "ptx-v6.cat (default reading; it also offers --variant dep-without-rmw)"
+            ),
+            "{target}"
+        );
         let readings = v["readings"].as_array().unwrap();
         assert_eq!(readings.len(), 6, "{json}");
         assert!(readings.iter().all(|r| r["allows"] == true), "{json}");
@@ -296,7 +301,10 @@ fn check_test_judges_a_given_test_and_writes_its_counterexamples() {
     let rows: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
     assert_eq!(rows.len(), 6, "{table}");
     assert!(rows.contains(&"ptx-v6.cat\t-\tyes\tallows"), "{table}");
-    assert!(rows.contains(&"ptx-v7.5.cat\tdep-without-rmw\tno\tallows"), "{table}");
+    assert!(
+        rows.contains(&"ptx-v7.5.cat\tdep-without-rmw\tno\tallows"),
+        "{table}"
+    );
     let (again, _) = judge(written.to_str().unwrap(), "b");
     assert_eq!(again, first);
     let (code, _, err) = mapcheck(&[
@@ -327,7 +335,10 @@ fn check_test_names_the_readings_that_allow_the_compiled_test() {
         dir.to_str().unwrap(),
     ]);
     assert_eq!(code, 0, "{err}");
-    assert!(out.contains("(default reading; it also offers --variant dep-without-rmw)"), "{out}");
+    assert!(
+        out.contains("(default reading; it also offers --variant dep-without-rmw)"),
+        "{out}"
+    );
     assert!(
         out.contains("    allowed by: ptx-v6-alloy.cat --variant dep-without-rmw, ptx-v6.cat --variant dep-without-rmw, ptx-v7.5.cat --variant dep-without-rmw\n"),
         "{out}"

@@ -61,7 +61,11 @@ fn b1_source_is_a_b1_counterexample_without_the_rmw_dependency() {
     let in_source = run(&b1.source, &source);
     assert_eq!(in_source.positive, 0, "scoped RC11 forbids B1's outcome");
     assert!(in_source.flags.is_empty(), "and the program is race free");
-    assert_eq!(run(&b1.target, &compiled).positive, 0, "NVIDIA's reading forbids it");
+    assert_eq!(
+        run(&b1.target, &compiled).positive,
+        0,
+        "NVIDIA's reading forbids it"
+    );
     let dartagnan = mapcheck::ir::LoadOptions {
         variants: vec!["dep-without-rmw".into()],
         ..Default::default()

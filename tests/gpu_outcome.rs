@@ -3,12 +3,24 @@
 //! model forbids it (both judged again by the runner on the rewritten tests).
 //!
 //! `tests/data/gpu/0004_b1_*` and `0005_m1_*` are the files `mapcheck check` writes for B1 (bound
-//! 4, Coherence) and M1 (bound 4, SC) with `--first`.
+//! 4, Coherence, its target read with `variant "dep-without-rmw"`: under the default reading of
+//! PTX the outcome is forbidden, decision 014) and M1 (bound 4, SC) with `--first`.
 use std::path::Path;
 
 use mapcheck::gpu::outcome::{select, Judges, Selection};
 use mapcheck::litmus::{self, Litmus, Prop, Quantifier};
-use mapcheck::{mapping, runner};
+use mapcheck::{mapping, runner, Mapping};
+
+mod litmus_common;
+use litmus_common::mapping_read_with;
+
+/// B1 with its target read as Dartagnan reads PTX, the reading its 4-event files were found under.
+fn b1() -> Mapping {
+    mapping_read_with(
+        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
+        "dep-without-rmw",
+    )
+}
 
 fn load(name: &str) -> Litmus {
     litmus::parse_file(&Path::new("tests/data/gpu").join(name)).unwrap()
@@ -16,8 +28,7 @@ fn load(name: &str) -> Litmus {
 
 /// Select the target test's outcome against the mapping's two models, and check the result
 /// with the runner.
-fn select_counterexample(map: &str, prefix: &str) -> Selection {
-    let m = mapping::load(Path::new(map)).unwrap();
+fn select_counterexample(m: &Mapping, prefix: &str) -> Selection {
     let source = load(&format!("{prefix}_source.litmus"));
     let target = load(&format!("{prefix}_target.litmus"));
     let judges = Judges {
@@ -60,10 +71,7 @@ fn assert_pins_every_target(s: &Selection) {
 
 #[test]
 fn b1_outcome_is_allowed_by_ptx_and_forbidden_by_scoped_rc11() {
-    let s = select_counterexample(
-        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
-        "0004_b1",
-    );
+    let s = select_counterexample(&b1(), "0004_b1");
     assert_pins_every_target(&s);
     assert_eq!(s.space.names, ["0:r0", "1:r0", "x"]);
     assert_eq!(s.witnesses, vec![vec![2, 1, 1]]);
@@ -72,7 +80,10 @@ fn b1_outcome_is_allowed_by_ptx_and_forbidden_by_scoped_rc11() {
 #[test]
 fn m1_outcome_is_allowed_by_ptx_and_forbidden_by_scoped_rc11() {
     let s = select_counterexample(
-        "mappings/known-bugs/m1-sc-load-fence-dropped.map",
+        &mapping::load(Path::new(
+            "mappings/known-bugs/m1-sc-load-fence-dropped.map",
+        ))
+        .unwrap(),
         "0005_m1",
     );
     assert_pins_every_target(&s);
@@ -114,10 +125,7 @@ fn an_outcome_the_model_forbids_keeps_its_condition() {
 
 #[test]
 fn the_selected_test_prints_and_parses_back() {
-    let s = select_counterexample(
-        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
-        "0004_b1",
-    );
+    let s = select_counterexample(&b1(), "0004_b1");
     let text = litmus::print_ptx(&s.test).unwrap();
     let back = litmus::parse_str("b1.litmus", &text).unwrap();
     assert_eq!(back.condition, s.test.condition);
@@ -150,10 +158,7 @@ fn the_judgement_lists_allowed_and_sequential_states() {
     // B1: the witness is allowed by PTX, forbidden by scoped RC11, and needs the threads to
     // overlap; but it is a weak state, and interleaving B1's threads gives no other state than
     // running them in turn, so a run that never shows the witness cannot tell whether they did.
-    let s = select_counterexample(
-        "mappings/known-bugs/b1-rmw-sc-release-dropped.map",
-        "0004_b1",
-    );
+    let s = select_counterexample(&b1(), "0004_b1");
     for w in &s.witnesses {
         assert_eq!(s.judgement.shows_counterexample(w), Some(true));
         assert!(!s.judgement.is_sequential(w));

@@ -20,7 +20,10 @@ fn suite_report(name: &str, variants: &[&str]) -> oracle::SuiteReport {
     };
     let model = ir::load_with(&suite.model, &load).expect("model loads");
     for v in variants {
-        assert!(model.variants_tested.contains(*v), "{name}'s model has no variant {v}");
+        assert!(
+            model.variants_tested.contains(*v),
+            "{name}'s model has no variant {v}"
+        );
     }
     oracle::run_suite_under(
         Path::new("tests/data/oracle/dat3m"),

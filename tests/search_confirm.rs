@@ -137,7 +137,11 @@ fn the_bound8_search_finds_an_atomicity_counterexample_the_runner_confirms() {
         let m = mapping::load(Path::new(map)).expect("mapping loads");
         assert_eq!(counterexamples(&m, &source), expected, "{map}");
         let dat3m = mapping_read_with(map, "dep-without-rmw");
-        assert_eq!(counterexamples(&dat3m, &source), expected, "{map}, Dartagnan's reading");
+        assert_eq!(
+            counterexamples(&dat3m, &source),
+            expected,
+            "{map}, Dartagnan's reading"
+        );
     }
 }
 
@@ -153,7 +157,11 @@ fn the_coherence_test_is_a_counterexample_to_coherence_only_without_the_rmw_depe
         assert_source_forbidden_and_compiled_allowed_by(map, &source, &DEP_WITHOUT_RMW);
         let m = mapping::load(Path::new(map)).unwrap();
         let none = [("Coherence", None), ("Atomicity", None), ("SC", None)];
-        assert_eq!(counterexamples(&m, &source), none.map(|(a, b)| (a.to_string(), b)), "{map}");
+        assert_eq!(
+            counterexamples(&m, &source),
+            none.map(|(a, b)| (a.to_string(), b)),
+            "{map}"
+        );
         let dat3m = mapping_read_with(map, "dep-without-rmw");
         let coherence = [("Coherence", Some(7)), ("Atomicity", None), ("SC", None)];
         assert_eq!(

@@ -473,18 +473,21 @@ mod tests {
     #[test]
     fn over_approximated_consistency_holds_of_every_consistent_execution() {
         // Random fixed values over four slots (a linear congruential generator, seeded per
-        // model): the over-approximation is satisfiable exactly when the execution is
-        // consistent, and both answers occur.
+        // model; each cell of a set or relation present with probability 1/16): the
+        // over-approximation is satisfiable exactly when the execution is consistent, and both
+        // answers occur. With `rmw` in PTX's No-Thin-Air `dep` (decision 014) a random `rmw`
+        // closes a cycle often: at the earlier density of 1/8, 200 draws of ptx-v6.cat met no
+        // consistent execution; at 1/16, 100 draws meet 15 (ptx-v7.5.cat 20, the others more).
         for (seed, path) in MODELS.iter().enumerate() {
             let model = crate::ir::load(Path::new(path)).expect("model loads");
             let mut state = seed as u64 + 1;
             let mut seen = [0usize; 2];
-            for _ in 0..60 {
+            for _ in 0..100 {
                 let mut coin = || {
                     state = state
                         .wrapping_mul(6364136223846793005)
                         .wrapping_add(1442695040888963407);
-                    state >> 61 == 0
+                    state >> 60 == 0
                 };
                 let bounds = bounds_for(&model, 4, Some(&mut coin));
                 let (mut sat, upper, mut exact) = both(&model, &bounds);

@@ -106,24 +106,13 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
     let source_path = model_path(path, &src, dir, &table.source)?;
     let target_path = model_path(path, &src, dir, &table.target)?;
     let source = load_model(path, &source_path, "source", &[])?;
-    let variants: Vec<String> = table.target_variants.iter().map(|w| w.text.clone()).collect();
+    let variants: Vec<String> = table
+        .target_variants
+        .iter()
+        .map(|w| w.text.clone())
+        .collect();
     let target = load_model(path, &target_path, "target", &variants)?;
-    for v in &table.target_variants {
-        if !target.variants_tested.contains(&v.text) {
-            let offered: Vec<&str> = target.variants_tested.iter().map(|s| s.as_str()).collect();
-            return Err(diag::Error::at(
-                path,
-                &src,
-                v.span.range(),
-                format!("the target model tests no variant `{}`", v.text),
-            )
-            .with_note(if offered.is_empty() {
-                "it tests no variant at all (`if \"name\"` in the model)".to_string()
-            } else {
-                format!("it tests: {}", offered.join(", "))
-            }));
-        }
-    }
+    check_variants_tested(path, &src, &table.target_variants, &target)?;
     let Table {
         scopes,
         dropped,
@@ -171,6 +160,29 @@ fn model_path(
             .with_note("model paths are relative to the mapping file"));
     }
     Ok(full)
+}
+
+/// Each variant a mapping reads its target model with must be one the model tests.
+fn check_variants_tested(
+    path: &str,
+    src: &Arc<str>,
+    variants: &[ast::Word],
+    model: &ir::Model,
+) -> diag::Result<()> {
+    let Some(v) = variants
+        .iter()
+        .find(|v| !model.variants_tested.contains(&v.text))
+    else {
+        return Ok(());
+    };
+    let offered: Vec<&str> = model.variants_tested.iter().map(|s| s.as_str()).collect();
+    let note = if offered.is_empty() {
+        "it tests no variant at all (`if \"name\"` in the model)".to_string()
+    } else {
+        format!("it tests: {}", offered.join(", "))
+    };
+    let message = format!("the target model tests no variant `{}`", v.text);
+    Err(diag::Error::at(path, src, v.span.range(), message).with_note(note))
 }
 
 fn load_model(

@@ -56,11 +56,11 @@ pub use self::event_key::{execution_keys, keyed, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;
 pub use self::operations::Counting;
 pub use self::options::Options;
-pub use self::readings::{judge_readings, target_readings, Reading, ReadingVerdict};
 pub use self::outcome::{
     target_reading, AxiomResult, Counterexample, Event, Observer, Report, Scope, Statistics,
     Unfinished,
 };
+pub use self::readings::{judge_readings, target_readings, Reading, ReadingVerdict};
 pub use self::units::{
     check_units, work, ShapeOutcome, ShapeUnit, ShapeWork, UnitOutcome, UnitVerdict, Work,
 };

@@ -116,17 +116,19 @@ pub fn judge_readings(mapping: &Mapping, target: &Litmus) -> Vec<ReadingVerdict>
     let opts = runner::Options::default();
     target_readings(mapping)
         .into_iter()
-        .map(|(reading, model)| match runner::run(&model, target, &opts) {
-            Ok(outcome) => ReadingVerdict {
-                reading,
-                allows: Some(outcome.positive > 0),
-                note: String::new(),
+        .map(
+            |(reading, model)| match runner::run(&model, target, &opts) {
+                Ok(outcome) => ReadingVerdict {
+                    reading,
+                    allows: Some(outcome.positive > 0),
+                    note: String::new(),
+                },
+                Err(e) => ReadingVerdict {
+                    reading,
+                    allows: None,
+                    note: e.message,
+                },
             },
-            Err(e) => ReadingVerdict {
-                reading,
-                allows: None,
-                note: e.message,
-            },
-        })
+        )
         .collect()
 }

@@ -24,8 +24,8 @@ use super::layout::Layout;
 use super::operations::{Counting, Op};
 use super::options::Options;
 use super::outcome::{Counterexample, Statistics};
-use super::validate::{self, CycleStep, Verdict};
 use super::readings::{judge_readings, ReadingVerdict};
+use super::validate::{self, CycleStep, Verdict};
 use crate::encode::{Circuit, Encoded, Matrix, Node, Sat};
 use crate::ir::CoKind;
 use crate::mapping::Mapping;
@@ -35,9 +35,17 @@ use crate::solver::{Lit, Stop, Verdict as SatVerdict};
 /// One axiom's result on one shape: the counterexample (with the axioms the runner saw fail and
 /// the violating edges), the work spent (one query), and how the search ended.
 pub(super) struct ShapeAxiom {
-    found: Option<(SolutionTests, Vec<String>, Vec<CycleStep>, Vec<ReadingVerdict>)>,
+    found: Option<Found>,
     pub(super) statistics: Statistics,
     pub(super) ended: Ended,
+}
+
+/// A solution the runner confirmed, with what `Counterexample` reports of it.
+struct Found {
+    tests: SolutionTests,
+    failed: Vec<String>,
+    cycle: Vec<CycleStep>,
+    readings: Vec<ReadingVerdict>,
 }
 
 /// How an axiom's search of one shape ended.
@@ -59,7 +67,12 @@ impl ShapeAxiom {
         bound: usize,
         shape: &[usize],
     ) -> Option<Counterexample> {
-        let (found, failed, cycle, readings) = self.found.take()?;
+        let Found {
+            tests: found,
+            failed,
+            cycle,
+            readings,
+        } = self.found.take()?;
         Some(Counterexample {
             axiom: axiom.to_string(),
             bound,
@@ -295,7 +308,12 @@ impl<'a> ShapeProblem<'a> {
                 Verdict::Confirmed { failed } => {
                     let cycle = validate::cycle(self.mapping, &f, name).map_err(|e| e.message)?;
                     let readings = judge_readings(self.mapping, &f.target);
-                    out.found = Some((f, failed, cycle, readings));
+                    out.found = Some(Found {
+                        tests: f,
+                        failed,
+                        cycle,
+                        readings,
+                    });
                     return Ok(());
                 }
                 Verdict::Racy {

@@ -99,15 +99,28 @@ pub fn assert_source_forbidden_and_compiled_allowed_by(
             variants: variant.into_iter().map(String::from).collect(),
             ..ir::LoadOptions::default()
         };
-        let t = runner::run(&ir::load_with(Path::new(model), &load).unwrap(), &target, &opts)
-            .unwrap();
+        let t = runner::run(
+            &ir::load_with(Path::new(model), &load).unwrap(),
+            &target,
+            &opts,
+        )
+        .unwrap();
         let expected = allowed_by.contains(&(model, variant));
-        assert_eq!(t.validated, expected, "{map}: {model} {variant:?} on the compiled test");
+        assert_eq!(
+            t.validated, expected,
+            "{map}: {model} {variant:?} on the compiled test"
+        );
     }
     let judged: Vec<(String, Option<String>, Option<bool>)> = search::judge_readings(&m, &target)
         .into_iter()
         .map(|r| {
-            let file = r.reading.model.file_name().unwrap().to_string_lossy().to_string();
+            let file = r
+                .reading
+                .model
+                .file_name()
+                .unwrap()
+                .to_string_lossy()
+                .to_string();
             (file, r.reading.variant, r.allows)
         })
         .collect();

@@ -260,7 +260,13 @@ pub(super) fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Con
     );
     push(
         "no RMW's write is guarded by its own read (one instruction runs whole or not at all)",
-        &|side| within(side, app(side, "inter", gr(side), side.field("rmw", "X")), side.op("rel0")),
+        &|side| {
+            within(
+                side,
+                app(side, "inter", gr(side), side.field("rmw", "X")),
+                side.op("rel0"),
+            )
+        },
     );
     push(
         "every location has exactly one initial write: each memory event shares its location with one, and no two share one",
@@ -313,7 +319,12 @@ fn typed_locations(side: Side, mapping: &Mapping, x: &str) -> String {
     };
     let plain = union_of(&|c| c.order == Tag::Na);
     let atomic = union_of(&|c| c.order != Tag::Na);
-    let mixed = app(side, "inter", app(side, "cross", plain, atomic), side.field("loc", x));
+    let mixed = app(
+        side,
+        "inter",
+        app(side, "cross", plain, atomic),
+        side.field("loc", x),
+    );
     within(side, mixed, side.op("rel0"))
 }
 
