@@ -219,11 +219,10 @@ fn readings_tsv(readings: &[ReadingVerdict]) -> String {
             Some(false) => "forbids".to_string(),
             None => format!("not judged: {}", r.note),
         };
-        let file = r.reading.model.file_name().unwrap_or_default();
         let _ = writeln!(
             s,
             "{}\t{}\t{}\t{verdict}",
-            file.to_string_lossy(),
+            r.reading.file_name(),
             r.reading.variant.as_deref().unwrap_or("-"),
             if r.reading.searched { "yes" } else { "no" },
         );

@@ -31,7 +31,7 @@ use mapcheck::rel::{Rel, Set};
 use mapcheck::{mapping, runner};
 
 mod coq_common;
-use coq_common::coqc_all;
+use coq_common::{coqc_all, dropped, first_event};
 
 /// B1's 4-event source program, the counterexample `mapcheck mappings/known-bugs/b1-rmw-sc-release-dropped.map
 /// --bound 4` reported for Coherence when an RMW's write did not depend on its read (Dartagnan's
@@ -178,37 +178,10 @@ fn rmw_apart(skeleton: &Base) -> Base {
     out
 }
 
-/// The first event of `base` in every set of `all` and in none of `none`.
-fn first_event(base: &Base, all: &[&str], none: &[&str]) -> Option<usize> {
-    let within = all
-        .iter()
-        .fold(Set::full(base.n), |s, t| s.inter(base.sets[t]));
-    let outside = none.iter().fold(within, |s, t| s.diff(base.sets[t]));
-    outside.iter().next()
-}
-
 /// The checks of wf.cat that `base` fails.
 fn wf_failures(base: &Base) -> Vec<String> {
     let wf = coq::wf_model().expect("wf");
     mapcheck::eval::evaluate(&wf, base).failed
-}
-
-/// `base` without event `e` at all: in no set and no relation.
-fn dropped(base: &Base, e: usize) -> Base {
-    let mut out = base.clone();
-    for (name, set) in &base.sets {
-        let mut s = Set::EMPTY;
-        set.iter().filter(|&x| x != e).for_each(|x| s.insert(x));
-        out.sets.insert(name, s);
-    }
-    for (name, rel) in &base.rels {
-        let mut r = Rel::empty(base.n);
-        rel.pairs()
-            .filter(|&(x, y)| x != e && y != e)
-            .for_each(|(x, y)| r.insert(x, y));
-        out.rels.insert(name, r);
-    }
-    out
 }
 
 #[test]

@@ -21,7 +21,7 @@ mod expected_common;
 use expected_common::expected;
 
 mod litmus_common;
-use litmus_common::mapping_read_with;
+use litmus_common::mapping_reading;
 
 fn refutation(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
     let m = mapping::load(Path::new(map)).expect("mapping loads");
@@ -124,10 +124,7 @@ fn coq_refutes_m4_and_rejects_a_tampered_refutation() {
 /// counterexample to `axiom`, its export compiles, and `Print Assumptions refutation` is closed.
 fn assert_artifact_claim_refuted_by(test: &str, axiom: &str, variant: Option<&str>) {
     let map = "mappings/rc11-ptx-artifact.map";
-    let m = match variant {
-        Some(v) => mapping_read_with(map, v),
-        None => mapping::load(Path::new(map)).expect("mapping loads"),
-    };
+    let m = mapping_reading(map, variant);
     let source = litmus::parse_file(Path::new(test)).expect("test reads");
     let cx = match search::confirm(&m, &source, &[axiom.to_string()])
         .expect("confirm runs")

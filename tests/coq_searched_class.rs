@@ -18,7 +18,7 @@ use mapcheck::rel::{Rel, Set};
 use mapcheck::{coq, litmus, mapping};
 
 mod coq_common;
-use coq_common::coqc_all;
+use coq_common::{coqc_all, dropped, first_event};
 
 /// The 3-event GnaRf counterexample `mapcheck check` finds to `opencl-ptx.map` without its
 /// `locations typed` line; `READ` is P0's second read.
@@ -66,12 +66,7 @@ fn programs(m: &mapcheck::Mapping, text: &str) -> Programs {
 
 /// The first event of `base` in every set of `all` and in none of `none`.
 fn event(base: &Base, all: &[&str], none: &[&str]) -> usize {
-    (0..base.n)
-        .find(|&e| {
-            all.iter().all(|s| base.sets[*s].contains(e))
-                && none.iter().all(|s| !base.sets[*s].contains(e))
-        })
-        .expect("such an event")
+    first_event(base, all, none).expect("such an event")
 }
 
 /// `p` with its RMW's write guarded by the RMW's own read, on the initial write (and `ctrl`
@@ -99,16 +94,7 @@ fn without_initial_write(p: &Program) -> Program {
     let init = event(s, &["IW"], &[]);
     let read = event(s, &["R"], &[]);
     let write = event(s, &["W"], &["IW"]);
-    let mut skeleton = s.clone();
-    for (name, set) in &s.sets {
-        skeleton
-            .sets
-            .insert(name, Set::from_iter(set.iter().filter(|&e| e != init)));
-    }
-    for (name, rel) in &s.rels {
-        let kept = rel.pairs().filter(|&(a, b)| a != init && b != init);
-        skeleton.rels.insert(name, Rel::from_pairs(s.n, kept));
-    }
+    let mut skeleton = dropped(s, init);
     skeleton
         .rels
         .insert("rf", Rel::from_pairs(s.n, [(write, read)]));

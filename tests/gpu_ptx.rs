@@ -13,11 +13,10 @@ use mapcheck::gpu::outcome::{self, Judges};
 use mapcheck::gpu::params::Params;
 use mapcheck::gpu::ptx::{self, PtxHarness};
 use mapcheck::litmus::{self, Litmus};
-use mapcheck::mapping;
 use mapcheck::search::{self, Counting, Options};
 
 mod litmus_common;
-use litmus_common::mapping_read_with;
+use litmus_common::mapping_reading;
 
 fn tools() -> optcheck::Tools {
     optcheck::find_tools().unwrap_or_else(|e| panic!("{e}"))
@@ -27,10 +26,7 @@ fn tools() -> optcheck::Tools {
 /// tests printed and read back as a user gets them, its outcome selected with the mapping's
 /// models (as `gpu emit --mapping --source` does).
 fn counterexample(map: &str, variant: Option<&str>, bound: usize) -> Litmus {
-    let m = match variant {
-        Some(v) => mapping_read_with(map, v),
-        None => mapping::load(Path::new(map)).expect("mapping loads"),
-    };
+    let m = mapping_reading(map, variant);
     let opts = Options {
         bound,
         counting: Counting::Natural,

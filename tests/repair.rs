@@ -10,7 +10,7 @@ use mapcheck::search;
 use mapcheck::{litmus, mapping, runner, Mapping};
 
 mod litmus_common;
-use litmus_common::mapping_read_with;
+use litmus_common::mapping_reading;
 
 fn options(bound: usize) -> repair::Options {
     repair::Options {
@@ -40,10 +40,7 @@ fn repaired(map: &str, bound: usize) -> Repair {
 
 /// `repaired`, with the target model of `map` (and of the repaired file) read with `variant`.
 fn repaired_reading(map: &str, variant: Option<&str>, bound: usize) -> Repair {
-    let load = |path: &Path| match variant {
-        Some(v) => mapping_read_with(path.to_str().unwrap(), v),
-        None => mapping::load(path).expect("mapping loads"),
-    };
+    let load = |path: &Path| mapping_reading(path.to_str().unwrap(), variant);
     let input = load(Path::new(map));
     let r = repair::repair(&input, &options(bound)).expect("repair runs");
     assert_eq!(r.verdict, RepairVerdict::Repaired, "{map}");

@@ -16,8 +16,8 @@ use mapcheck::{litmus, mapping, runner, Model};
 
 mod litmus_common;
 use litmus_common::{
-    assert_source_forbidden_and_compiled_allowed_by, mapping_read_with, DEP_WITHOUT_RMW,
-    PTX_READINGS,
+    assert_source_forbidden_and_compiled_allowed_by, counterexample_bounds, mapping_read_with,
+    DEP_WITHOUT_RMW, PTX_READINGS,
 };
 
 const ATOMICITY_9: &str = "tests/data/search/rc11-ptx-artifact-atomicity-9.litmus";
@@ -35,19 +35,6 @@ fn verdict_of(m: &mapcheck::Mapping, test: &litmus::Litmus, axiom: &str) -> Test
         .expect("confirm runs")
         .remove(0)
         .1
-}
-
-/// The axioms `test` is a counterexample to under mapping `m`, each with its bound.
-fn counterexamples(m: &mapcheck::Mapping, test: &litmus::Litmus) -> Vec<(String, Option<usize>)> {
-    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
-    search::confirm(m, test, &axioms)
-        .expect("confirm runs")
-        .into_iter()
-        .map(|(a, v)| match v {
-            TestVerdict::Counterexample(c) => (a, Some(c.bound)),
-            _ => (a, None),
-        })
-        .collect()
 }
 
 const FIG11_MAPPINGS: [&str; 3] = [
@@ -135,10 +122,10 @@ fn the_bound8_search_finds_an_atomicity_counterexample_the_runner_confirms() {
     for map in FIG11_MAPPINGS {
         assert_source_forbidden_and_compiled_allowed_by(map, &source, &PTX_READINGS);
         let m = mapping::load(Path::new(map)).expect("mapping loads");
-        assert_eq!(counterexamples(&m, &source), expected, "{map}");
+        assert_eq!(counterexample_bounds(&m, &source), expected, "{map}");
         let dat3m = mapping_read_with(map, "dep-without-rmw");
         assert_eq!(
-            counterexamples(&dat3m, &source),
+            counterexample_bounds(&dat3m, &source),
             expected,
             "{map}, Dartagnan's reading"
         );
@@ -158,14 +145,14 @@ fn the_coherence_test_is_a_counterexample_to_coherence_only_without_the_rmw_depe
         let m = mapping::load(Path::new(map)).unwrap();
         let none = [("Coherence", None), ("Atomicity", None), ("SC", None)];
         assert_eq!(
-            counterexamples(&m, &source),
+            counterexample_bounds(&m, &source),
             none.map(|(a, b)| (a.to_string(), b)),
             "{map}"
         );
         let dat3m = mapping_read_with(map, "dep-without-rmw");
         let coherence = [("Coherence", Some(7)), ("Atomicity", None), ("SC", None)];
         assert_eq!(
-            counterexamples(&dat3m, &source),
+            counterexample_bounds(&dat3m, &source),
             coherence.map(|(a, b)| (a.to_string(), b)),
             "{map}, Dartagnan's reading"
         );

@@ -9,8 +9,8 @@ use mapcheck::{ir, litmus, mapping, runner};
 
 mod litmus_common;
 use litmus_common::{
-    assert_source_forbidden_and_compiled_allowed_by, mapping_read_with, DEP_WITHOUT_RMW,
-    PTX_READINGS,
+    assert_source_forbidden_and_compiled_allowed_by, counterexample_bounds, mapping_read_with,
+    DEP_WITHOUT_RMW, PTX_READINGS,
 };
 
 fn options(bound: usize, axioms: &[&str]) -> Options {
@@ -165,19 +165,11 @@ fn b1_published_isa2_program_is_a_counterexample() {
     let map = "mappings/known-bugs/b1-rmw-sc-release-dropped.map";
     let source = litmus::parse_file(Path::new("tests/data/search/b1-isa2-7.litmus")).unwrap();
     assert_source_forbidden_and_compiled_allowed_by(map, &source, &PTX_READINGS);
-    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
     for m in [
         mapping::load(Path::new(map)).unwrap(),
         mapping_read_with(map, "dep-without-rmw"),
     ] {
-        let found: Vec<(String, Option<usize>)> = search::confirm(&m, &source, &axioms)
-            .unwrap()
-            .into_iter()
-            .map(|(a, v)| match v {
-                search::TestVerdict::Counterexample(c) => (a, Some(c.bound)),
-                _ => (a, None),
-            })
-            .collect();
+        let found = counterexample_bounds(&m, &source);
         let want = [("Coherence", Some(7)), ("Atomicity", None), ("SC", None)];
         assert_eq!(found, want.map(|(a, b)| (a.to_string(), b)));
     }

@@ -127,6 +127,7 @@ pub(crate) fn identity(
         searched_barrier,
         classes,
         rules,
+        readings: Default::default(),
     })
 }
 

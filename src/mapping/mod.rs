@@ -29,6 +29,7 @@ mod identity;
 mod lower;
 pub(crate) mod program;
 pub(crate) mod ptx;
+mod readings;
 mod syntax;
 
 use std::collections::HashMap;
@@ -43,6 +44,7 @@ pub(crate) use identity::identity;
 pub(crate) use lower::{Rule, Table};
 pub use program::{Compiled, Image, Origin, Role};
 pub use ptx::{OpKind, TargetOp};
+pub use readings::Reading;
 
 /// A checked mapping with its source and target models.
 #[derive(Clone, Debug)]
@@ -75,6 +77,8 @@ pub struct Mapping {
     pub(crate) searched_barrier: Option<Vec<Tag>>,
     classes: Vec<Class>,
     rules: HashMap<Class, Rule>,
+    /// The readings of the target architecture, found on first use (`target_readings`).
+    readings: std::sync::OnceLock<Vec<(Reading, ir::Model)>>,
 }
 
 /// Load a mapping file and both of its models (paths relative to the mapping file).
@@ -140,6 +144,7 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
         searched_barrier: None,
         classes,
         rules,
+        readings: Default::default(),
     })
 }
 
@@ -208,6 +213,14 @@ impl Mapping {
     pub(crate) fn region(&self) -> Option<Tag> {
         let global = Tag::Global;
         self.source.uses(Name::Tag(global)).then_some(global)
+    }
+
+    /// Every reading of the target architecture, each with its model: the model files beside the
+    /// target model whose title names its architecture, each as it is and under each variant it
+    /// tests (`readings::find`). Loaded once per mapping.
+    pub fn target_readings(&self) -> &[(Reading, ir::Model)] {
+        self.readings
+            .get_or_init(|| readings::find(&self.target_path, &self.target))
     }
 
     /// The declared source classes, in declaration order.

@@ -60,7 +60,7 @@ pub use self::outcome::{
     target_reading, AxiomResult, Counterexample, Event, Observer, Report, Scope, Statistics,
     Unfinished,
 };
-pub use self::readings::{judge_readings, target_readings, Reading, ReadingVerdict};
+pub use self::readings::{judge_readings, ReadingVerdict};
 pub use self::units::{
     check_units, work, ShapeOutcome, ShapeUnit, ShapeWork, UnitOutcome, UnitVerdict, Work,
 };

@@ -113,16 +113,7 @@ pub fn assert_source_forbidden_and_compiled_allowed_by(
     }
     let judged: Vec<(String, Option<String>, Option<bool>)> = search::judge_readings(&m, &target)
         .into_iter()
-        .map(|r| {
-            let file = r
-                .reading
-                .model
-                .file_name()
-                .unwrap()
-                .to_string_lossy()
-                .to_string();
-            (file, r.reading.variant, r.allows)
-        })
+        .map(|r| (r.reading.file_name(), r.reading.variant, r.allows))
         .collect();
     let wanted: Vec<(String, Option<String>, Option<bool>)> = PTX_READINGS
         .iter()
@@ -150,4 +141,30 @@ pub fn mapping_read_with(map: &str, variant: &str) -> mapcheck::Mapping {
         1,
     );
     mapcheck::mapping::load_str(map, &with, path.parent()).expect("mapping loads with the variant")
+}
+
+/// Mapping file `map`, its target model read with `variant` when one is given.
+pub fn mapping_reading(map: &str, variant: Option<&str>) -> mapcheck::Mapping {
+    match variant {
+        Some(v) => mapping_read_with(map, v),
+        None => mapcheck::mapping::load(Path::new(map)).expect("mapping loads"),
+    }
+}
+
+/// Per axiom of scoped RC11 (Coherence, Atomicity, SC), the bound of the counterexample `test` is
+/// to mapping `m` as `check --test` judges it (`search::confirm`), or `None`.
+pub fn counterexample_bounds(
+    m: &mapcheck::Mapping,
+    test: &mapcheck::litmus::Litmus,
+) -> Vec<(String, Option<usize>)> {
+    use mapcheck::search::{self, TestVerdict};
+    let axioms = ["Coherence", "Atomicity", "SC"].map(String::from);
+    search::confirm(m, test, &axioms)
+        .expect("confirm runs")
+        .into_iter()
+        .map(|(a, v)| match v {
+            TestVerdict::Counterexample(c) => (a, Some(c.bound)),
+            _ => (a, None),
+        })
+        .collect()
 }

@@ -105,13 +105,16 @@ pub(super) fn exact_sets(
         .collect()
 }
 
+/// The union of `sets` (`set0` when there are none).
+fn union_of_sets(side: Side, sets: impl IntoIterator<Item = String>) -> String {
+    sets.into_iter()
+        .reduce(|a, b| app(side, "set_union", a, b))
+        .unwrap_or_else(|| side.op("set0"))
+}
+
 /// Every event of `x` but its initial writes is in one of the `exact` sets.
 pub(super) fn exactly_one_of(side: Side, exact: &[String], x: &str) -> String {
-    let covered = exact
-        .iter()
-        .cloned()
-        .reduce(|a, b| app(side, "set_union", a, b))
-        .unwrap_or_else(|| side.op("set0"));
+    let covered = union_of_sets(side, exact.iter().cloned());
     let events = app(side, "set_minus", side.field("E", x), side.field("IW", x));
     format!(
         "{} {}",
@@ -309,13 +312,11 @@ fn one_initial_write_per_location(side: Side, x: &str) -> String {
 /// (a memory class of another order).
 fn typed_locations(side: Side, mapping: &Mapping, x: &str) -> String {
     let union_of = |keep: &dyn Fn(&Class) -> bool| {
-        mapping
+        let accesses = mapping
             .classes()
             .iter()
-            .filter(|c| c.kind != ClassKind::F && keep(c))
-            .map(|c| class_set(side, c, x))
-            .reduce(|a, b| app(side, "set_union", a, b))
-            .unwrap_or_else(|| side.op("set0"))
+            .filter(|c| c.kind != ClassKind::F && keep(c));
+        union_of_sets(side, accesses.map(|c| class_set(side, c, x)))
     };
     let plain = union_of(&|c| c.order == Tag::Na);
     let atomic = union_of(&|c| c.order != Tag::Na);
