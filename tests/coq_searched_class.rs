@@ -250,3 +250,20 @@ fn undeclared_initial_values_give_the_same_program() {
         assert_eq!((&x.gread, &x.gwrite), (&y.gread, &y.gwrite));
     }
 }
+
+/// A test that declares a location no instruction accesses is the same program as the one that
+/// does not: the search never makes such a location, and `searched` (every initial write at an
+/// accessed location) would reject the extra initial write.
+#[test]
+fn an_unused_declared_location_gives_the_same_program() {
+    let m = mapping::load(Path::new("mappings/rc11-ptx-artifact.map")).unwrap();
+    let plain =
+        std::fs::read_to_string("tests/data/search/rc11-ptx-artifact-atomicity-8.litmus").unwrap();
+    let extra = plain.replace("[x] = 0;", "[x] = 0; [unused] = 0;");
+    assert_ne!(plain, extra);
+    let (a, b) = (programs(&m, &plain), programs(&m, &extra));
+    assert_eq!(a.numbering.n, b.numbering.n);
+    for (x, y) in [(&a.source, &b.source), (&a.target, &b.target)] {
+        assert_eq!(bprogram_literal(x), bprogram_literal(y));
+    }
+}

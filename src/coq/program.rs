@@ -204,9 +204,11 @@ pub struct Programs {
 }
 
 impl Programs {
-    /// Compile `source` through `mapping`, take both tests' skeletons and number them jointly: a
-    /// source event shares the number of its main target event; initial writes share theirs.
+    /// Compile `source` through `mapping` (without the locations it declares and never
+    /// accesses), take both tests' skeletons and number them jointly: a source event shares the
+    /// number of its main target event; initial writes share theirs.
     pub fn of(mapping: &Mapping, source: &Litmus) -> diag::Result<Programs> {
+        let source = &source.without_unused_locations();
         let compiled = mapping.compile_program(source)?;
         let (s_skel, t_skel) = (
             skeleton(&mapping.source, source)?,
@@ -258,6 +260,28 @@ impl Programs {
                 .expect("every key is numbered")
         };
         embed(x, &number, self.numbering.n)
+    }
+}
+
+impl Program {
+    /// `test` alone as a program (without the locations it declares and never accesses): its
+    /// skeleton under `model` and its guards, its events numbered as the runner numbers them.
+    /// `Programs::of` gives the same program, up to numbering, as the source of a compilation.
+    pub fn of_test(model: &Model, test: &Litmus) -> diag::Result<Program> {
+        let test = &test.without_unused_locations();
+        let skel = skeleton(model, test)?;
+        let keys = execution_keys(&skel);
+        let number = |k: &EventKey| {
+            keys.iter()
+                .position(|x| x == k)
+                .expect("a key of the skeleton")
+        };
+        let (gread, gwrite) = guards(test, &skel, &keys, &number);
+        Ok(Program {
+            skeleton: embed(&skel, &number, keys.len()),
+            gread,
+            gwrite,
+        })
     }
 }
 

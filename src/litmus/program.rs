@@ -401,6 +401,28 @@ impl Litmus {
     }
 }
 
+impl Litmus {
+    /// The test without the initial values of locations no instruction reads or writes: such a
+    /// declaration adds an initial write that nothing reads or is ordered with, and no program
+    /// the search considers has one.
+    pub fn without_unused_locations(&self) -> Litmus {
+        let used: std::collections::BTreeSet<&str> = self
+            .threads
+            .iter()
+            .flat_map(|t| &t.code)
+            .filter_map(|i| match i {
+                Instr::Load { loc, .. } | Instr::Store { loc, .. } | Instr::Rmw { loc, .. } => {
+                    Some(self.location_of(loc))
+                }
+                _ => None,
+            })
+            .collect();
+        let mut out = self.clone();
+        out.init_mem.retain(|(l, _)| used.contains(l.as_str()));
+        out
+    }
+}
+
 impl Instr {
     /// How many events the instruction gives when it executes (an RMW gives its read and its
     /// write; a register move, label or branch gives none).

@@ -272,7 +272,7 @@ pub(super) fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Con
         },
     );
     push(
-        "every location has exactly one initial write: each memory event shares its location with one, and no two share one",
+        "every location has exactly one initial write: each memory event shares its location with one, no two share one, and each is at a location some event accesses",
         &|side| one_initial_write_per_location(side, "X"),
     );
     if mapping.typed_locations {
@@ -284,8 +284,9 @@ pub(super) fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Con
     conds
 }
 
-/// Every memory event of `x` is at the location of an initial write, and no two initial writes
-/// share a location.
+/// Every memory event of `x` is at the location of an initial write, no two initial writes share
+/// a location, and every initial write's location is accessed (the search gives an initial write
+/// to the locations its program uses, and only to them).
 fn one_initial_write_per_location(side: Side, x: &str) -> String {
     let iw = format!("({} {})", side.op("id_on"), side.field("IW", x));
     let at_iw = format!(
@@ -305,7 +306,20 @@ fn one_initial_write_per_location(side: Side, x: &str) -> String {
         side.op_n("seq"),
         side.field("loc", x)
     );
-    side.and(&[covered, within(side, iw_pairs, side.field("id", x))])
+    let accesses = app(side, "set_minus", side.field("M", x), side.field("IW", x));
+    let accessed = format!(
+        "({} ({} {} ({} {accesses})))",
+        side.op_n("domain"),
+        side.op_n("seq"),
+        side.field("loc", x),
+        side.op("id_on")
+    );
+    let used = format!(
+        "{} {}",
+        side.op_n("set_empty"),
+        app(side, "set_minus", side.field("IW", x), accessed)
+    );
+    side.and(&[covered, within(side, iw_pairs, side.field("id", x)), used])
 }
 
 /// No non-atomic access of `x` (a class of order `NA`) shares its location with an atomic one
