@@ -240,7 +240,7 @@ fn set_of(base: &Base, name: &str) -> Set {
 }
 
 fn toggled_set(p: &Program, name: &'static str, events: &[usize]) -> Program {
-    let mut q = clone(p);
+    let mut q = p.clone();
     let mut s = set_of(&q.skeleton, name);
     for &e in events {
         if s.contains(e) {
@@ -254,7 +254,7 @@ fn toggled_set(p: &Program, name: &'static str, events: &[usize]) -> Program {
 }
 
 fn toggled_pair(p: &Program, name: &'static str, a: usize, b: usize) -> Program {
-    let mut q = clone(p);
+    let mut q = p.clone();
     let r = &q.skeleton.rels[name];
     let mut pairs: BTreeSet<(usize, usize)> = r.pairs().collect();
     if !pairs.remove(&(a, b)) {
@@ -266,18 +266,10 @@ fn toggled_pair(p: &Program, name: &'static str, a: usize, b: usize) -> Program 
     q
 }
 
-fn clone(p: &Program) -> Program {
-    Program {
-        skeleton: p.skeleton.clone(),
-        gread: p.gread.clone(),
-        gwrite: p.gwrite.clone(),
-    }
-}
-
 /// `p` with event `e`'s guard replaced (`None`: removed) and `ctrl` made the closure of the guard
 /// reads again.
 fn reguarded(p: &Program, e: usize, guard: Option<(usize, usize)>) -> Program {
-    let mut q = clone(p);
+    let mut q = p.clone();
     q.gread.retain(|&(_, x)| x != e);
     q.gwrite.retain(|&(_, x)| x != e);
     if let Some((r, w)) = guard {
@@ -305,7 +297,7 @@ fn key(base: &Base, name: &str) -> &'static str {
 fn with_initial_write(p: &Program, of: usize, same_location: bool) -> Program {
     let n = p.skeleton.n;
     let new = n;
-    let mut q = clone(p);
+    let mut q = p.clone();
     q.skeleton.n = n + 1;
     for (name, s) in &p.skeleton.sets {
         let mut s2 = *s;
@@ -359,7 +351,7 @@ fn without_initial_write(p: &Program, iw: usize) -> Program {
         .pairs()
         .find(|&(a, b)| a == iw && b != iw && base.sets["W"].contains(b))
         .map(|(_, b)| b);
-    let mut q = clone(p);
+    let mut q = p.clone();
     q.skeleton = coq_common::dropped(base, iw);
     if let Some(w) = other {
         let mut rf: Vec<(usize, usize)> = q.skeleton.rels["rf"].pairs().collect();
@@ -442,7 +434,7 @@ fn edits(judge: &Judge, p: &Program) -> Vec<(String, Program)> {
     for &a in &memory {
         for &b in &memory {
             if a < b && !base.rels["loc"].contains(a, b) {
-                let mut q = clone(p);
+                let mut q = p.clone();
                 let loc: Vec<(usize, usize)> = base.rels["loc"].pairs().collect();
                 let class = |x: usize| -> Vec<usize> {
                     loc.iter()
@@ -623,7 +615,7 @@ fn compare(path: &Path, sizes: &Sizes) -> Tally {
                     *seen += 1;
                     tally.coq_cases.push((
                         "a program of the space".into(),
-                        clone(&c.program),
+                        c.program.clone(),
                         searched,
                     ));
                 }

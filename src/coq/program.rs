@@ -112,6 +112,7 @@ fn skeleton(model: &Model, test: &Litmus) -> diag::Result<Execution> {
 pub(crate) type Pairs = Vec<(usize, usize)>;
 
 /// A program as Coq sees it: its skeleton and its guards in the joint numbering.
+#[derive(Clone)]
 pub struct Program {
     /// The skeleton execution (every event present), renumbered into the joint numbering.
     pub skeleton: Base,
