@@ -399,9 +399,7 @@ impl Litmus {
     fn alias(&self, name: &str) -> Option<&Alias> {
         self.aliases.iter().find(|a| a.name == name)
     }
-}
 
-impl Litmus {
     /// The test without the initial values of locations no instruction reads or writes: such a
     /// declaration adds an initial write that nothing reads or is ordered with, and no program
     /// the search considers has one.
