@@ -44,7 +44,7 @@ mod random_common;
 mod search_space_common;
 mod searched_common;
 use search_space_common::{
-    canonical, for_each_program, locations_typed, random_program, to_litmus, Prog, Shape,
+    canonical, for_each_program, locations_typed, random_program, setting, to_litmus, Prog, Shape,
 };
 use searched_common::{Input, Statements};
 
@@ -56,12 +56,6 @@ const WIDE_CLASSES: usize = 64;
 const EDITED: usize = 2;
 const SAMPLE: usize = 500;
 const LARGER: usize = 6;
-
-fn setting(var: &str, default: usize) -> usize {
-    std::env::var(var).map_or(default, |v| {
-        v.parse().unwrap_or_else(|_| panic!("{var}: a number"))
-    })
-}
 
 fn shipped_mappings() -> Vec<PathBuf> {
     let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("mappings");
@@ -123,25 +117,30 @@ impl Judge {
         eval::evaluate(&self.wf, &p.skeleton).failed.is_empty()
     }
 
-    /// `searched_on_b n XB gr gw` of the export, on `p`.
-    fn searched(&self, p: &Program) -> bool {
-        let input = Input {
+    /// `p` as the statement reads it, `wf_consistent` given.
+    fn input<'a>(p: &'a Program, well_formed: bool) -> Input<'a> {
+        Input {
             base: &p.skeleton,
             gread: &p.gread,
             gwrite: &p.gwrite,
-            wf_consistent: self.well_formed(p),
-        };
+            wf_consistent: well_formed,
+        }
+    }
+
+    /// `searched_on_b n XB gr gw` of the export, on `p`.
+    fn searched(&self, p: &Program) -> bool {
+        self.searched_given(p, self.well_formed(p))
+    }
+
+    /// `searched_on_b` on `p`, whose well-formedness is `well_formed`.
+    fn searched_given(&self, p: &Program, well_formed: bool) -> bool {
+        let input = Judge::input(p, well_formed);
         self.statement.decide("searched_on_b", &input)
     }
 
     /// The conjuncts of `searched_on_b` that fail on `p`.
     fn failing(&self, p: &Program) -> Vec<usize> {
-        let input = Input {
-            base: &p.skeleton,
-            gread: &p.gread,
-            gwrite: &p.gwrite,
-            wf_consistent: self.well_formed(p),
-        };
+        let input = Judge::input(p, self.well_formed(p));
         self.statement.failing("searched_on_b", &input)
     }
 
@@ -293,7 +292,8 @@ fn key(base: &Base, name: &str) -> &'static str {
 }
 
 /// `p` with one more event, `new`, a copy of initial write `of` in every set; in relations it
-/// takes `of`'s pairs where `copy_relations` says so, and `loc` with `of` when `same_location`.
+/// takes `of`'s pairs (but the execution's `rf`, `co`, `fr`), and `loc` with `of` only when
+/// `same_location`; with it, the copy comes after `of` in `co`.
 fn with_initial_write(p: &Program, of: usize, same_location: bool) -> Program {
     let n = p.skeleton.n;
     let new = n;
@@ -561,17 +561,10 @@ struct Tally {
     coq_cases: Vec<(String, Program, bool)>,
 }
 
-fn compare(path: &Path, sizes: &Sizes) -> Tally {
+/// `searched` of `m`'s export (`text`, its obligations) against the class, as far as `sizes` say.
+fn compare(m: &Mapping, stem: &str, text: &str, sizes: &Sizes) -> Tally {
     let (k, edited, larger, count) = (sizes.k, sizes.edited, sizes.larger, sizes.sample);
-    let m = mapping::load(path).unwrap_or_else(|e| panic!("{}", e.message));
-    let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-    let dir = std::env::temp_dir().join(format!(
-        "mapcheck-equivalence-{stem}-{}",
-        std::process::id()
-    ));
-    let (text, _) = obligations(&m, &dir);
-    let _ = std::fs::remove_dir_all(&dir);
-    let judge = Judge::new(&text);
+    let judge = Judge::new(text);
     let mut tally = Tally::default();
     // (1) every program of the space up to k events; the shapes of those in the class, and the
     // programs whose edits (2) are compared.
@@ -579,12 +572,12 @@ fn compare(path: &Path, sizes: &Sizes) -> Tally {
     let mut to_edit: Vec<Program> = vec![];
     let mut picked: BTreeMap<(bool, bool), usize> = BTreeMap::new();
     for events in 1..=k {
-        let progs = space(&m, events);
+        let progs = space(m, events);
         for chunk in progs.chunks(4096) {
             let judged: Vec<(Case, bool, Option<Vec<u16>>)> = chunk
                 .par_iter()
                 .map(|p| {
-                    let c = case(&m, p);
+                    let c = case(m, p);
                     let searched = judge.searched(&c.program);
                     let shape = (c.in_class && events <= edited).then(|| judge.shape(&c.program));
                     (c, searched, shape)
@@ -602,7 +595,7 @@ fn compare(path: &Path, sizes: &Sizes) -> Tally {
                 }
                 if events <= edited {
                     tally.construction_checked += 1;
-                    let joint = Programs::of(&m, &to_litmus(&m, &c.prog)).expect("programs");
+                    let joint = Programs::of(m, &to_litmus(m, &c.prog)).expect("programs");
                     if judge.shape(&compact(&joint.source)) != judge.shape(&c.program) {
                         tally.disagreements.push(format!(
                             "{stem}: Programs::of and Program::of_test differ on {:?}",
@@ -632,8 +625,9 @@ fn compare(path: &Path, sizes: &Sizes) -> Tally {
             .par_iter()
             .flat_map(|p| edits(&judge, p))
             .map(|(what, q)| {
-                let searched = judge.searched(&q);
-                let in_class = judge.well_formed(&q) && shapes.contains(&judge.shape(&q));
+                let well_formed = judge.well_formed(&q);
+                let searched = judge.searched_given(&q, well_formed);
+                let in_class = well_formed && shapes.contains(&judge.shape(&q));
                 (what, q, searched, in_class)
             })
             .collect();
@@ -657,14 +651,14 @@ fn compare(path: &Path, sizes: &Sizes) -> Tally {
     let mut rng = random_common::Rng(0x5eed ^ tally.programs as u64);
     let larger: Vec<Prog> = (k + 1..=larger)
         .flat_map(|events| (0..count).map(move |_| events))
-        .map(|events| random_program(&m, events, 3, 3, &mut || rng.next()))
+        .map(|events| random_program(m, events, 3, 3, &mut || rng.next()))
         .collect();
     tally.larger = larger.len();
     // A larger program comes from the same space: guards and locations as the search's.
     let missed: Vec<String> = larger
         .par_iter()
         .filter_map(|p| {
-            let c = case(&m, p);
+            let c = case(m, p);
             (!judge.searched(&c.program)).then(|| {
                 format!(
                     "{stem}: a larger program of the space is not searched (failing {:?}): {p:?}",
@@ -677,15 +671,9 @@ fn compare(path: &Path, sizes: &Sizes) -> Tally {
     tally
 }
 
-/// Coq decides `searched_on_b` on `cases` by computation; each must be the interpreter's verdict.
-fn coq_agrees(path: &Path, cases: &[(String, Program, bool)]) {
-    let m = mapping::load(path).unwrap_or_else(|e| panic!("{}", e.message));
-    let stem = path.file_stem().unwrap().to_string_lossy().to_string();
-    let dir = std::env::temp_dir().join(format!(
-        "mapcheck-equivalence-coq-{stem}-{}",
-        std::process::id()
-    ));
-    let (_, mut written) = obligations(&m, &dir);
+/// Coq decides `searched_on_b` on `cases` by computation inside `written`, the mapping's export;
+/// each must be the interpreter's verdict.
+fn coq_agrees(stem: &str, mut written: coq::Written, cases: &[(String, Program, bool)]) {
     let obligations = written
         .files
         .iter()
@@ -707,10 +695,8 @@ fn coq_agrees(path: &Path, cases: &[(String, Program, bool)]) {
         ));
     }
     written.write("Verdicts.v", &text).expect("write");
-    let files = written.files.clone();
-    let log = coq_common::coqc_all(&dir, &files).unwrap_or_else(|e| panic!("{stem}: {e}"));
-    drop(log);
-    let _ = std::fs::remove_dir_all(&dir);
+    coq_common::coqc_all(&written.dir, &written.files).unwrap_or_else(|e| panic!("{stem}: {e}"));
+    let _ = std::fs::remove_dir_all(&written.dir);
 }
 
 /// What `searched` and the class are functions of: the statement's boolean text (with its class
@@ -740,12 +726,15 @@ fn the_exported_searched_is_the_search_class() {
             continue;
         }
         let m = mapping::load(&path).unwrap_or_else(|e| panic!("{}", e.message));
-        let dir =
-            std::env::temp_dir().join(format!("mapcheck-equivalence-key-{}", std::process::id()));
-        let (text, _) = obligations(&m, &dir);
-        let _ = std::fs::remove_dir_all(&dir);
+        let stem = path.file_stem().unwrap().to_string_lossy().to_string();
+        let dir = std::env::temp_dir().join(format!(
+            "mapcheck-equivalence-{stem}-{}",
+            std::process::id()
+        ));
+        let (text, written) = obligations(&m, &dir);
         let key = statement_key(&m, &text);
         if let Some(first) = compared.get(&key) {
+            let _ = std::fs::remove_dir_all(&dir);
             eprintln!(
                 "{}: the same statement and class as {} (compared there)",
                 path.display(),
@@ -762,7 +751,7 @@ fn the_exported_searched_is_the_search_class() {
             sample: setting("SEARCHED_EQUIVALENCE_SAMPLE", SAMPLE),
         };
         let started = Instant::now();
-        let tally = compare(&path, &sizes);
+        let tally = compare(&m, &stem, &text, &sizes);
         eprintln!(
             "{} ({} classes): {} programs of at most {} events ({} of them also built by Programs::of), {} edits of those of at most {} events, {} random programs of {} to {} events: {} disagreements ({:.1} s, {} threads)",
             path.display(),
@@ -794,7 +783,7 @@ fn the_exported_searched_is_the_search_class() {
             "the comparison is not vacuous"
         );
         let started = Instant::now();
-        coq_agrees(&path, &tally.coq_cases);
+        coq_agrees(&stem, written, &tally.coq_cases);
         eprintln!(
             "  Coq agrees with the interpreter on {} of them ({:.1} s)",
             tally.coq_cases.len(),

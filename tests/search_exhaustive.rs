@@ -53,12 +53,6 @@ const BOUND: usize = 4;
 const THREADS: usize = 2;
 const LOCATIONS_USED: usize = 2;
 
-fn setting(var: &str, default: usize) -> usize {
-    std::env::var(var).map_or(default, |v| {
-        v.parse().unwrap_or_else(|_| panic!("{var}: a number"))
-    })
-}
-
 fn bound() -> usize {
     setting("SEARCH_EXHAUSTIVE_BOUND", BOUND)
 }

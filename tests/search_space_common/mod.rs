@@ -19,6 +19,13 @@ use mapcheck::litmus::{
 use mapcheck::mapping::{ClassKind, Mapping};
 use mapcheck::search::LOCATIONS;
 
+/// The number in environment variable `var`, or `default` when it is unset.
+pub fn setting(var: &str, default: usize) -> usize {
+    std::env::var(var).map_or(default, |v| {
+        v.parse().unwrap_or_else(|_| panic!("{var}: a number"))
+    })
+}
+
 /// The write a guard names: the initial write of the read's location, or the store / RMW that is
 /// instruction `i` of thread `t`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]

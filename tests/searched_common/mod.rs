@@ -168,63 +168,57 @@ impl Statements {
     /// The value of the boolean definition `name` (parameters `n XB` and then the guard
     /// relations, as `searched_on_b` takes them) on `input`.
     pub fn decide(&self, name: &str, input: &Input) -> bool {
+        let (def, env) = self.bind(name, input);
+        boolean(self.evaluator(input).term(&def.body, &env))
+    }
+
+    /// The positions of the conjuncts of `name` that fail on `input` (for a message).
+    pub fn failing(&self, name: &str, input: &Input) -> Vec<usize> {
+        let (def, env) = self.bind(name, input);
+        let eval = self.evaluator(input);
+        let mut parts = vec![];
+        let mut pending = vec![&def.body];
+        // `a && (b && (…))`: the conjuncts, in order, however Coq nests them.
+        while let Some(t) = pending.pop() {
+            match t {
+                Term::And(items) => pending.extend(items.iter().rev()),
+                _ => parts.push(t),
+            }
+        }
+        (0..parts.len())
+            .filter(|&i| !boolean(eval.term(parts[i], &env)))
+            .collect()
+    }
+
+    /// Definition `name` and its parameters bound to `input`.
+    fn bind(&self, name: &str, input: &Input) -> (&Definition, HashMap<String, Value>) {
         let def = self
             .defs
             .get(name)
             .unwrap_or_else(|| panic!("no Definition {name}"));
         let n = input.base.n;
-        let mut env: HashMap<String, Value> = HashMap::new();
-        let rels = [input.gread, input.gwrite];
-        let mut guard = rels.iter();
-        for p in &def.params {
-            let v = match p.as_str() {
-                "n" => Value::Nat,
-                "XB" => Value::Exec,
-                _ => Value::Rel(rows(n, guard.next().expect("two guard relations"))),
-            };
-            env.insert(p.clone(), v);
-        }
-        let eval = Eval {
-            st: self,
-            input,
-            fields: Default::default(),
-        };
-        match eval.term(&def.body, &env) {
-            Value::Bool(b) => b,
-            other => panic!("{name} is not a boolean: {other:?}"),
-        }
+        let mut guard = [input.gread, input.gwrite].into_iter();
+        let env = def
+            .params
+            .iter()
+            .map(|p| {
+                let v = match p.as_str() {
+                    "n" => Value::Nat,
+                    "XB" => Value::Exec,
+                    _ => Value::Rel(rows(n, guard.next().expect("two guard relations"))),
+                };
+                (p.clone(), v)
+            })
+            .collect();
+        (def, env)
     }
 
-    /// The positions of the conjuncts of `name` that fail on `input` (for a message).
-    pub fn failing(&self, name: &str, input: &Input) -> Vec<usize> {
-        let def = &self.defs[name];
-        let n = input.base.n;
-        let mut env: HashMap<String, Value> = HashMap::new();
-        let mut guard = [input.gread, input.gwrite].into_iter();
-        for p in &def.params {
-            let v = match p.as_str() {
-                "n" => Value::Nat,
-                "XB" => Value::Exec,
-                _ => Value::Rel(rows(n, guard.next().expect("two guard relations"))),
-            };
-            env.insert(p.clone(), v);
-        }
-        let eval = Eval {
+    fn evaluator<'a>(&'a self, input: &'a Input<'a>) -> Eval<'a> {
+        Eval {
             st: self,
             input,
             fields: Default::default(),
-        };
-        let mut parts = vec![];
-        let mut t = &def.body;
-        // `a && (b && (…))`: the conjuncts, right-nested as Coq prints them.
-        while let Term::And(items) = t {
-            parts.push(&items[0]);
-            t = &items[1];
         }
-        parts.push(t);
-        (0..parts.len())
-            .filter(|&i| !boolean(eval.term(parts[i], &env)))
-            .collect()
     }
 }
 
