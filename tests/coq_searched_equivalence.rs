@@ -11,8 +11,7 @@
 //!   the programs of at most `EDITED` events also by `Programs::of` (the construction every
 //!   refutation uses), which must give the same program up to numbering.
 //!
-//! Compared on: (1) every program of the space of at most `K` events (one less for a mapping of
-//! more than `WIDE_CLASSES` classes), typed or not: in the statement exactly when in the class;
+//! Compared on: (1) every program of the space of at most `K` events, typed or not: in the statement exactly when in the class;
 //! (2) every edit of every program of at most `EDITED` events — each tag the statement tells
 //! apart toggled on an event or on both halves of an RMW; any guard (read, write, guarded event;
 //! `ctrl` the closure of the guards) put on an event, or its guard removed; a `ctrl`, `rmw`,
@@ -44,15 +43,12 @@ mod random_common;
 mod search_space_common;
 mod searched_common;
 use search_space_common::{
-    canonical, for_each_program, locations_typed, random_program, setting, to_litmus, Prog, Shape,
+    for_each_program, is_canonical, locations_typed, random_program, setting, to_litmus, Prog,
+    Shape,
 };
-use searched_common::{Input, Statements};
+use searched_common::{Input, Statement, Statements};
 
 const K: usize = 3;
-/// A mapping with more classes than this is compared exhaustively one event less (its 3-event
-/// space, about 2.3 million programs for the 80 classes of `cuda-ptx.map`, would take some 7
-/// minutes on 2 cores), and by the random sample from there on.
-const WIDE_CLASSES: usize = 64;
 const EDITED: usize = 2;
 const SAMPLE: usize = 500;
 const LARGER: usize = 6;
@@ -91,7 +87,8 @@ const EVENT_SETS: [&str; 10] = ["R", "W", "M", "F", "BAR", "EF", "XF", "IW", "RM
 
 /// What one comparison needs: the statement, `wf.cat`, and the names that make a skeleton.
 struct Judge {
-    statement: Statements,
+    /// `searched_on_b`, compiled.
+    statement: Statement,
     wf: ir::Model,
     /// The tags the statement tells apart (those it reads).
     tags: Vec<String>,
@@ -99,15 +96,15 @@ struct Judge {
 
 impl Judge {
     fn new(text: &str) -> Judge {
-        let statement = Statements::read(text);
-        let tags = statement
+        let statements = Statements::read(text);
+        let tags = statements
             .fields("searched_on_b")
             .into_iter()
             .filter(|f| f.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
             .filter(|f| !EVENT_SETS.contains(&f.as_str()))
             .collect();
         Judge {
-            statement,
+            statement: statements.compile("searched_on_b"),
             wf: coq::wf_model().expect("wf.cat"),
             tags,
         }
@@ -135,13 +132,13 @@ impl Judge {
     /// `searched_on_b` on `p`, whose well-formedness is `well_formed`.
     fn searched_given(&self, p: &Program, well_formed: bool) -> bool {
         let input = Judge::input(p, well_formed);
-        self.statement.decide("searched_on_b", &input)
+        self.statement.decide(&input)
     }
 
     /// The conjuncts of `searched_on_b` that fail on `p`.
     fn failing(&self, p: &Program) -> Vec<usize> {
         let input = Judge::input(p, self.well_formed(p));
-        self.statement.failing("searched_on_b", &input)
+        self.statement.failing(&input)
     }
 
     /// `p`'s skeleton and guards up to renumbering of its events: the least form, over the
@@ -523,8 +520,10 @@ fn case(m: &Mapping, p: &Prog) -> Case {
     }
 }
 
-/// Every program of the space of `events` events, one per renaming class, typed or not.
-fn space(m: &Mapping, events: usize) -> Vec<Prog> {
+/// Every program of the space of `events` events, one per renaming class (the one `canonical`
+/// gives), typed or not, given to `f` a chunk at a time.
+fn for_each_chunk_of_space(m: &Mapping, events: usize, f: &mut dyn FnMut(&[Prog])) {
+    const CHUNK: usize = 16384;
     let shape = Shape {
         events,
         threads: events,
@@ -532,13 +531,21 @@ fn space(m: &Mapping, events: usize) -> Vec<Prog> {
         typed: false,
         locations_in_first_use: true,
     };
-    let mut classes: HashSet<Prog> = HashSet::new();
+    let mut pending: Vec<Prog> = vec![];
+    let mut flush = |pending: &mut Vec<Prog>| {
+        let representatives: Vec<Prog> = std::mem::take(pending)
+            .into_par_iter()
+            .filter(|p| is_canonical(m, p))
+            .collect();
+        f(&representatives);
+    };
     for_each_program(m, &shape, &mut |p| {
-        classes.insert(canonical(m, &p, events));
+        pending.push(p);
+        if pending.len() == CHUNK {
+            flush(&mut pending);
+        }
     });
-    let mut out: Vec<Prog> = classes.into_iter().collect();
-    out.sort();
-    out
+    flush(&mut pending);
 }
 
 /// How far the comparison goes: every program of at most `k` events, the edits of those of at
@@ -572,8 +579,7 @@ fn compare(m: &Mapping, stem: &str, text: &str, sizes: &Sizes) -> Tally {
     let mut to_edit: Vec<Program> = vec![];
     let mut picked: BTreeMap<(bool, bool), usize> = BTreeMap::new();
     for events in 1..=k {
-        let progs = space(m, events);
-        for chunk in progs.chunks(4096) {
+        for_each_chunk_of_space(m, events, &mut |chunk| {
             let judged: Vec<(Case, bool, Option<Vec<u16>>)> = chunk
                 .par_iter()
                 .map(|p| {
@@ -617,7 +623,7 @@ fn compare(m: &Mapping, stem: &str, text: &str, sizes: &Sizes) -> Tally {
                     to_edit.push(c.program);
                 }
             }
-        }
+        });
     }
     // (2) the edits, a chunk of programs at a time (an edit is a whole skeleton).
     for chunk in to_edit.chunks(256) {
@@ -717,7 +723,6 @@ fn statement_key(m: &Mapping, text: &str) -> String {
 
 #[test]
 fn the_exported_searched_is_the_search_class() {
-    let narrow = setting("SEARCHED_EQUIVALENCE_K", K);
     let only = std::env::var("SEARCHED_EQUIVALENCE_ONLY").unwrap_or_default();
     let mut compared: BTreeMap<String, PathBuf> = BTreeMap::new();
     let mut disagreements = vec![];
@@ -743,9 +748,8 @@ fn the_exported_searched_is_the_search_class() {
             continue;
         }
         compared.insert(key, path.clone());
-        let wide = m.classes().len() > WIDE_CLASSES;
         let sizes = Sizes {
-            k: if wide { narrow - 1 } else { narrow },
+            k: setting("SEARCHED_EQUIVALENCE_K", K),
             edited: setting("SEARCHED_EQUIVALENCE_EDITED", EDITED),
             larger: setting("SEARCHED_EQUIVALENCE_LARGER", LARGER),
             sample: setting("SEARCHED_EQUIVALENCE_SAMPLE", SAMPLE),

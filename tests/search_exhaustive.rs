@@ -247,7 +247,7 @@ fn exhaustive(m: &Mapping, axioms: &[String], bound: usize) -> Exhaustive {
             ex.canonical
                 .get_mut(a)
                 .unwrap()
-                .push(hits.iter().map(|p| canonical(m, p, locs())).collect());
+                .push(hits.iter().map(|p| canonical(m, p)).collect());
             let min = ex.minimal.get_mut(a).unwrap();
             if min.is_none() {
                 *min = hits.first().map(|p| (n, (*p).clone()));
@@ -378,7 +378,7 @@ fn cross_check(file: &str, bound: usize) -> BTreeMap<String, Option<usize>> {
                 .flatten()
                 .map(|i| events_of(kind(&m, i)))
                 .sum();
-            let canon = canonical(&m, &p, locs());
+            let canon = canonical(&m, &p);
             eprintln!("      search's program: {}", describe(&m, &p));
             if events != c.bound {
                 problems.push(format!(

@@ -271,50 +271,68 @@ pub fn first_use(labels: impl Iterator<Item = usize>) -> Vec<usize> {
 
 /// The least program, over thread orders and location renamings, equal to `p` up to renaming
 /// (CTA and GPU ids numbered in order of first use; CTA ids global: the same CTA id in two GPUs
-/// is two CTAs).
-pub fn canonical(m: &Mapping, p: &Prog, locs: usize) -> Prog {
-    let t = p.threads.len();
+/// is two CTAs). For one thread order the least renaming of the locations is their order of
+/// first use: instructions compare by class first, and a location's first use decides every
+/// later comparison of it.
+pub fn canonical(m: &Mapping, p: &Prog) -> Prog {
     let mut best: Option<Prog> = None;
-    for perm in permutations(t) {
-        // perm[new] = old
-        let mut new_of = vec![0; t];
-        for (new, &old) in perm.iter().enumerate() {
-            new_of[old] = new;
-        }
-        for lperm in permutations(locs) {
-            let threads: Vec<Vec<Ins>> = perm
-                .iter()
-                .map(|&old| {
-                    p.threads[old]
-                        .iter()
-                        .map(|ins| Ins {
-                            class: ins.class,
-                            loc: if kind(m, ins) == ClassKind::F {
-                                0
-                            } else {
-                                lperm[ins.loc]
-                            },
-                            guard: ins.guard.map(|g| match g {
-                                Guard::Init => Guard::Init,
-                                Guard::Write(u, j) => Guard::Write(new_of[u], j),
-                            }),
-                        })
-                        .collect()
-                })
-                .collect();
-            let places: Vec<(usize, usize)> = perm.iter().map(|&old| p.place[old]).collect();
-            let cta = first_use(places.iter().map(|&(c, g)| c * 64 + g));
-            let gpu = first_use(places.iter().map(|&(_, g)| g));
-            let q = Prog {
-                threads,
-                place: cta.into_iter().zip(gpu).collect(),
-            };
-            if best.as_ref().is_none_or(|b| q < *b) {
-                best = Some(q);
-            }
+    for perm in permutations(p.threads.len()) {
+        let q = reordered(m, p, &perm);
+        if best.as_ref().is_none_or(|b| q < *b) {
+            best = Some(q);
         }
     }
     best.unwrap()
+}
+
+/// Whether `p` is the program `canonical` gives for its renaming class.
+pub fn is_canonical(m: &Mapping, p: &Prog) -> bool {
+    permutations(p.threads.len())
+        .iter()
+        .all(|perm| reordered(m, p, perm) >= *p)
+}
+
+/// `p` with its threads in the order `perm` (`perm[new] = old`), locations, CTAs and GPUs
+/// numbered in order of first use.
+fn reordered(m: &Mapping, p: &Prog, perm: &[usize]) -> Prog {
+    let mut new_of = vec![0; perm.len()];
+    for (new, &old) in perm.iter().enumerate() {
+        new_of[old] = new;
+    }
+    let mut location_of: Vec<usize> = vec![];
+    let threads: Vec<Vec<Ins>> = perm
+        .iter()
+        .map(|&old| {
+            p.threads[old]
+                .iter()
+                .map(|ins| Ins {
+                    class: ins.class,
+                    loc: if kind(m, ins) == ClassKind::F {
+                        0
+                    } else {
+                        location_of
+                            .iter()
+                            .position(|&l| l == ins.loc)
+                            .unwrap_or_else(|| {
+                                location_of.push(ins.loc);
+                                location_of.len() - 1
+                            })
+                    },
+                    guard: ins.guard.map(|g| match g {
+                        Guard::Init => Guard::Init,
+                        Guard::Write(u, j) => Guard::Write(new_of[u], j),
+                    }),
+                })
+                .collect()
+        })
+        .collect();
+    let places: Vec<(usize, usize)> = perm.iter().map(|&old| p.place[old]).collect();
+    let cta = first_use(places.iter().map(|&(c, g)| c * 64 + g));
+    let gpu = first_use(places.iter().map(|&(_, g)| g));
+    Prog {
+        threads,
+        place: cta.into_iter().zip(gpu).collect(),
+    }
 }
 
 pub fn permutations(k: usize) -> Vec<Vec<usize>> {

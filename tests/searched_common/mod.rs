@@ -1,18 +1,25 @@
 //! The boolean statements of an export, read back and evaluated: an interpreter of the Coq
 //! library's boolean operators (`proofs-export/lib/Dec.v`) over the `Definition …_b` texts that
 //! `export-coq` writes, so that a test can decide the exported `searched_on_b` (equivalent to
-//! `searched` by its `_dec` lemma) on many programs without running Coq on each.
+//! `searched` by its `_dec` lemma) on millions of programs without running Coq on each.
 //!
-//! Sets are bit masks over the events `0..n`, relations one mask per row; every operator is read
-//! as `Dec.v` defines it on `0..n` (the only part any check looks at). A name the interpreter
-//! does not know is an error, never a guess. `wf_consistent_b`, a chain of mirrors in
-//! `Mirror_wf.v`, is the one call it leaves to its caller (the tests use the evaluator on
-//! `models/wf.cat`, which `tests/coq_fidelity.rs` ties to that mirror).
+//! A definition is read into terms, then compiled once (`Statements::compile`): every call of
+//! another definition inlined (the definitions do not recurse), every operator and execution
+//! field resolved. Sets are bit masks over the events `0..n` (`n` at most `MAX_EVENTS`),
+//! relations one mask per row; every operator is read as `Dec.v` defines it on `0..n` (the only
+//! part any check looks at). A name the interpreter does not know is an error, never a guess.
+//! `wf_consistent_b`, a chain of mirrors in `Mirror_wf.v`, is the one call it leaves to its
+//! caller (the tests use the evaluator on `models/wf.cat`, which `tests/coq_fidelity.rs` ties to
+//! that mirror).
 #![allow(dead_code)]
 
-use std::collections::HashMap;
+use std::cell::Cell;
+use std::collections::{BTreeSet, HashMap};
 
 use mapcheck::eval::Base;
+
+/// The most events a statement is evaluated on (a set is a `u32`).
+pub const MAX_EVENTS: usize = 32;
 
 /// A parsed term: a name, an application `(f a b …)`, or a conjunction `a && b && …`.
 #[derive(Debug)]
@@ -22,14 +29,16 @@ enum Term {
     And(Vec<Term>),
 }
 
+type Rows = [u32; MAX_EVENTS];
+
 /// A value of the boolean library.
-#[derive(Clone, Debug)]
+#[derive(Clone, Copy, Debug)]
 enum Value {
     Nat,
     Exec,
     Bool(bool),
-    Set(u128),
-    Rel(Vec<u128>),
+    Set(u32),
+    Rel(Rows),
 }
 
 /// One `Definition <name> <params> : <type> := <body>.` of the boolean side.
@@ -51,6 +60,80 @@ pub struct Input<'a> {
 /// The `_b` definitions of one exported file.
 pub struct Statements {
     defs: HashMap<String, Definition>,
+}
+
+/// An operator of `Dec.v`, with the number of arguments it takes.
+#[derive(Clone, Copy, Debug)]
+enum Op {
+    SetUnion,
+    SetInter,
+    SetMinus,
+    SetCompl,
+    Union,
+    Inter,
+    Minus,
+    Compl,
+    Inv,
+    IdOn,
+    Cross,
+    Seq,
+    Tc,
+    Rtc,
+    Opt,
+    Domain,
+    Range,
+    Empty,
+    SetEmpty,
+    Negb,
+}
+
+const OPERATORS: [(&str, Op, usize); 20] = [
+    ("bset_union", Op::SetUnion, 2),
+    ("bset_inter", Op::SetInter, 2),
+    ("bset_minus", Op::SetMinus, 2),
+    ("bset_compl", Op::SetCompl, 2),
+    ("bunion", Op::Union, 2),
+    ("binter", Op::Inter, 2),
+    ("bminus", Op::Minus, 2),
+    ("bcompl", Op::Compl, 2),
+    ("binv", Op::Inv, 1),
+    ("bid_on", Op::IdOn, 1),
+    ("bcross", Op::Cross, 2),
+    ("bseq", Op::Seq, 3),
+    ("btc", Op::Tc, 2),
+    ("brtc", Op::Rtc, 3),
+    ("bopt", Op::Opt, 2),
+    ("bdomain", Op::Domain, 2),
+    ("brange", Op::Range, 2),
+    ("bempty", Op::Empty, 2),
+    ("bset_empty", Op::SetEmpty, 2),
+    ("negb", Op::Negb, 1),
+];
+
+/// A compiled term.
+#[derive(Clone, Debug)]
+enum Node {
+    /// `n` or `XB`: read only by the operators that take them.
+    Nat,
+    Exec,
+    True,
+    False,
+    EmptySet,
+    AllEvents,
+    EmptyRel,
+    /// The guard relations, `grb` (0) and `gwb` (1).
+    Guard(usize),
+    /// `b_<field> XB`: the index of the field in `Statement::fields`.
+    Field(usize),
+    WfConsistent,
+    Apply(Op, Vec<Node>),
+    And(Vec<Node>),
+}
+
+/// A compiled boolean definition: its conjuncts (however Coq nests its `&&`).
+pub struct Statement {
+    conjuncts: Vec<Node>,
+    fields: Vec<String>,
 }
 
 fn tokens(text: &str) -> Vec<String> {
@@ -116,6 +199,19 @@ fn parameters(text: &str) -> Vec<String> {
         .collect()
 }
 
+/// The conjuncts of `a && (b && (…))`, in order, however Coq nests them.
+fn conjuncts(t: &Term) -> Vec<&Term> {
+    let mut parts = vec![];
+    let mut pending = vec![t];
+    while let Some(t) = pending.pop() {
+        match t {
+            Term::And(items) => pending.extend(items.iter().rev()),
+            _ => parts.push(t),
+        }
+    }
+    parts
+}
+
 impl Statements {
     /// Every `Definition <x>_b …` of `text` (an exported `.v` file).
     pub fn read(text: &str) -> Statements {
@@ -149,8 +245,8 @@ impl Statements {
     }
 
     /// The execution fields (`b_<field> XB`) the body of `name` reads itself.
-    pub fn fields(&self, name: &str) -> std::collections::BTreeSet<String> {
-        fn walk(t: &Term, out: &mut std::collections::BTreeSet<String>) {
+    pub fn fields(&self, name: &str) -> BTreeSet<String> {
+        fn walk(t: &Term, out: &mut BTreeSet<String>) {
             match t {
                 Term::Name(x) => {
                     if let Some(field) = x.strip_prefix("b_") {
@@ -160,91 +256,141 @@ impl Statements {
                 Term::App(items) | Term::And(items) => items.iter().for_each(|i| walk(i, out)),
             }
         }
-        let mut out = std::collections::BTreeSet::new();
-        walk(&self.defs[name].body, &mut out);
+        let mut out = BTreeSet::new();
+        walk(&self.def(name).body, &mut out);
         out
     }
 
-    /// The value of the boolean definition `name` (parameters `n XB` and then the guard
-    /// relations, as `searched_on_b` takes them) on `input`.
-    pub fn decide(&self, name: &str, input: &Input) -> bool {
-        let (def, env) = self.bind(name, input);
-        boolean(self.evaluator(input).term(&def.body, &env))
-    }
-
-    /// The positions of the conjuncts of `name` that fail on `input` (for a message).
-    pub fn failing(&self, name: &str, input: &Input) -> Vec<usize> {
-        let (def, env) = self.bind(name, input);
-        let eval = self.evaluator(input);
-        let mut parts = vec![];
-        let mut pending = vec![&def.body];
-        // `a && (b && (…))`: the conjuncts, in order, however Coq nests them.
-        while let Some(t) = pending.pop() {
-            match t {
-                Term::And(items) => pending.extend(items.iter().rev()),
-                _ => parts.push(t),
-            }
-        }
-        (0..parts.len())
-            .filter(|&i| !boolean(eval.term(parts[i], &env)))
-            .collect()
-    }
-
-    /// Definition `name` and its parameters bound to `input`.
-    fn bind(&self, name: &str, input: &Input) -> (&Definition, HashMap<String, Value>) {
-        let def = self
-            .defs
+    fn def(&self, name: &str) -> &Definition {
+        self.defs
             .get(name)
-            .unwrap_or_else(|| panic!("no Definition {name}"));
-        let n = input.base.n;
-        let mut guard = [input.gread, input.gwrite].into_iter();
-        let env = def
+            .unwrap_or_else(|| panic!("no Definition {name}"))
+    }
+
+    /// Definition `name`, whose parameters are `n XB` and then the guard relations (as
+    /// `searched_on_b` takes them), compiled.
+    pub fn compile(&self, name: &str) -> Statement {
+        let def = self.def(name);
+        let mut guards = 0..;
+        let env: HashMap<String, Node> = def
             .params
             .iter()
             .map(|p| {
-                let v = match p.as_str() {
-                    "n" => Value::Nat,
-                    "XB" => Value::Exec,
-                    _ => Value::Rel(rows(n, guard.next().expect("two guard relations"))),
+                let node = match p.as_str() {
+                    "n" => Node::Nat,
+                    "XB" => Node::Exec,
+                    _ => Node::Guard(guards.next().unwrap()),
                 };
-                (p.clone(), v)
+                (p.clone(), node)
             })
             .collect();
-        (def, env)
+        assert!(guards.next() == Some(2), "{name}: two guard relations");
+        let mut fields = vec![];
+        let conjuncts = conjuncts(&def.body)
+            .into_iter()
+            .map(|t| self.node(t, &env, &mut fields))
+            .collect();
+        Statement { conjuncts, fields }
     }
 
-    fn evaluator<'a>(&'a self, input: &'a Input<'a>) -> Eval<'a> {
-        Eval {
-            st: self,
-            input,
-            fields: Default::default(),
+    /// `t` compiled, its parameters bound by `env`; the fields it reads added to `fields`.
+    fn node(&self, t: &Term, env: &HashMap<String, Node>, fields: &mut Vec<String>) -> Node {
+        match t {
+            Term::Name(x) => self.name(x, env),
+            Term::And(parts) => {
+                Node::And(parts.iter().map(|p| self.node(p, env, fields)).collect())
+            }
+            Term::App(items) => {
+                let Term::Name(head) = &items[0] else {
+                    panic!("an application of a non-name: {t:?}")
+                };
+                let args: Vec<Node> = items[1..]
+                    .iter()
+                    .map(|a| self.node(a, env, fields))
+                    .collect();
+                if let Some(&(_, op, arity)) = OPERATORS.iter().find(|(n, _, _)| n == head) {
+                    assert_eq!(args.len(), arity, "{head}: arity");
+                    return Node::Apply(op, args);
+                }
+                if head == "wf_consistent_b" {
+                    return Node::WfConsistent;
+                }
+                if let Some(field) = head.strip_prefix("b_") {
+                    assert!(matches!(args[..], [Node::Exec]), "{head}: applied to XB");
+                    let at = fields.iter().position(|f| f == field).unwrap_or_else(|| {
+                        fields.push(field.to_string());
+                        fields.len() - 1
+                    });
+                    return Node::Field(at);
+                }
+                let def = self
+                    .defs
+                    .get(head.as_str())
+                    .unwrap_or_else(|| panic!("an unknown operator {head} in a boolean statement"));
+                assert_eq!(args.len(), def.params.len(), "{head}: arity");
+                let inner: HashMap<String, Node> = def.params.iter().cloned().zip(args).collect();
+                self.node(&def.body, &inner, fields)
+            }
+        }
+    }
+
+    fn name(&self, x: &str, env: &HashMap<String, Node>) -> Node {
+        if let Some(v) = env.get(x) {
+            return v.clone();
+        }
+        match x {
+            "true" => Node::True,
+            "false" => Node::False,
+            "bset0" => Node::EmptySet,
+            "ball" => Node::AllEvents,
+            "brel0" => Node::EmptyRel,
+            _ => panic!("an unknown name {x} in a boolean statement"),
         }
     }
 }
 
-fn rows(n: usize, pairs: &[(usize, usize)]) -> Vec<u128> {
-    let mut r = vec![0u128; n];
-    for &(a, b) in pairs {
+impl Statement {
+    /// The statement's value on `input`.
+    pub fn decide(&self, input: &Input) -> bool {
+        let eval = Eval::new(self, input);
+        self.conjuncts.iter().all(|c| boolean(eval.node(c)))
+    }
+
+    /// The positions of the conjuncts that fail on `input` (for a message).
+    pub fn failing(&self, input: &Input) -> Vec<usize> {
+        let eval = Eval::new(self, input);
+        (0..self.conjuncts.len())
+            .filter(|&i| !boolean(eval.node(&self.conjuncts[i])))
+            .collect()
+    }
+}
+
+fn rows(n: usize, pairs: impl Iterator<Item = (usize, usize)>) -> Rows {
+    let mut r = [0; MAX_EVENTS];
+    for (a, b) in pairs {
+        assert!(a < n && b < n, "a pair ({a}, {b}) outside the {n} events");
         r[a] |= 1 << b;
     }
     r
 }
 
 struct Eval<'a> {
-    st: &'a Statements,
+    statement: &'a Statement,
     input: &'a Input<'a>,
-    /// The execution's fields read so far.
-    fields: std::cell::RefCell<HashMap<String, Value>>,
+    n: usize,
+    guards: [Rows; 2],
+    /// The execution's fields read so far, by index.
+    fields: Vec<Cell<Option<Value>>>,
 }
 
-fn set(v: Value) -> u128 {
+fn set(v: Value) -> u32 {
     match v {
         Value::Set(s) => s,
         other => panic!("a set expected, got {other:?}"),
     }
 }
 
-fn rel(v: Value) -> Vec<u128> {
+fn rel(v: Value) -> Rows {
     match v {
         Value::Rel(r) => r,
         other => panic!("a relation expected, got {other:?}"),
@@ -258,61 +404,59 @@ fn boolean(v: Value) -> bool {
     }
 }
 
-impl Eval<'_> {
-    fn n(&self) -> usize {
-        self.input.base.n
-    }
-
-    fn all(&self) -> u128 {
-        if self.n() == 128 {
-            u128::MAX
-        } else {
-            (1u128 << self.n()) - 1
+impl<'a> Eval<'a> {
+    fn new(statement: &'a Statement, input: &'a Input<'a>) -> Eval<'a> {
+        let n = input.base.n;
+        assert!(n <= MAX_EVENTS, "at most {MAX_EVENTS} events, not {n}");
+        Eval {
+            statement,
+            input,
+            n,
+            guards: [
+                rows(n, input.gread.iter().copied()),
+                rows(n, input.gwrite.iter().copied()),
+            ],
+            fields: vec![Cell::new(None); statement.fields.len()],
         }
     }
 
-    fn term(&self, t: &Term, env: &HashMap<String, Value>) -> Value {
-        match t {
-            Term::Name(x) => self.name(x, env),
-            Term::And(parts) => Value::Bool(parts.iter().all(|p| boolean(self.term(p, env)))),
-            Term::App(items) => {
-                let Term::Name(head) = &items[0] else {
-                    panic!("an application of a non-name: {t:?}")
-                };
-                let args: Vec<Value> = items[1..].iter().map(|a| self.term(a, env)).collect();
-                self.apply(head, args)
+    fn all(&self) -> u32 {
+        if self.n == 32 {
+            u32::MAX
+        } else {
+            (1u32 << self.n) - 1
+        }
+    }
+
+    fn map_rows(&self, f: impl Fn(usize) -> u32) -> Value {
+        let mut out = [0; MAX_EVENTS];
+        for (x, row) in out.iter_mut().enumerate().take(self.n) {
+            *row = f(x);
+        }
+        Value::Rel(out)
+    }
+
+    fn seq(&self, r: &Rows, s: &Rows) -> Rows {
+        let mut out = [0; MAX_EVENTS];
+        for x in 0..self.n {
+            let mut row = r[x];
+            while row != 0 {
+                let z = row.trailing_zeros() as usize;
+                row &= row - 1;
+                out[x] |= s[z];
             }
         }
+        out
     }
 
-    fn name(&self, x: &str, env: &HashMap<String, Value>) -> Value {
-        if let Some(v) = env.get(x) {
-            return v.clone();
-        }
-        match x {
-            "true" => Value::Bool(true),
-            "false" => Value::Bool(false),
-            "bset0" => Value::Set(0),
-            "ball" => Value::Set(self.all()),
-            "brel0" => Value::Rel(vec![0; self.n()]),
-            _ => panic!("an unknown name {x} in a boolean statement"),
-        }
-    }
-
-    fn seq(&self, r: &[u128], s: &[u128]) -> Vec<u128> {
-        r.iter()
-            .map(|&row| {
-                (0..self.n())
-                    .filter(|&z| row >> z & 1 == 1)
-                    .fold(0, |acc, z| acc | s[z])
-            })
-            .collect()
-    }
-
-    fn tc(&self, r: &[u128]) -> Vec<u128> {
-        let mut t = r.to_vec();
+    fn tc(&self, r: &Rows) -> Rows {
+        let mut t = *r;
         loop {
-            let next: Vec<u128> = t.iter().zip(self.seq(&t, &t)).map(|(a, b)| a | b).collect();
+            let step = self.seq(&t, &t);
+            let mut next = t;
+            for x in 0..self.n {
+                next[x] |= step[x];
+            }
             if next == t {
                 return t;
             }
@@ -320,119 +464,102 @@ impl Eval<'_> {
         }
     }
 
-    fn field(&self, name: &str) -> Value {
-        if let Some(v) = self.fields.borrow().get(name) {
-            return v.clone();
+    fn field(&self, at: usize) -> Value {
+        if let Some(v) = self.fields[at].get() {
+            return v;
         }
-        let v = self.read_field(name);
-        self.fields.borrow_mut().insert(name.to_string(), v.clone());
+        let name = self.statement.fields[at].as_str();
+        let base = self.input.base;
+        let v = if let Some(s) = base.sets.get(name) {
+            Value::Set((s.0 & self.all() as u128) as u32)
+        } else if let Some(r) = base.rels.get(name) {
+            Value::Rel(rows(self.n, r.pairs()))
+        } else {
+            panic!("no field {name} in the execution")
+        };
+        self.fields[at].set(Some(v));
         v
     }
 
-    fn read_field(&self, name: &str) -> Value {
-        let base = self.input.base;
-        if let Some(s) = base.sets.get(name) {
-            return Value::Set(s.0 & self.all());
+    fn node(&self, t: &Node) -> Value {
+        match t {
+            Node::Nat => Value::Nat,
+            Node::Exec => Value::Exec,
+            Node::True => Value::Bool(true),
+            Node::False => Value::Bool(false),
+            Node::EmptySet => Value::Set(0),
+            Node::AllEvents => Value::Set(self.all()),
+            Node::EmptyRel => Value::Rel([0; MAX_EVENTS]),
+            Node::Guard(i) => Value::Rel(self.guards[*i]),
+            Node::Field(at) => self.field(*at),
+            Node::WfConsistent => Value::Bool(self.input.wf_consistent),
+            Node::And(parts) => Value::Bool(parts.iter().all(|p| boolean(self.node(p)))),
+            Node::Apply(op, args) => self.apply(*op, args),
         }
-        if let Some(r) = base.rels.get(name) {
-            return Value::Rel(rows(self.n(), &r.pairs().collect::<Vec<_>>()));
-        }
-        panic!("no field {name} in the execution")
     }
 
-    fn apply(&self, f: &str, args: Vec<Value>) -> Value {
-        let n = self.n();
-        let mut a = args.into_iter();
-        let mut next = || a.next().unwrap_or_else(|| panic!("{f}: too few arguments"));
-        let zip = |r: Vec<u128>, s: Vec<u128>, op: fn(u128, u128) -> u128| {
-            Value::Rel(r.into_iter().zip(s).map(|(x, y)| op(x, y)).collect())
+    fn apply(&self, op: Op, args: &[Node]) -> Value {
+        let arg = |i: usize| self.node(&args[i]);
+        let zip = |op: fn(u32, u32) -> u32| {
+            let (r, s) = (rel(arg(0)), rel(arg(1)));
+            self.map_rows(|x| op(r[x], s[x]))
         };
-        match f {
-            "bset_union" => Value::Set(set(next()) | set(next())),
-            "bset_inter" => Value::Set(set(next()) & set(next())),
-            "bset_minus" => Value::Set(set(next()) & !set(next())),
-            "bset_compl" => Value::Set(set(next()) & !set(next())),
-            "bunion" => zip(rel(next()), rel(next()), |x, y| x | y),
-            "binter" => zip(rel(next()), rel(next()), |x, y| x & y),
-            "bminus" => zip(rel(next()), rel(next()), |x, y| x & !y),
-            "bcompl" => {
-                let (u, r) = (set(next()), rel(next()));
-                Value::Rel(
-                    (0..n)
-                        .map(|x| if u >> x & 1 == 1 { u & !r[x] } else { 0 })
-                        .collect(),
+        match op {
+            Op::SetUnion => Value::Set(set(arg(0)) | set(arg(1))),
+            Op::SetInter => Value::Set(set(arg(0)) & set(arg(1))),
+            Op::SetMinus | Op::SetCompl => Value::Set(set(arg(0)) & !set(arg(1))),
+            Op::Union => zip(|x, y| x | y),
+            Op::Inter => zip(|x, y| x & y),
+            Op::Minus => zip(|x, y| x & !y),
+            Op::Compl => {
+                let (u, r) = (set(arg(0)), rel(arg(1)));
+                self.map_rows(|x| if u >> x & 1 == 1 { u & !r[x] } else { 0 })
+            }
+            Op::Inv => {
+                let r = rel(arg(0));
+                self.map_rows(|y| {
+                    (0..self.n)
+                        .filter(|&x| r[x] >> y & 1 == 1)
+                        .fold(0, |acc, x| acc | 1 << x)
+                })
+            }
+            Op::IdOn => {
+                let s = set(arg(0));
+                self.map_rows(|x| s & (1 << x))
+            }
+            Op::Cross => {
+                let (s, t) = (set(arg(0)), set(arg(1)));
+                self.map_rows(|x| if s >> x & 1 == 1 { t & self.all() } else { 0 })
+            }
+            Op::Seq => Value::Rel(self.seq(&rel(arg(1)), &rel(arg(2)))),
+            Op::Tc => Value::Rel(self.tc(&rel(arg(1)))),
+            Op::Rtc => {
+                let (u, t) = (set(arg(1)), self.tc(&rel(arg(2))));
+                self.map_rows(|x| (t[x] | 1 << x) & u)
+            }
+            Op::Opt => {
+                let (u, r) = (set(arg(0)), rel(arg(1)));
+                self.map_rows(|x| r[x] | (u & 1 << x))
+            }
+            Op::Domain => {
+                let r = rel(arg(1));
+                Value::Set(
+                    (0..self.n)
+                        .filter(|&x| r[x] != 0)
+                        .fold(0, |acc, x| acc | 1 << x),
                 )
             }
-            "binv" => {
-                let r = rel(next());
-                Value::Rel(
-                    (0..n)
-                        .map(|y| {
-                            (0..n)
-                                .filter(|&x| r[x] >> y & 1 == 1)
-                                .fold(0, |acc, x| acc | 1 << x)
-                        })
-                        .collect(),
-                )
+            Op::Range => {
+                let r = rel(arg(1));
+                Value::Set(r[..self.n].iter().fold(0, |acc, row| acc | row))
             }
-            "bid_on" => {
-                let s = set(next());
-                Value::Rel((0..n).map(|x| s & (1 << x)).collect())
-            }
-            "bcross" => {
-                let (s, t) = (set(next()), set(next()));
-                Value::Rel(
-                    (0..n)
-                        .map(|x| if s >> x & 1 == 1 { t & self.all() } else { 0 })
-                        .collect(),
-                )
-            }
-            "bseq" => {
-                let (_, r, s) = (next(), rel(next()), rel(next()));
-                Value::Rel(self.seq(&r, &s))
-            }
-            "btc" => {
-                let (_, r) = (next(), rel(next()));
-                Value::Rel(self.tc(&r))
-            }
-            "brtc" => {
-                let (_, u, r) = (next(), set(next()), rel(next()));
-                let t = self.tc(&r);
-                Value::Rel((0..n).map(|x| (t[x] | 1 << x) & u).collect())
-            }
-            "bopt" => {
-                let (u, r) = (set(next()), rel(next()));
-                Value::Rel((0..n).map(|x| r[x] | (u & 1 << x)).collect())
-            }
-            "bdomain" => {
-                let (_, r) = (next(), rel(next()));
-                Value::Set((0..n).filter(|&x| r[x] != 0).fold(0, |acc, x| acc | 1 << x))
-            }
-            "brange" => {
-                let (_, r) = (next(), rel(next()));
-                Value::Set(r.iter().fold(0, |acc, row| acc | row))
-            }
-            "bempty" => {
-                let (_, r) = (next(), rel(next()));
-                Value::Bool(r.iter().all(|&row| row & self.all() == 0))
-            }
-            "bset_empty" => {
-                let (_, s) = (next(), set(next()));
-                Value::Bool(s & self.all() == 0)
-            }
-            "negb" => Value::Bool(!boolean(next())),
-            "wf_consistent_b" => Value::Bool(self.input.wf_consistent),
-            _ if f.starts_with("b_") => self.field(&f[2..]),
-            _ => {
-                let def =
-                    self.st.defs.get(f).unwrap_or_else(|| {
-                        panic!("an unknown operator {f} in a boolean statement")
-                    });
-                let env: HashMap<String, Value> =
-                    def.params.iter().cloned().zip(a.by_ref()).collect();
-                assert_eq!(env.len(), def.params.len(), "{f}: arity");
-                self.term(&def.body, &env)
-            }
+            Op::Empty => Value::Bool(
+                rel(arg(1))[..self.n]
+                    .iter()
+                    .all(|&row| row & self.all() == 0),
+            ),
+            Op::SetEmpty => Value::Bool(set(arg(1)) & self.all() == 0),
+            Op::Negb => Value::Bool(!boolean(arg(0))),
         }
     }
 }
