@@ -137,14 +137,46 @@ impl std::error::Error for Error {}
 
 /// Read a file, turning an I/O failure into an `Error`.
 pub(crate) fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
-    std::fs::read_to_string(path)
-        .map(Arc::from)
-        .map_err(|e| Error::file(path.display().to_string(), format!("cannot read file: {e}")))
+    let shown = path.display().to_string();
+    let bytes =
+        std::fs::read(path).map_err(|e| Error::file(&shown, format!("cannot read file: {e}")))?;
+    source_text(&shown, bytes)
+}
+
+/// `bytes`, the contents of file `path`, as text; bytes that are not UTF-8 an error at the first
+/// bad one (the text before it is valid, so its lines and columns are the file's).
+pub(crate) fn source_text(path: &str, bytes: Vec<u8>) -> Result<Arc<str>> {
+    let e = match String::from_utf8(bytes) {
+        Ok(text) => return Ok(Arc::from(text)),
+        Err(e) => e,
+    };
+    let (bytes, at) = (e.as_bytes(), e.utf8_error().valid_up_to());
+    let shown: Arc<str> = Arc::from(String::from_utf8_lossy(bytes).as_ref());
+    Err(Error::at(
+        path,
+        &shown,
+        at..at + 1,
+        format!("not valid UTF-8: byte 0x{:02x} at offset {at}", bytes[at]),
+    ))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("bad.litmus");
+        std::fs::write(&path, b"PTX t\n{ x=0; }\n ab\xffcd\n").unwrap();
+        let e = read_source(&path).unwrap_err();
+        assert_eq!(e.line_col(), Some((3, 4)), "{}", e.render());
+        assert!(
+            e.message.contains("byte 0xff at offset 18"),
+            "{}",
+            e.message
+        );
+    }
 
     #[test]
     fn line_and_column_of_a_span() {

@@ -251,6 +251,13 @@ fn run_repair(args: &RepairArgs) -> Result<Ended, Failure> {
     let opts = args.options(stop)?;
     let input = mapping::load(&args.mapping)?;
     warn([&input.source, &input.target]);
+    let to = args
+        .output
+        .clone()
+        .unwrap_or_else(|| repair::default_output(&args.mapping));
+    if !args.weaken {
+        output::check_file(&to)?;
+    }
     if args.weaken {
         let w = repair::weaken(&input, &opts)?;
         if args.json {
@@ -267,10 +274,6 @@ fn run_repair(args: &RepairArgs) -> Result<Ended, Failure> {
     let r = repair::repair(&input, &opts)?;
     let written = match r.verdict {
         repair::RepairVerdict::Repaired => {
-            let to = args
-                .output
-                .clone()
-                .unwrap_or_else(|| repair::default_output(&args.mapping));
             repair::write_mapping(&args.mapping, &input, &r, &to)?;
             Some(to)
         }

@@ -83,15 +83,61 @@ pub fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> Result<()> {
 }
 
 /// Refuse, before any work, a path that exists and is not a directory (where a run will put
-/// directories of its own).
-pub(crate) fn check_directory(dir: &Path) -> Result<()> {
+/// directories of its own), or a place this process cannot write into: the directory if it
+/// exists, else the nearest directory above it, where the run would create it. Creates nothing
+/// that stays.
+pub fn check_directory(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::file(
             dir.display().to_string(),
             "is not a directory; give a directory to write into",
         ));
     }
-    Ok(())
+    let mut existing = dir;
+    while !existing.exists() {
+        existing = match existing.parent() {
+            Some(p) if !p.as_os_str().is_empty() => p,
+            _ => Path::new("."),
+        };
+    }
+    check_writable(dir, existing)
+}
+
+/// Refuse, before any work, an output file whose directory does not exist or cannot be written
+/// into, or a path that is a directory.
+pub fn check_file(path: &Path) -> Result<()> {
+    if path.is_dir() {
+        return Err(Error::file(
+            path.display().to_string(),
+            "is a directory; give a file name to write",
+        ));
+    }
+    let dir = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    if !dir.is_dir() {
+        let what = if dir.exists() {
+            "is not a directory"
+        } else {
+            "does not exist"
+        };
+        return Err(Error::file(
+            path.display().to_string(),
+            format!("cannot write: {} {what}", dir.display()),
+        ));
+    }
+    check_writable(path, dir)
+}
+
+/// Whether a file can be created in directory `dir` (for the output `path`): by creating a
+/// temporary one there and removing it.
+fn check_writable(path: &Path, dir: &Path) -> Result<()> {
+    tempfile::Builder::new()
+        .prefix(".mapcheck-")
+        .tempfile_in(dir)
+        .map(drop)
+        .map_err(|e| io_error(path, &format!("write into {}", dir.display()), e))
 }
 
 /// The mode of a new file as any program would create it (rw for all, less the umask), not the

@@ -137,43 +137,116 @@ fn sigint_stops_a_check_with_what_is_settled() {
 
 /// `| head -1`: the program ends quietly with the status of a pipe close, and a full disk is a
 /// diagnostic with status 2.
+/// A closed standard output ends a command quietly with 141, a full one with a diagnostic and 2:
+/// a real command, and the help and version clap prints.
 #[test]
 fn closed_and_full_standard_output_end_without_a_panic() {
-    let (reader, writer) = std::io::pipe().unwrap();
-    drop(reader);
-    let out = binary()
-        .args([
+    let commands: [&[&str]; 3] = [
+        &[
             "run",
             "models/ptx-v6.cat",
             "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
-        ])
-        .stdout(writer)
-        .output()
-        .unwrap();
-    let err = String::from_utf8_lossy(&out.stderr);
-    no_panic(&err);
-    assert_eq!(out.status.code(), Some(141), "{err}");
-    assert!(err.is_empty(), "quietly: {err}");
-
-    if Path::new("/dev/full").exists() {
-        let full = std::fs::OpenOptions::new()
-            .write(true)
-            .open("/dev/full")
-            .unwrap();
-        let out = binary()
-            .args([
-                "run",
-                "models/ptx-v6.cat",
-                "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
-            ])
-            .stdout(full)
-            .output()
-            .unwrap();
+        ],
+        &["--help"],
+        &["--version"],
+    ];
+    for args in commands {
+        let (reader, writer) = std::io::pipe().unwrap();
+        drop(reader);
+        let out = binary().args(args).stdout(writer).output().unwrap();
         let err = String::from_utf8_lossy(&out.stderr);
         no_panic(&err);
-        assert_eq!(out.status.code(), Some(2), "{err}");
-        assert!(err.contains("cannot write"), "{err}");
+        assert_eq!(out.status.code(), Some(141), "{args:?}: {err}");
+        assert!(err.is_empty(), "{args:?} quietly: {err}");
+
+        if Path::new("/dev/full").exists() {
+            let full = std::fs::OpenOptions::new()
+                .write(true)
+                .open("/dev/full")
+                .unwrap();
+            let out = binary().args(args).stdout(full).output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            no_panic(&err);
+            assert_eq!(out.status.code(), Some(2), "{args:?}: {err}");
+            assert!(err.contains("cannot write"), "{args:?}: {err}");
+        }
     }
+}
+
+/// A count of 0 that would make a command report on nothing (`run --unroll 0`: "Never" from no
+/// execution; `gpu run --iterations 0`: no instance) is refused.
+#[test]
+fn a_count_of_zero_is_refused() {
+    let commands: [&[&str]; 3] = [
+        &[
+            "run",
+            "--unroll",
+            "0",
+            "models/ptx-v6.cat",
+            "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+        ],
+        &["gpu", "run", "--iterations", "0", "tests/data"],
+        &[
+            "gpu",
+            "suite",
+            "tests/data/gpu",
+            "--target",
+            "opencl",
+            "--iterations",
+            "0",
+            "-o",
+            "unused",
+        ],
+    ];
+    for args in commands {
+        let (code, out, err) = mapcheck(args);
+        assert_eq!(code, 2, "{args:?}: {err}");
+        assert!(out.is_empty(), "{args:?}: {out}");
+        assert!(err.contains("must be at least 1"), "{args:?}: {err}");
+    }
+}
+
+/// `gpu suite -o FILE` is refused before any test is emitted (it used to skip every test, each
+/// "skipped" for the write that failed, and exit 0).
+#[test]
+fn a_gpu_suite_into_a_file_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let file = dir.path().join("f");
+    std::fs::write(&file, "mine").unwrap();
+    let (code, out, err) = mapcheck(&[
+        "gpu",
+        "suite",
+        "tests/data/gpu",
+        "--target",
+        "opencl",
+        "-o",
+        file.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(!out.contains("skipped"), "{out}");
+    assert!(err.contains("is not a directory"), "{err}");
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
+}
+
+/// `repair -o` into a directory that does not exist is refused before the repair (it used to
+/// fail after the whole search).
+#[test]
+fn a_repair_into_a_missing_directory_is_refused_before_the_search() {
+    let dir = tempfile::tempdir().unwrap();
+    let to = dir.path().join("missing").join("r.map");
+    let (code, out, err) = mapcheck(&[
+        "repair",
+        "mappings/rc11-ptx.map",
+        "--bound",
+        "5",
+        "-o",
+        to.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(out.is_empty(), "{out}");
+    // The refusal, not the write after a finished repair (which says "creating a temporary
+    // file").
+    assert!(err.contains("missing does not exist"), "{err}");
 }
 
 /// `-o FILE` is refused before the search starts (nothing printed but the error).

@@ -229,6 +229,23 @@ pub(crate) fn binary(l: usize, r: usize, op: BinOp, a: Expr, b: Expr) -> Built {
     )
 }
 
+/// `a op b op c …` for an associative `op` (`|`, `&`, `;`): a balanced tree of `op`, so that a
+/// long flat chain (a generated model's union of hundreds of terms) nests only logarithmically.
+pub(crate) fn chain(op: BinOp, first: Expr, rest: Vec<Expr>) -> Built {
+    let mut terms = vec![first];
+    terms.extend(rest);
+    balanced(op, terms)
+}
+
+fn balanced(op: BinOp, mut terms: Vec<Expr>) -> Built {
+    if terms.len() == 1 {
+        return Ok(terms.pop().expect("one term"));
+    }
+    let right = terms.split_off(terms.len() / 2);
+    let (a, b) = (balanced(op, terms)?, balanced(op, right)?);
+    binary(a.span.lo, b.span.hi, op, a, b)
+}
+
 pub(crate) fn unary(l: usize, r: usize, op: UnOp, a: Expr) -> Built {
     node(Span::new(l, r), [a.depth], ExprKind::Unary(op, Box::new(a)))
 }

@@ -127,7 +127,7 @@ fn terminal_in_words(t: &str) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::ast::StmtKind;
+    use super::ast::{ExprKind, StmtKind};
     use super::*;
 
     fn parse_str(src: &str) -> diag::Result<ast::File> {
@@ -169,5 +169,30 @@ mod tests {
         let src = format!("let a = {}po{}", "(~".repeat(5000), ")".repeat(5000));
         let e = parse_str(&src).unwrap_err();
         assert!(e.message.contains("nested too deeply"), "{}", e.message);
+    }
+
+    /// A flat chain of an associative operator is not nesting: 100,000 terms parse, and the
+    /// chain is a balanced tree of them in order.
+    #[test]
+    fn a_long_flat_union_is_not_nested_too_deeply() {
+        for op in ["|", "&", ";"] {
+            let terms: Vec<String> = (0..100_000).map(|i| format!("r{i}")).collect();
+            let src = format!("let a = {}", terms.join(&format!(" {op} ")));
+            let f = parse_str(&src).unwrap_or_else(|e| panic!("{op}: {}", e.message));
+            let StmtKind::Let { bindings, .. } = &f.stmts[0].kind else {
+                panic!("not a let")
+            };
+            let body = &bindings[0].body;
+            assert!(body.depth <= 18, "{op}: depth {}", body.depth);
+            let mut leaves = vec![];
+            let mut pending = vec![body];
+            while let Some(e) = pending.pop() {
+                match &e.kind {
+                    ExprKind::Binary(_, a, b) => pending.extend([b.as_ref(), a.as_ref()]),
+                    _ => leaves.push(e.span.text(&src)),
+                }
+            }
+            assert_eq!(leaves, terms, "{op}: the terms in order");
+        }
     }
 }

@@ -30,8 +30,19 @@ impl Cli {
         {
             args.insert(1, "check".into());
         }
-        Cli::parse_from(args)
+        Cli::try_parse_from(args).unwrap_or_else(|e| exit_on(&e))
     }
+}
+
+/// End the program as clap would for `e` (help, version or a usage error), but through
+/// `output::print` for what goes to standard output, so that a failed write (`/dev/full`, a
+/// closed pipe) is not a success.
+fn exit_on(e: &clap::Error) -> ! {
+    if e.use_stderr() {
+        e.exit()
+    }
+    mapcheck::output::print(&e.render().to_string());
+    std::process::exit(e.exit_code())
 }
 
 #[derive(Subcommand)]
@@ -75,7 +86,7 @@ pub struct RunArgs {
     #[arg(long)]
     pub json: bool,
     /// Times one instruction may run on a path (loop unrolling bound).
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = 2, value_parser = at_least_one)]
     pub unroll: usize,
     /// Enumerate a test's candidate executions only up to this many (the runner's estimate);
     /// decide a larger test with the solver instead.
@@ -419,7 +430,7 @@ pub struct GpuSuiteArgs {
     #[arg(long)]
     pub params: Option<PathBuf>,
     /// Launches per test, instead of the parameter file's `iterations`.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one_u32)]
     pub iterations: Option<u32>,
     /// The device (OpenCL: its index in the detection list; CUDA: the driver's ordinal).
     #[arg(long)]
@@ -480,7 +491,7 @@ pub struct GpuEmitArgs {
     #[arg(long)]
     pub run: bool,
     /// With --run: launches, instead of the parameter file's `iterations`.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one_u32)]
     pub iterations: Option<u32>,
     /// With --run: the device (OpenCL: its index in the detection list; CUDA: the driver's
     /// ordinal).
@@ -524,7 +535,7 @@ pub struct GpuRunArgs {
     #[arg(long)]
     pub params: Option<PathBuf>,
     /// Launches, instead of the parameter file's `iterations`.
-    #[arg(long)]
+    #[arg(long, value_parser = at_least_one_u32)]
     pub iterations: Option<u32>,
     /// Try K random parameter sets; keep the best in DIR/params-tuned.toml.
     #[arg(long, value_name = "K")]
@@ -588,7 +599,7 @@ impl From<SolverArg> for Backend {
 /// A count that must be at least 1 (0 would search nothing and report it clean).
 fn at_least_one(text: &str) -> Result<usize, String> {
     match text.parse::<usize>() {
-        Ok(0) => Err("must be at least 1 (0 would search no program)".into()),
+        Ok(0) => Err("must be at least 1".into()),
         Ok(n) => Ok(n),
         Err(e) => Err(e.to_string()),
     }
@@ -596,4 +607,8 @@ fn at_least_one(text: &str) -> Result<usize, String> {
 
 fn at_least_one_u64(text: &str) -> Result<u64, String> {
     at_least_one(text).map(|n| n as u64)
+}
+
+fn at_least_one_u32(text: &str) -> Result<u32, String> {
+    at_least_one(text).and_then(|n| u32::try_from(n).map_err(|e| e.to_string()))
 }

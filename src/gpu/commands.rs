@@ -204,8 +204,10 @@ pub struct SuiteOptions {
 /// `gpu suite`: emit a harness for each `.litmus` file of `o.tests` (in name order) into
 /// `o.output/<stem>`, then run them all as `gpu run DIR…` does. A test that cannot be emitted (a
 /// Vulkan test, a construct the harness cannot write) is skipped with its reason printed; it is
-/// never silently left out.
+/// never silently left out. An output directory that cannot be written is refused first, and a
+/// suite of which no test could be emitted is an error.
 pub fn suite(o: &SuiteOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<Runs, Failure> {
+    crate::output::check_directory(&o.output)?;
     let shown = o.tests.display().to_string();
     let entries = std::fs::read_dir(&o.tests).map_err(|e| Error::file(&shown, e.to_string()))?;
     let mut tests: Vec<PathBuf> = entries
@@ -243,6 +245,9 @@ pub fn suite(o: &SuiteOptions, print: &mut dyn FnMut(&str)) -> std::result::Resu
                 }
             }
         }
+    }
+    if dirs.is_empty() {
+        return Err(Error::file(shown, "no test of this directory could be emitted").into());
     }
     let run = RunOptions {
         dirs,

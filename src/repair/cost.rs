@@ -87,6 +87,31 @@ fn known<'t, T>(
     })
 }
 
+/// The largest instruction cost and class weight a cost file may give: with a rule of a few
+/// instructions and a mapping of a few hundred classes, every sum and difference of mapping
+/// costs stays far inside 64 bits (a cost near the limit used to wrap into a nonsense repair).
+const MAX_COST: u64 = 1_000_000_000;
+const MAX_WEIGHT: u64 = 1_000_000;
+
+/// A cost file's `value`, or an error at it when it is above `max`.
+fn at_most(
+    value: &toml::Spanned<u64>,
+    max: u64,
+    file: &str,
+    text: &std::sync::Arc<str>,
+) -> diag::Result<u64> {
+    let v = *value.get_ref();
+    if v > max {
+        return Err(diag::Error::at(
+            file,
+            text,
+            value.span(),
+            format!("{v} is more than a cost file may give ({max})"),
+        ));
+    }
+    Ok(v)
+}
+
 /// The default cost of one instruction (see the module's text).
 fn default_cost(op: &TargetOp) -> u64 {
     let scope_step = match op.scope() {
@@ -122,7 +147,7 @@ impl Costs {
         let file: CostFile = toml::from_str(&text).map_err(|e| {
             let at = e.span().unwrap_or(0..0);
             diag::Error::at(&name, &text, at, format!("not a cost file: {}", e.message()))
-                .with_note("a cost file has a table `[instructions]` of lines `\"fence.sc.gpu\" = 45` and a table `[weights]` of lines `NA = 10`, each value a non-negative integer")
+                .with_note("a cost file has a table `[instructions]` of lines `\"fence.sc.gpu\" = 45` and a table `[weights]` of lines `NA = 10`, each value a non-negative integer, a cost at most 1000000000 and a weight at most 1000000")
         })?;
         let mut costs = Costs::default();
         let instructions: BTreeMap<String, TargetOp> = costs
@@ -138,14 +163,18 @@ impl Costs {
                 &text,
                 "a PTX instruction mapcheck knows",
             )?;
-            costs.table.insert(op.clone(), *cost.get_ref());
+            costs
+                .table
+                .insert(op.clone(), at_most(&cost, MAX_COST, &name, &text)?);
         }
         let orders: BTreeMap<String, Tag> = Tag::with_role(Role::Order)
             .map(|t| (t.to_string(), t))
             .collect();
         for (word, weight) in file.weights {
             let order = known(&orders, &word, &name, &text, "a memory order")?;
-            costs.weights.insert(*order, *weight.get_ref());
+            costs
+                .weights
+                .insert(*order, at_most(&weight, MAX_WEIGHT, &name, &text)?);
         }
         costs.source = name;
         Ok(costs)
@@ -242,5 +271,17 @@ mod tests {
         std::fs::write(&bad, "[instructions]\n\"fence.sc.gpu\" = -3\n").unwrap();
         let e = Costs::load(&bad).unwrap_err().render();
         assert!(e.contains("bad.toml:2:"), "{e}");
+        // Near the 64-bit limit a mapping's cost would wrap: refused at the value.
+        for text in [
+            "[instructions]\n\"fence.sc.gpu\" = 9223372036854775807\n",
+            "[weights]\nNA = 1000001\n",
+        ] {
+            std::fs::write(&bad, text).unwrap();
+            let e = Costs::load(&bad).unwrap_err().render();
+            assert!(
+                e.contains("bad.toml:2:") && e.contains("more than a cost file may give"),
+                "{e}"
+            );
+        }
     }
 }

@@ -170,14 +170,9 @@ struct PlanIdentity {
 
 /// The format and plan identity of a plan or result file.
 fn read_plan_of(path: &Path) -> Result<(String, PlanIdentity)> {
-    let text = read(path)?;
+    let text = crate::diag::read_source(path)?;
     let id: Identity = serde_json::from_str(&text).map_err(|e| not_ours(path, &e))?;
     Ok((id.format, id.plan))
-}
-
-fn read(path: &Path) -> Result<String> {
-    std::fs::read_to_string(path)
-        .map_err(|e| Error::file(path.display().to_string(), format!("cannot read file: {e}")))
 }
 
 fn not_ours(path: &Path, e: &serde_json::Error) -> Error {
@@ -235,7 +230,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
     let mut plan: Option<Plan> = None;
     let mut results = BTreeMap::new();
     for (path, named) in shard_files(dir)? {
-        let text = read(&path)?;
+        let text = crate::diag::read_source(&path)?;
         let (format, id) = {
             let id: Identity = serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
             (id.format, id.plan)

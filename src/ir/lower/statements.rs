@@ -191,9 +191,7 @@ impl Lowerer {
                 )
             };
             let canon = std::fs::canonicalize(&full).map_err(read)?;
-            let text: Arc<str> = std::fs::read_to_string(&full)
-                .map(Arc::from)
-                .map_err(read)?;
+            let text = crate::diag::source_text(&shown, std::fs::read(&full).map_err(read)?)?;
             let dir = full.parent().map(Path::to_path_buf);
             return Ok(Included {
                 shown,
