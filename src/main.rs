@@ -311,7 +311,11 @@ fn shard_ended(r: &shard::ShardResult) -> Ended {
 fn merge(args: &MergeArgs) -> Result<Ended, Failure> {
     let stop = cli::signals::stop_on_signals();
     let cause = || cli::signals::stop_cause(&stop, None);
-    let m = shard::merge_dir(&args.dir, args.run_missing, &stop, &cause)?;
+    let how = shard::MergeOptions {
+        run_missing: args.run_missing,
+        mixed_builds: args.mixed_builds,
+    };
+    let m = shard::merge_dir(&args.dir, &how, &stop, &cause)?;
     if args.json {
         print_json(&m);
     } else {

@@ -137,7 +137,12 @@ fn check_writable(path: &Path, dir: &Path) -> Result<()> {
         .prefix(".mapcheck-")
         .tempfile_in(dir)
         .map(drop)
-        .map_err(|e| io_error(path, &format!("write into {}", dir.display()), e))
+        .map_err(|e| {
+            Error::file(
+                path.display().to_string(),
+                format!("cannot write into {}: {}", dir.display(), e.kind()),
+            )
+        })
 }
 
 /// The mode of a new file as any program would create it (rw for all, less the umask), not the

@@ -228,6 +228,28 @@ fn a_gpu_suite_into_a_file_is_refused() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
+/// A check or an export into a place nothing can be written (`/proc`, even for root) is refused
+/// before the search, not at its first write.
+#[test]
+fn an_output_that_cannot_be_written_is_refused_before_the_work() {
+    if !Path::new("/proc/self").exists() {
+        return;
+    }
+    for command in ["check", "export-coq"] {
+        let (code, out, err) = mapcheck(&[
+            command,
+            "mappings/rc11-ptx.map",
+            "--bound",
+            "9",
+            "-o",
+            "/proc/mapcheck-output",
+        ]);
+        assert_eq!(code, 2, "{command}: {err}");
+        assert!(out.is_empty(), "{command}: {out}");
+        assert!(err.contains("cannot write into /proc"), "{command}: {err}");
+    }
+}
+
 /// `repair -o` into a directory that does not exist is refused before the repair (it used to
 /// fail after the whole search).
 #[test]

@@ -198,8 +198,14 @@ fn a_missing_shard_is_named_and_run_missing_completes_the_check() {
     assert!(!out.contains("Atomicity: none up to bound 4 ("), "{out}");
     assert!(out.contains("incomplete:"), "{out}");
 
-    // Resume: the missing shard runs in the merging process, then the verdicts are whole.
-    let (status, out, err) = mapcheck(&["merge", dir.to_str().unwrap(), "--run-missing"]);
+    // Resume: the missing shard runs in the merging process, then the verdicts are whole
+    // (shards 1 and 3 ran in this test's binary, shard 2 runs in mapcheck's: two builds).
+    let (status, out, err) = mapcheck(&[
+        "merge",
+        dir.to_str().unwrap(),
+        "--run-missing",
+        "--mixed-builds",
+    ]);
     assert_eq!(status, 1, "{out}{err}");
     assert!(err.contains("running shard 2 of 3"), "{err}");
     assert!(dir.join("shard-2-of-3.json").exists());
@@ -261,7 +267,7 @@ fn results_of_another_plan_or_a_corrupt_file_are_refused() {
         ("{ \"format\": ", "is not a mapcheck shard file"),
         (
             "{\"format\": \"x\", \"plan\": {\"id\": \"a\", \"mapping\": \"m\", \"shards\": 2}}",
-            "not `mapcheck-shards 1`",
+            "not `mapcheck-shards 2`",
         ),
         ("", "is not a mapcheck shard file"),
     ];
@@ -283,6 +289,43 @@ fn results_of_another_plan_or_a_corrupt_file_are_refused() {
     let (status, _, err) = mapcheck(&["merge", empty.to_str().unwrap()]);
     assert_eq!(status, 2, "{err}");
     assert!(err.contains("holds no shard results"), "{err}");
+}
+
+/// A result file names the build that wrote it and carries a digest of its content: a verdict
+/// edited by hand is refused, and so are results of two builds unless `--mixed-builds` says so.
+#[test]
+fn an_edited_result_or_a_mix_of_builds_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("shards");
+    let d = dir.to_str().unwrap();
+    for shard in ["1/2", "2/2"] {
+        let (status, _, err) = mapcheck(&["check", M2, "--bound", "3", "--shard", shard, "-o", d]);
+        assert_eq!(status, 0, "{err}");
+    }
+    let second = dir.join("shard-2-of-2.json");
+    let written = std::fs::read_to_string(&second).unwrap();
+    assert!(written.contains("\"build\": \"mapcheck "), "{written}");
+    for (from, to) in [
+        ("\"kind\": \"clean\"", "\"kind\": \"stopped\""),
+        ("\"finished\": true", "\"finished\": false"),
+    ] {
+        assert!(written.contains(from), "{from}");
+        std::fs::write(&second, written.replacen(from, to, 1)).unwrap();
+        let (status, out, err) = mapcheck(&["merge", d]);
+        assert_eq!(status, 2, "{from}: {out}{err}");
+        assert!(err.contains("digest does not match"), "{from}: {err}");
+    }
+    std::fs::write(&second, &written).unwrap();
+    let (status, _, err) = mapcheck(&["merge", d]);
+    assert_eq!(status, 0, "{err}");
+
+    // Shard 2 again by this test's own build of mapcheck (the library in the test binary).
+    run_shard(&load(M2), &Options::natural(3, Backend::BatSat), 2, 2, &dir);
+    let (status, out, err) = mapcheck(&["merge", d]);
+    assert_eq!(status, 2, "{out}{err}");
+    assert!(err.contains("holds results of 2 builds"), "{err}");
+    let (status, out, err) = mapcheck(&["merge", "--mixed-builds", d]);
+    assert_eq!(status, 0, "{out}{err}");
 }
 
 #[test]

@@ -215,6 +215,9 @@ pub struct MergeArgs {
     /// check from the results present).
     #[arg(long)]
     pub run_missing: bool,
+    /// Merge results written by different builds of mapcheck (refused otherwise).
+    #[arg(long)]
+    pub mixed_builds: bool,
     /// Print the merged verdicts as JSON.
     #[arg(long)]
     pub json: bool,

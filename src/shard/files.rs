@@ -9,6 +9,8 @@
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
+use sha2::Digest as _;
+
 use super::plan::{Plan, PlanUnit};
 use crate::diag::{Error, Result};
 use crate::output;
@@ -16,7 +18,7 @@ use crate::report::Files;
 use crate::search::{ShapeUnit, Statistics};
 
 /// The `format` of every file this module writes; a file with another is refused.
-pub const FORMAT: &str = "mapcheck-shards 1";
+pub const FORMAT: &str = "mapcheck-shards 2";
 
 /// The plan's file in a shard directory (written by every shard before it runs).
 pub const PLAN_FILE: &str = "plan.json";
@@ -40,6 +42,48 @@ pub struct ShardResult {
     pub seconds: f64,
     /// Every shape of its share, in the check's order.
     pub shapes: Vec<ShapeRecord>,
+    /// The mapcheck that wrote it (`build`).
+    pub build: String,
+    /// The SHA-256 of the rest of the file (`sealed`): a result edited by hand, or damaged, is
+    /// refused. It detects a change; it does not authenticate (anyone may recompute it).
+    pub digest: String,
+}
+
+impl ShardResult {
+    /// `self` with its `digest` set to that of its content.
+    pub(super) fn sealed(mut self) -> ShardResult {
+        self.digest = self.content_digest();
+        self
+    }
+
+    /// The SHA-256, in hex, of the result as JSON with an empty `digest`.
+    fn content_digest(&self) -> String {
+        let unsealed = ShardResult {
+            digest: String::new(),
+            ..self.clone()
+        };
+        let json = serde_json::to_string(&unsealed).expect("results serialise");
+        hex(&sha2::Sha256::digest(json.as_bytes()))
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// This mapcheck: its version and the SHA-256 of its executable (what a shard result names, so
+/// that results of two builds are not merged unawares).
+pub(super) fn build() -> String {
+    static BUILD: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+    BUILD
+        .get_or_init(|| {
+            let binary = std::env::current_exe()
+                .and_then(std::fs::read)
+                .map(|bytes| hex(&sha2::Sha256::digest(&bytes))[..16].to_string())
+                .unwrap_or_else(|e| format!("unknown ({e})"));
+            format!("mapcheck {} binary {binary}", env!("CARGO_PKG_VERSION"))
+        })
+        .clone()
 }
 
 /// What a shard did with one of its shapes.
@@ -269,6 +313,13 @@ pub fn load(dir: &Path) -> Result<Loaded> {
             Some((i, n)) => {
                 let r: ShardResult =
                     serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
+                if r.digest != r.content_digest() {
+                    return Err(Error::file(
+                        path.display().to_string(),
+                        "was changed after mapcheck wrote it (its digest does not match its \
+                         content): run its shard again",
+                    ));
+                }
                 check_plan(&path, &r.plan)?;
                 check_result(&path, &r, i, n)?;
                 plan.get_or_insert_with(|| r.plan.clone());

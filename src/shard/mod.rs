@@ -162,7 +162,10 @@ fn run_shard(
         solver: crate::solver::new(opts.backend).name().to_string(),
         seconds,
         shapes,
-    };
+        build: files::build(),
+        digest: String::new(),
+    }
+    .sealed();
     let text = serde_json::to_string_pretty(&result).expect("results serialise");
     output::write_file(&result_path(dir, index, plan.shards), text + "\n")?;
     Ok(result)
@@ -174,7 +177,7 @@ fn run_shard(
 /// `stopped_by` says what stopped a shard run here, when `stop` was requested.
 pub fn merge_dir(
     dir: &Path,
-    run_missing: bool,
+    how: &MergeOptions,
     stop: &Stop,
     stopped_by: &dyn Fn() -> String,
 ) -> Result<Merged> {
@@ -183,8 +186,8 @@ pub fn merge_dir(
     let todo: Vec<usize> = (1..=plan.shards)
         .filter(|i| loaded.results.get(i).is_none_or(|r| !r.finished))
         .collect();
-    if !run_missing || todo.is_empty() {
-        return Ok(merge(&loaded));
+    if !how.run_missing || todo.is_empty() {
+        return one_build(&loaded, how).map(|()| merge(&loaded));
     }
     let mapping = crate::mapping::load(Path::new(&plan.mapping)).map_err(|e| {
         e.with_note(format!(
@@ -220,7 +223,47 @@ pub fn merge_dir(
         ));
         run_shard(&mapping, &opts, &now, i, dir, stopped_by)?;
     }
-    Ok(merge(&load(dir)?))
+    let loaded = load(dir)?;
+    one_build(&loaded, how).map(|()| merge(&loaded))
+}
+
+/// How `merge_dir` merges.
+#[derive(Clone, Debug, Default)]
+pub struct MergeOptions {
+    /// First run every shard that is missing or was stopped.
+    pub run_missing: bool,
+    /// Merge results that builds of mapcheck other than one another wrote.
+    pub mixed_builds: bool,
+}
+
+/// The results of `loaded` were all written by one build of mapcheck (unless `how` allows a
+/// mix): a merge of two builds' verdicts is no one build's verdict.
+fn one_build(loaded: &Loaded, how: &MergeOptions) -> Result<()> {
+    let builds: BTreeSet<&str> = loaded.results.values().map(|r| r.build.as_str()).collect();
+    if builds.len() <= 1 || how.mixed_builds {
+        return Ok(());
+    }
+    let by_build: Vec<String> = builds
+        .iter()
+        .map(|b| {
+            let shards: Vec<String> = loaded
+                .results
+                .iter()
+                .filter(|(_, r)| r.build == *b)
+                .map(|(i, _)| i.to_string())
+                .collect();
+            format!("{b}: shards {}", shards.join(", "))
+        })
+        .collect();
+    Err(Error::file(
+        loaded.dir.display().to_string(),
+        format!(
+            "holds results of {} builds of mapcheck; run the shards again with one, or merge \
+             with --mixed-builds",
+            builds.len()
+        ),
+    )
+    .with_note(by_build.join("\n")))
 }
 
 /// What `check --shard` prints when its shard has run: per axiom what the shard settled.
