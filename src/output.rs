@@ -8,7 +8,9 @@
 //! never half of one) and `OutputDir` (a directory a run owns: it lists what it writes in
 //! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
 //! stale file of an earlier run is left beside new ones; a non-empty directory without that list
-//! is someone else's and is refused). Uses: `diag` (every failure is an `Error` naming the path).
+//! is someone else's and is refused; a symbolic link is not followed; while a run holds the
+//! directory it keeps `.mapcheck-lock` locked, so a second run into it is refused, and on taking
+//! it sweeps the `.mapcheck-tmp-*` files a killed run left). Uses: `diag` (every failure is an `Error` naming the path).
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -41,6 +43,18 @@ pub fn eprint(text: &str) {
 /// The list of files a run wrote into its output directory.
 pub(crate) const MANIFEST: &str = ".mapcheck-files";
 
+/// The file a run holds locked while it writes into its output directory (`OutputDir`).
+const LOCK: &str = ".mapcheck-lock";
+
+/// How the temporary files `write_file` makes begin: a run killed before it renames one leaves
+/// it behind, and the next run into the directory removes it.
+const TEMPORARY: &str = ".mapcheck-tmp-";
+
+/// mapcheck's own bookkeeping in an output directory: the manifest, the lock, temporary files.
+fn is_bookkeeping(name: &str) -> bool {
+    name == MANIFEST || name == LOCK || name.starts_with(TEMPORARY)
+}
+
 fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
     Error::file(path.display().to_string(), format!("cannot {what}: {e}"))
 }
@@ -53,7 +67,7 @@ pub fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
         _ => Path::new("."),
     };
     let mut builder = tempfile::Builder::new();
-    builder.prefix(".mapcheck-");
+    builder.prefix(TEMPORARY);
     #[cfg(unix)]
     builder.permissions(readable_by_all());
     let mut file = builder
@@ -134,7 +148,7 @@ pub fn check_file(path: &Path) -> Result<()> {
 /// temporary one there and removing it.
 fn check_writable(path: &Path, dir: &Path) -> Result<()> {
     tempfile::Builder::new()
-        .prefix(".mapcheck-")
+        .prefix(TEMPORARY)
         .tempfile_in(dir)
         .map(drop)
         .map_err(|e| {
@@ -153,21 +167,33 @@ fn readable_by_all() -> std::fs::Permissions {
     std::fs::Permissions::from_mode(0o666)
 }
 
-/// A directory this run owns (see the module doc).
+/// A directory this run owns (see the module doc), locked for as long as it is held.
 #[derive(Debug)]
 pub struct OutputDir {
     dir: PathBuf,
     written: Vec<String>,
+    /// `LOCK`, locked: a second run into the directory is refused while this one writes.
+    _lock: std::fs::File,
 }
 
 impl OutputDir {
     /// Refuse, before any work, a path this run could not own: a file, or a non-empty directory
     /// that an earlier run did not write. Creates nothing.
     pub fn check(dir: &Path) -> Result<()> {
+        if dir.is_symlink() {
+            return Err(Error::file(
+                dir.display().to_string(),
+                "is a symbolic link; give the directory itself (a run removes the files an \
+                 earlier one listed there)",
+            ));
+        }
         check_directory(dir)?;
         if dir.is_dir() && !dir.join(MANIFEST).exists() {
-            let mut entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, "read", e))?;
-            if entries.next().is_some() {
+            let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, "read", e))?;
+            let mut foreign = entries
+                .flatten()
+                .filter(|e| !is_bookkeeping(&e.file_name().to_string_lossy()));
+            if foreign.next().is_some() {
                 return Err(Error::file(
                     dir.display().to_string(),
                     format!(
@@ -180,10 +206,13 @@ impl OutputDir {
         Ok(())
     }
 
-    /// Take `dir` for this run: create it, or remove what an earlier run listed in it.
+    /// Take `dir` for this run: create it and lock it (refused while another run holds it),
+    /// then remove what an earlier run listed in it and the temporary files a killed run left.
     pub(crate) fn claim(dir: &Path) -> Result<OutputDir> {
         OutputDir::check(dir)?;
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create directory", e))?;
+        let lock = lock(dir)?;
+        sweep_temporary_files(dir)?;
         let manifest = dir.join(MANIFEST);
         if let Ok(listed) = std::fs::read_to_string(&manifest) {
             for name in listed.lines().filter(|l| !l.starts_with('#')) {
@@ -196,6 +225,7 @@ impl OutputDir {
         let out = OutputDir {
             dir: dir.to_path_buf(),
             written: vec![],
+            _lock: lock,
         };
         out.save_manifest()?;
         Ok(out)
@@ -232,6 +262,39 @@ impl OutputDir {
     }
 }
 
+/// `dir`'s `LOCK`, locked by this process; an error when another run holds it.
+fn lock(dir: &Path) -> Result<std::fs::File> {
+    let path = dir.join(LOCK);
+    let file = std::fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(|e| io_error(&path, "create", e))?;
+    match file.try_lock() {
+        Ok(()) => Ok(file),
+        Err(std::fs::TryLockError::WouldBlock) => Err(Error::file(
+            dir.display().to_string(),
+            "is being written by another mapcheck run; wait for it to end, or give another \
+             directory",
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(io_error(&path, "lock", e)),
+    }
+}
+
+/// Remove the temporary files a killed run left in `dir` (none is in use: the caller holds the
+/// directory's lock, and only a run holding it writes there).
+fn sweep_temporary_files(dir: &Path) -> Result<()> {
+    let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, "read", e))?;
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(TEMPORARY) {
+            let path = entry.path();
+            std::fs::remove_file(&path).map_err(|e| io_error(&path, "remove", e))?;
+        }
+    }
+    Ok(())
+}
+
 /// A file name with no directory part (what a manifest may list).
 fn is_plain_name(name: &str) -> bool {
     !name.is_empty() && !name.starts_with('.') && !name.contains(['/', '\\'])
@@ -248,8 +311,15 @@ mod tests {
         let mut first = OutputDir::claim(&dir).unwrap();
         first.write("graph.dot", "a").unwrap();
         first.write("graph.svg", "b").unwrap();
+        // While the first run holds the directory, a second is refused.
+        let e = OutputDir::claim(&dir).unwrap_err();
+        assert!(e.message.contains("another mapcheck run"), "{}", e.message);
+        drop(first);
+        // A temporary file a killed run left is swept.
+        std::fs::write(dir.join(format!("{TEMPORARY}killed")), "half").unwrap();
         let mut second = OutputDir::claim(&dir).unwrap();
         assert!(!dir.join("graph.svg").exists() && !dir.join("graph.dot").exists());
+        assert!(!dir.join(format!("{TEMPORARY}killed")).exists());
         second.write("graph.dot", "c").unwrap();
         assert_eq!(std::fs::read_to_string(dir.join("graph.dot")).unwrap(), "c");
         let listed = std::fs::read_to_string(dir.join(MANIFEST)).unwrap();
@@ -266,6 +336,22 @@ mod tests {
         let e = OutputDir::check(&tmp.path().join("notes.txt")).unwrap_err();
         assert!(e.message.contains("not a directory"), "{}", e.message);
         assert!(OutputDir::check(&tmp.path().join("new")).is_ok());
+        // A directory holding only what a run killed before its manifest left is mapcheck's.
+        let killed = tmp.path().join("killed");
+        std::fs::create_dir(&killed).unwrap();
+        std::fs::write(killed.join(LOCK), "").unwrap();
+        std::fs::write(killed.join(format!("{TEMPORARY}abc")), "half").unwrap();
+        assert!(OutputDir::claim(&killed).is_ok());
+        // A symbolic link to a directory mapcheck wrote is not followed.
+        #[cfg(unix)]
+        {
+            let elsewhere = tmp.path().join("elsewhere");
+            drop(OutputDir::claim(&elsewhere).unwrap());
+            let link = tmp.path().join("link");
+            std::os::unix::fs::symlink(&elsewhere, &link).unwrap();
+            let e = OutputDir::claim(&link).unwrap_err();
+            assert!(e.message.contains("symbolic link"), "{}", e.message);
+        }
     }
 
     #[test]

@@ -250,6 +250,58 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
     }
 }
 
+/// Two runs writing into one directory at once: each either writes the whole directory or is
+/// refused (the directory is locked while a run writes), so what is left is one run's result,
+/// every file in it listed by its manifest.
+#[test]
+fn two_writers_into_one_directory_leave_one_result() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("out");
+    let tests = [
+        "tests/data/gpu/0001_sb_relaxed_two_work_groups.litmus",
+        "tests/data/gpu/0003_mp_release_acquire.litmus",
+    ];
+    for _ in 0..5 {
+        let children: Vec<std::process::Child> = tests
+            .iter()
+            .map(|t| {
+                binary()
+                    .args(["gpu", "emit", t, "--target", "opencl", "-o"])
+                    .arg(&dir)
+                    .stdout(Stdio::null())
+                    .stderr(Stdio::piped())
+                    .spawn()
+                    .unwrap()
+            })
+            .collect();
+        let mut written = vec![];
+        for (child, test) in children.into_iter().zip(tests) {
+            let out = child.wait_with_output().unwrap();
+            let err = String::from_utf8_lossy(&out.stderr);
+            no_panic(&err);
+            match out.status.code() {
+                Some(0) => written.push(std::fs::read_to_string(test).unwrap()),
+                Some(2) => assert!(err.contains("another mapcheck run"), "{err}"),
+                other => panic!("{other:?}: {err}"),
+            }
+        }
+        assert!(!written.is_empty(), "one of the two runs wrote");
+        let manifest = std::fs::read_to_string(dir.join(".mapcheck-files")).unwrap();
+        for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+            let name = entry.file_name().to_string_lossy().into_owned();
+            if !name.starts_with(".mapcheck-") {
+                assert!(manifest.lines().any(|l| l == name), "{name} not listed");
+            }
+        }
+        let left = std::fs::read_to_string(dir.join("test.litmus")).unwrap();
+        let source = |t: &str| left.lines().next() == t.lines().next();
+        assert!(
+            written.iter().any(|t| source(t)),
+            "test.litmus of a run that wrote: {left}"
+        );
+    }
+}
+
 /// `repair -o` into a directory that does not exist is refused before the repair (it used to
 /// fail after the whole search).
 #[test]
