@@ -640,7 +640,8 @@ pub(crate) fn counterexample_dir(out: &Path, mapping: &Mapping, axiom: &str) -> 
 }
 
 /// Write a counterexample into `dir` (which the run owns, see `output::OutputDir`):
-/// `source.litmus`, `target.litmus`, `graph.dot`, and `graph.svg` when Graphviz's `dot` runs.
+/// `source.litmus`, `target.litmus`, `graph.dot`, `readings.tsv`, and `graph.svg` when Graphviz's
+/// `dot` runs.
 pub(crate) fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
     let mut out = OutputDir::claim(dir)?;
     let mut files = Files {
@@ -650,17 +651,15 @@ pub(crate) fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Fi
         readings: Some(out.write("readings.tsv", readings_tsv(&cx.readings))?),
         ..Files::default()
     };
-    out.record("graph.svg")?;
-    let svg = dir.join("graph.svg");
+    // Graphviz's SVG is read from its standard output and written as every file is (whole or
+    // not at all), never by `dot` straight into place.
     let ran = std::process::Command::new("dot")
         .arg("-Tsvg")
         .arg(dir.join("graph.dot"))
-        .arg("-o")
-        .arg(&svg)
         .stderr(std::process::Stdio::null())
-        .status();
-    if ran.is_ok_and(|s| s.success()) {
-        files.svg = Some(svg);
+        .output();
+    if let Some(svg) = ran.ok().filter(|o| o.status.success()) {
+        files.svg = Some(out.write("graph.svg", svg.stdout)?);
     }
     Ok(files)
 }
