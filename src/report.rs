@@ -46,6 +46,28 @@ pub struct Files {
 }
 
 impl Files {
+    /// The files that exist, and the paths of those that do not.
+    pub(crate) fn split_existing(&self) -> (Files, Vec<PathBuf>) {
+        let mut missing = vec![];
+        let present = self.clone();
+        let keep = |p: Option<PathBuf>, missing: &mut Vec<PathBuf>| match p {
+            Some(p) if !p.exists() => {
+                missing.push(p);
+                None
+            }
+            other => other,
+        };
+        let present = Files {
+            source: keep(present.source, &mut missing),
+            target: keep(present.target, &mut missing),
+            dot: keep(present.dot, &mut missing),
+            svg: keep(present.svg, &mut missing),
+            readings: keep(present.readings, &mut missing),
+            coq: keep(present.coq, &mut missing),
+        };
+        (present, missing)
+    }
+
     /// The same files with every path passed through `f`.
     pub(crate) fn map_paths(&self, f: impl Fn(&Path) -> PathBuf) -> Files {
         let at = |p: &Option<PathBuf>| p.as_deref().map(&f);

@@ -148,6 +148,23 @@ fn three_shards_merged_give_the_single_process_verdicts() {
         !out.contains("missing") && !out.contains("incomplete"),
         "{out}"
     );
+
+    // A counterexample file removed since: named as missing, not printed as written.
+    let coherence = merged
+        .axioms
+        .iter()
+        .find(|a| a.axiom == "Coherence")
+        .unwrap();
+    let files = serde_json::to_value(&coherence.counterexample.as_ref().unwrap().files).unwrap();
+    let dot = Path::new(files["dot"].as_str().expect("its graph was written"));
+    std::fs::remove_file(dot).unwrap();
+    let (status, out, err) = mapcheck(&["merge", dir.to_str().unwrap()]);
+    assert_eq!(status, 1, "{out}{err}");
+    assert!(!out.contains(&format!("graph: {}", dot.display())), "{out}");
+    assert!(
+        out.contains(&format!("missing: {} (removed", dot.display())),
+        "{out}"
+    );
 }
 
 #[test]

@@ -62,8 +62,10 @@ pub struct MergedCounterexample {
     pub shard: usize,
     /// The counterexample as `check` prints it, without its files.
     pub text: String,
-    /// Its files, under the merged directory.
+    /// Its files, under the merged directory: those still there.
     pub files: Option<Files>,
+    /// Files the shard wrote that are no longer there.
+    pub missing_files: Vec<PathBuf>,
 }
 
 /// What the units of one axiom say, in the check's order.
@@ -116,12 +118,21 @@ pub fn merge(loaded: &Loaded) -> Merged {
             .unwrap_or(0);
         let merged_cx = |s: &Seen| match s {
             Seen::Counterexample(unit, shard, Verdict::Counterexample { text, files, .. }) => {
+                let rooted = files.as_ref().map(|f| rerooted(f, &loaded.dir));
+                let (files, missing_files) = match rooted {
+                    Some(f) => {
+                        let (present, missing) = f.split_existing();
+                        (Some(present), missing)
+                    }
+                    None => (None, vec![]),
+                };
                 Some(MergedCounterexample {
                     bound: unit.bound,
                     shape: unit.shape.clone(),
                     shard: *shard,
                     text: text.clone(),
-                    files: files.as_ref().map(|f| rerooted(f, &loaded.dir)),
+                    files,
+                    missing_files,
                 })
             }
             _ => None,
@@ -250,6 +261,15 @@ pub fn render_merged(m: &Merged) -> String {
             s.push_str(&cx.text);
             let _ = writeln!(s, "  found by shard {} of {}", cx.shard, plan.shards);
             s.push_str(&report::render_written(cx.files.as_ref()));
+            for p in &cx.missing_files {
+                let _ = writeln!(
+                    s,
+                    "  missing: {} (removed since shard {} wrote it; run that shard again to \
+                     write it)",
+                    p.display(),
+                    cx.shard
+                );
+            }
         }
     }
     let lines: Vec<SummaryLine> = m
