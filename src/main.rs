@@ -8,7 +8,8 @@
 //! diagnostic on stderr; with `check --json` also as JSON on stdout), 3 (`gpu run`) no device to
 //! run on, 4 a check stopped (SIGINT, SIGTERM, `--timeout`) before its bound with no
 //! counterexample found so far (for `check --shard`: its shard stopped; for `merge`: a shard the
-//! verdicts need is missing or was stopped); and, ended where they happen, 141 standard output closed
+//! verdicts need is missing or was stopped; for `export-coq`: its search stopped, the export
+//! written with the bounds it settled); and, ended where they happen, 141 standard output closed
 //! (`| head`, `output::print`), 130 another SIGINT or SIGTERM 2 s or more after the first
 //! (`cli::signals`).
 mod cli {
@@ -367,18 +368,25 @@ fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
 fn export_coq(args: &ExportCoqArgs) -> Result<Ended, Failure> {
     OutputDir::check(&args.output)?;
     let mapping = mapping::load(&args.mapping)?;
+    // SIGINT / SIGTERM stop the search; the export then states what it settled.
     let report = args
-        .options()
+        .options(cli::signals::stop_on_signals())
         .map(|opts| report::check_with_progress(&mapping, &opts))
         .transpose()?;
     let written = coq::export_checked_mapping(&mapping, report.as_ref(), &args.output)?;
+    let stopped = report.as_ref().is_some_and(|r| r.stopped);
     print(&format!(
-        "wrote {} files to {} (compile: cd {} && coq_makefile -f _CoqProject -o Makefile && make)\n",
+        "{}wrote {} files to {} (compile: cd {} && coq_makefile -f _CoqProject -o Makefile && make)\n",
+        if stopped {
+            "stopped before the bound: the export states the bounds the search settled\n"
+        } else {
+            ""
+        },
         written.files.len(),
         args.output.display(),
         args.output.display()
     ));
-    Ok(Ended::Done)
+    Ok(if stopped { Ended::Stopped } else { Ended::Done })
 }
 
 fn run_bench(args: &BenchArgs) -> Result<Ended, Failure> {

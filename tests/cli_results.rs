@@ -137,6 +137,44 @@ fn sigint_stops_a_check_with_what_is_settled() {
 
 /// `| head -1`: the program ends quietly with the status of a pipe close, and a full disk is a
 /// diagnostic with status 2.
+/// SIGTERM stops `export-coq`'s search: the export is written with the bounds the search settled
+/// (no claim beyond them) and the exit status is a stopped check's, 4 (it used to die with 143
+/// and write nothing).
+#[test]
+fn sigterm_stops_an_export_with_what_is_settled() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("coq");
+    let mut child = binary()
+        .args(["export-coq", "mappings/rc11-ptx.map", "--bound", "12", "-o"])
+        .arg(&out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    // SAFETY: kill(2) on our own child's pid.
+    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(status.code(), Some(4), "{stdout}");
+    assert!(stdout.contains("stopped before the bound"), "{stdout}");
+    let obligations = std::fs::read_to_string(out.join("Obligations_rc11_ptx.v")).unwrap();
+    assert!(
+        obligations.contains("up to bound"),
+        "the settled bounds are stated"
+    );
+    assert!(
+        !obligations.contains("up to bound 12"),
+        "no claim beyond what was settled"
+    );
+}
+
 /// A closed standard output ends a command quietly with 141, a full one with a diagnostic and 2:
 /// a real command, and the help and version clap prints.
 #[test]

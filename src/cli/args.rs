@@ -354,9 +354,12 @@ pub struct ExportCoqArgs {
 }
 
 impl ExportCoqArgs {
-    /// The search to run before the export; `None` for `--bound 0`.
-    pub fn options(&self) -> Option<search::Options> {
-        (self.bound > 0).then(|| search::Options::natural(self.bound, self.solver.into()))
+    /// The search to run before the export, stopped by `stop`; `None` for `--bound 0`.
+    pub fn options(&self, stop: Stop) -> Option<search::Options> {
+        (self.bound > 0).then(|| search::Options {
+            stop,
+            ..search::Options::natural(self.bound, self.solver.into())
+        })
     }
 }
 
