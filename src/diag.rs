@@ -143,6 +143,53 @@ pub(crate) fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
     source_text(&shown, bytes)
 }
 
+/// The most bytes a model, litmus test or mapping file may have (the largest shipped one has
+/// 10 KB): the parsers' memory grows with their input, some 200 bytes per byte at worst.
+pub(crate) const MAX_INPUT_BYTES: usize = 1 << 20;
+
+/// The deepest nesting of brackets (`(`, `[`, `{`) a file may have, checked before a parser
+/// pushes them (real files stay below 20).
+pub(crate) const MAX_BRACKETS: usize = 1_000;
+
+/// Refuse, before parsing, a file `text` larger than `MAX_INPUT_BYTES` or whose brackets nest
+/// deeper than `MAX_BRACKETS`, at the position the limit is passed. `brackets` is the text the
+/// brackets are counted in (`text`, or `text` with its comments blanked, position for
+/// position).
+pub(crate) fn check_input_limits(path: &str, text: &Arc<str>, brackets: &str) -> Result<()> {
+    if text.len() > MAX_INPUT_BYTES {
+        let mut at = MAX_INPUT_BYTES;
+        while !text.is_char_boundary(at) {
+            at -= 1;
+        }
+        return Err(Error::at(
+            path,
+            text,
+            at..at,
+            format!(
+                "the file has {} bytes, more than the {MAX_INPUT_BYTES} a file may have",
+                text.len()
+            ),
+        ));
+    }
+    let mut depth = 0usize;
+    for (at, byte) in brackets.bytes().enumerate() {
+        match byte {
+            b'(' | b'[' | b'{' => depth += 1,
+            b')' | b']' | b'}' => depth = depth.saturating_sub(1),
+            _ => continue,
+        }
+        if depth > MAX_BRACKETS {
+            return Err(Error::at(
+                path,
+                text,
+                at..at + 1,
+                format!("brackets nested more than {MAX_BRACKETS} deep"),
+            ));
+        }
+    }
+    Ok(())
+}
+
 /// `bytes`, the contents of file `path`, as text; bytes that are not UTF-8 an error at the first
 /// bad one (the text before it is valid, so its lines and columns are the file's).
 pub(crate) fn source_text(path: &str, bytes: Vec<u8>) -> Result<Arc<str>> {
@@ -163,6 +210,20 @@ pub(crate) fn source_text(path: &str, bytes: Vec<u8>) -> Result<Arc<str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_file_too_large_or_nested_too_deeply_is_refused_before_parsing() {
+        let deep: Arc<str> = Arc::from(format!("let a = {}po", "(".repeat(3_000_000)));
+        let e = check_input_limits("deep.cat", &deep, &deep).unwrap_err();
+        assert!(e.message.contains("more than the"), "{}", e.message);
+        let deep: Arc<str> = Arc::from(format!("let a =\n {}po", "(*(".repeat(600)));
+        let e = check_input_limits("deep.cat", &deep, &deep).unwrap_err();
+        assert!(e.message.contains("nested more than 1000"), "{}", e.message);
+        // At the 1001st bracket: the first of the 501st `(*(`, after a space on line 2.
+        assert_eq!(e.line_col(), Some((2, 2 + 3 * 500)));
+        let flat: Arc<str> = Arc::from("(po) ".repeat(10_000));
+        assert!(check_input_limits("flat.cat", &flat, &flat).is_ok());
+    }
 
     #[test]
     fn a_file_that_is_not_utf8_is_refused_at_its_first_bad_byte() {

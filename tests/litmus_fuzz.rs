@@ -141,17 +141,29 @@ fn deep_nesting_is_an_error_not_a_stack_overflow() {
         "C t\n{{ x=0; }}\nP0 (int* x) {{ {} *x = 1; }}\nexists (x=0)",
         "if (1) ".repeat(20_000)
     );
-    let parens = format!(
-        "C t\n{{ x=0; }}\nP0 (int* x) {{ int r = {}1{}; }}\nexists (x=0)",
-        "(".repeat(50_000),
-        ")".repeat(50_000)
-    );
+    let parens = |n: usize| {
+        format!(
+            "C t\n{{ x=0; }}\nP0 (int* x) {{ int r = {}1{}; }}\nexists (x=0)",
+            "(".repeat(n),
+            ")".repeat(n)
+        )
+    };
     for text in [deep_prop, deep_chain, deep_expr, deep_stmt] {
         let err = litmus::parse_str("deep.litmus", &text)
             .err()
             .unwrap_or_else(|| panic!("deep input accepted"));
         assert!(err.message.contains("nested more than"), "{}", err.message);
     }
-    // Parentheses alone add no depth to the tree.
-    assert!(litmus::parse_str("parens.litmus", &parens).is_ok());
+    // Parentheses alone add no depth to the tree, but the parser's stack holds them: up to
+    // 1000 brackets deep (the thread's `{` one of them) parse, more are refused before parsing,
+    // at the bracket that passes the limit.
+    assert!(litmus::parse_str("parens.litmus", &parens(999)).is_ok());
+    let err = litmus::parse_str("parens.litmus", &parens(300_000)).unwrap_err();
+    assert!(
+        err.message.contains("brackets nested more than 1000 deep"),
+        "{}",
+        err.message
+    );
+    // `P0 (int* x) { int r = ` is 22 columns; its `{` and 1000 parentheses are 1001 deep.
+    assert_eq!(err.line_col(), Some((3, 22 + 1000)));
 }

@@ -86,6 +86,7 @@ fn parse_source(path: &str, text: &Arc<str>) -> diag::Result<Litmus> {
         }
     };
     let src = source::mask(path, text, title.body_start)?;
+    diag::check_input_limits(path, text, &src.masked)?;
     let layout = source::layout(&src, title.body_start)?;
     match arch {
         Arch::Ptx => ptx::parse(&src, title.name, &layout),

@@ -106,6 +106,7 @@ fn base_dir(path: &Path) -> PathBuf {
 }
 
 fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapping> {
+    diag::check_input_limits(path, &src, &src)?;
     let table = lower::lower(path, &src, syntax::parse(path, &src)?)?;
     let source_path = model_path(path, &src, dir, &table.source)?;
     let target_path = model_path(path, &src, dir, &table.target)?;
