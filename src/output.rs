@@ -10,7 +10,8 @@
 //! stale file of an earlier run is left beside new ones; a non-empty directory without that list
 //! is someone else's and is refused; a symbolic link is not followed; while a run holds the
 //! directory it keeps `.mapcheck-lock` locked, so a second run into it is refused, and on taking
-//! it sweeps the `.mapcheck-tmp-*` files a killed run left). Uses: `diag` (every failure is an `Error` naming the path).
+//! it sweeps the `.mapcheck-tmp-*` files a killed run left), and `check_file` (an output file's
+//! place checked before the work). Uses: `diag` (every failure is an `Error` naming the path).
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
@@ -100,7 +101,7 @@ pub fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> Result<()> {
 /// directories of its own), or a place this process cannot write into: the directory if it
 /// exists, else the nearest directory above it, where the run would create it. Creates nothing
 /// that stays.
-pub fn check_directory(dir: &Path) -> Result<()> {
+pub(crate) fn check_directory(dir: &Path) -> Result<()> {
     if dir.exists() && !dir.is_dir() {
         return Err(Error::file(
             dir.display().to_string(),
