@@ -129,7 +129,7 @@ pub(crate) fn enumerate(
         if prepared.code.candidates > limit && count_up_to(combos, model.coherence)?.is_none() {
             return Ok(Some(over_limit(test, &prepared.code, true, opts)));
         }
-        combos.extend(&[], &[0; 8], &[0; 8], &mut |combo| {
+        combos.extend(&[], &[0; 8], &[0; 8], &mut || Ok(()), &mut |combo| {
             for_each_barrier_choice(test, combo, &mut |blocked, syncbar| {
                 let shape = Shape::build(test, combos.threads.mem, combo, blocked, syncbar)?;
                 shape.for_each_rf_co(model, combos.threads.mem, f);

@@ -71,11 +71,14 @@ impl<'a> Combinations<'a> {
 
     /// Every extension of `combo` in which each read value is written by some chosen trace or
     /// initially (pruned as soon as a read cannot be matched by the threads still to choose).
+    /// `visit` is called on every trace considered for a thread, kept or pruned (an error from
+    /// it ends the walk: a bound on the work).
     pub(super) fn extend(
         &self,
         combo: &[&Trace],
         reads: &Bits,
         written: &Bits,
+        visit: &mut dyn FnMut() -> Result<()>,
         k: &mut dyn FnMut(&[&Trace]) -> Result<()>,
     ) -> Result<()> {
         let t = combo.len();
@@ -83,6 +86,7 @@ impl<'a> Combinations<'a> {
             return k(combo);
         }
         self.for_each_trace(t, &mut |valued| {
+            visit()?;
             let reads = bits_union(reads, &valued.reads);
             let written = bits_union(written, &valued.writes);
             if !bits_subset(
@@ -93,7 +97,7 @@ impl<'a> Combinations<'a> {
             }
             let mut longer = combo.to_vec();
             longer.push(&valued.trace);
-            self.extend(&longer, &reads, &written, k)
+            self.extend(&longer, &reads, &written, visit, k)
         })
     }
 }

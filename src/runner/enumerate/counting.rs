@@ -22,23 +22,36 @@ pub(super) fn count(combos: &Combinations, prepared: &Prepared, coherence: CoKin
         .ok_or_else(|| over_limit(threads.test, &prepared.code, true, threads.opts))
 }
 
-/// The candidates counted as `count` does; `None` as soon as the count exceeds the limit.
+/// The candidates counted as `count` does; `None` as soon as the count exceeds the limit, or
+/// the traces the count has gone through do (counting goes through every trace combination,
+/// most of them pruned before any candidate is counted: bounded so, it never costs more than
+/// judging the limit's worth of candidates would).
 pub(super) fn count_up_to(combos: &Combinations, coherence: CoKind) -> Result<Option<u128>> {
     let threads = combos.threads;
     let limit = u128::from(threads.opts.max_candidates);
-    let (mut counted, mut over) = (0u128, false);
-    let result = combos.extend(&[], &[0; 8], &[0; 8], &mut |combo| {
+    let over = std::cell::Cell::new(false);
+    let over_limit = || Error::file(&threads.test.name, "over the candidate limit");
+    let (mut counted, mut visited) = (0u128, 0u128);
+    let mut visit = || {
+        visited += 1;
+        over.set(visited > limit);
+        match over.get() {
+            true => Err(over_limit()),
+            false => Ok(()),
+        }
+    };
+    let result = combos.extend(&[], &[0; 8], &[0; 8], &mut visit, &mut |combo| {
         for_each_barrier_choice(threads.test, combo, &mut |blocked, _| {
             counted = counted.saturating_add(rf_co_count(combo, blocked, threads.mem, coherence));
-            over = counted > limit;
-            match over {
-                true => Err(Error::file(&threads.test.name, "over the candidate limit")),
+            over.set(counted > limit);
+            match over.get() {
+                true => Err(over_limit()),
                 false => Ok(()),
             }
         })
     });
     match result {
-        Err(_) if over => Ok(None),
+        Err(_) if over.get() => Ok(None),
         Err(e) => Err(e),
         Ok(()) => Ok(Some(counted)),
     }
