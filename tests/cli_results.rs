@@ -266,6 +266,56 @@ fn a_gpu_suite_into_a_file_is_refused() {
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
+/// A Graphviz that fails half-way (a full disk) leaves no SVG: its output is taken from its
+/// standard output and written whole or not at all (it used to write straight into place with
+/// `-o`, and a truncated `graph.svg` was kept).
+#[cfg(unix)]
+#[test]
+fn a_graphviz_that_fails_leaves_no_svg() {
+    use std::os::unix::fs::PermissionsExt as _;
+    let dir = tempfile::tempdir().unwrap();
+    let bin = dir.path().join("bin");
+    std::fs::create_dir(&bin).unwrap();
+    // Writes half an SVG where it is told to (`-o FILE`, else standard output), then fails.
+    let fake = bin.join("dot");
+    std::fs::write(
+        &fake,
+        "#!/bin/sh\nout=/dev/stdout\nwhile [ $# -gt 0 ]; do [ \"$1\" = -o ] && out=$2; shift; done\nprintf '<svg trunc' > \"$out\"\nexit 1\n",
+    )
+    .unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    let path = format!(
+        "{}:{}",
+        bin.display(),
+        std::env::var("PATH").unwrap_or_default()
+    );
+    let out = dir.path().join("cx");
+    let run = binary()
+        .env("PATH", path)
+        .args([
+            "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map",
+            "--bound",
+            "3",
+            "--axiom",
+            "Coherence",
+            "-o",
+        ])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&run.stderr);
+    no_panic(&err);
+    assert_eq!(run.status.code(), Some(1), "{err}");
+    let case = out.join("m4-release-acquire-gpu-narrowed-Coherence");
+    assert!(case.join("graph.dot").exists());
+    assert!(
+        !case.join("graph.svg").exists(),
+        "a failed dot's SVG was kept"
+    );
+    let stdout = String::from_utf8_lossy(&run.stdout);
+    assert!(!stdout.contains("graph.svg"), "{stdout}");
+}
+
 /// A check or an export into a place nothing can be written (`/proc`, even for root) is refused
 /// before the search, not at its first write.
 #[test]
