@@ -48,23 +48,20 @@ pub struct Files {
 impl Files {
     /// The files that exist, and the paths of those that do not.
     pub(crate) fn split_existing(&self) -> (Files, Vec<PathBuf>) {
+        let mut present = self.clone();
         let mut missing = vec![];
-        let present = self.clone();
-        let keep = |p: Option<PathBuf>, missing: &mut Vec<PathBuf>| match p {
-            Some(p) if !p.exists() => {
-                missing.push(p);
-                None
+        for slot in [
+            &mut present.source,
+            &mut present.target,
+            &mut present.dot,
+            &mut present.svg,
+            &mut present.readings,
+            &mut present.coq,
+        ] {
+            if slot.as_ref().is_some_and(|p| !p.exists()) {
+                missing.extend(slot.take());
             }
-            other => other,
-        };
-        let present = Files {
-            source: keep(present.source, &mut missing),
-            target: keep(present.target, &mut missing),
-            dot: keep(present.dot, &mut missing),
-            svg: keep(present.svg, &mut missing),
-            readings: keep(present.readings, &mut missing),
-            coq: keep(present.coq, &mut missing),
-        };
+        }
         (present, missing)
     }
 

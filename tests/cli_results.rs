@@ -19,6 +19,47 @@ fn no_panic(err: &str) {
     assert!(!err.contains("panicked"), "{err}");
 }
 
+/// `mapcheck args` is refused before any work: status 2, nothing on standard output, and a
+/// diagnostic saying `says`.
+fn refused(args: &[&str], says: &str) {
+    let (code, out, err) = mapcheck(args);
+    assert_eq!(code, 2, "{args:?}: {err}");
+    assert!(out.is_empty(), "{args:?}: {out}");
+    assert!(err.contains(says), "{args:?}: {err}");
+}
+
+/// `mapcheck args OUT`, sent `signal` `times` times at once after 2 seconds: its exit status,
+/// its standard output, and how long it ran after the signal.
+fn signalled(
+    args: &[&str],
+    out: &Path,
+    signal: i32,
+    times: usize,
+) -> (Option<i32>, String, Duration) {
+    let mut child = binary()
+        .args(args)
+        .arg(out)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    std::thread::sleep(Duration::from_secs(2));
+    for _ in 0..times {
+        // SAFETY: kill(2) on our own child's pid.
+        assert_eq!(unsafe { libc::kill(child.id() as i32, signal) }, 0);
+    }
+    let asked = Instant::now();
+    let mut stdout = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut stdout)
+        .unwrap();
+    let status = child.wait().unwrap();
+    (status.code(), stdout, asked.elapsed())
+}
+
 /// A check at a bound it cannot finish, stopped by `--timeout`: exit 4, and every axiom says the
 /// largest bound it finished and the bound it was stopped in. (Coherence and Atomicity of
 /// `rc11-ptx.map` have no counterexample, so nothing found is the only right outcome.)
@@ -96,47 +137,29 @@ fn a_timeout_with_json_gives_the_partial_result() {
 #[test]
 fn sigint_stops_a_check_with_what_is_settled() {
     let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("cx");
-    let mut child = binary()
-        .args([
+    // Twice at once, as `timeout -s INT` does (the child, then its process group): still one
+    // request, not the forced exit a later second Ctrl-C gives.
+    let (code, stdout, after) = signalled(
+        &[
             "mappings/rc11-ptx.map",
             "--bound",
             "12",
             "--axiom",
             "Coherence",
             "-o",
-        ])
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_secs(2));
-    // Twice at once, as `timeout -s INT` does (the child, then its process group): still one
-    // request, not the forced exit a later second Ctrl-C gives.
-    for _ in 0..2 {
-        // SAFETY: kill(2) on our own child's pid.
-        assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);
-    }
-    let asked = Instant::now();
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    let status = child.wait().unwrap();
+        ],
+        &dir.path().join("cx"),
+        libc::SIGINT,
+        2,
+    );
     assert!(
-        asked.elapsed() < Duration::from_secs(60),
+        after < Duration::from_secs(60),
         "still running a minute after SIGINT"
     );
-    assert_eq!(status.code(), Some(4), "{stdout}");
+    assert_eq!(code, Some(4), "{stdout}");
     assert!(stdout.contains("stopped (SIGINT)"), "{stdout}");
 }
 
-/// `| head -1`: the program ends quietly with the status of a pipe close, and a full disk is a
-/// diagnostic with status 2.
 /// SIGTERM stops `export-coq`'s search: the export is written with the bounds the search settled
 /// (no claim beyond them) and the exit status is a stopped check's, 4 (it used to die with 143
 /// and write nothing).
@@ -144,25 +167,13 @@ fn sigint_stops_a_check_with_what_is_settled() {
 fn sigterm_stops_an_export_with_what_is_settled() {
     let dir = tempfile::tempdir().unwrap();
     let out = dir.path().join("coq");
-    let mut child = binary()
-        .args(["export-coq", "mappings/rc11-ptx.map", "--bound", "12", "-o"])
-        .arg(&out)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    std::thread::sleep(Duration::from_secs(2));
-    // SAFETY: kill(2) on our own child's pid.
-    assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGTERM) }, 0);
-    let mut stdout = String::new();
-    child
-        .stdout
-        .take()
-        .unwrap()
-        .read_to_string(&mut stdout)
-        .unwrap();
-    let status = child.wait().unwrap();
-    assert_eq!(status.code(), Some(4), "{stdout}");
+    let (code, stdout, _) = signalled(
+        &["export-coq", "mappings/rc11-ptx.map", "--bound", "12", "-o"],
+        &out,
+        libc::SIGTERM,
+        1,
+    );
+    assert_eq!(code, Some(4), "{stdout}");
     assert!(stdout.contains("stopped before the bound"), "{stdout}");
     let obligations = std::fs::read_to_string(out.join("Obligations_rc11_ptx.v")).unwrap();
     assert!(
@@ -237,10 +248,7 @@ fn a_count_of_zero_is_refused() {
         ],
     ];
     for args in commands {
-        let (code, out, err) = mapcheck(args);
-        assert_eq!(code, 2, "{args:?}: {err}");
-        assert!(out.is_empty(), "{args:?}: {out}");
-        assert!(err.contains("must be at least 1"), "{args:?}: {err}");
+        refused(args, "must be at least 1");
     }
 }
 
@@ -251,18 +259,19 @@ fn a_gpu_suite_into_a_file_is_refused() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("f");
     std::fs::write(&file, "mine").unwrap();
-    let (code, out, err) = mapcheck(&[
-        "gpu",
-        "suite",
-        "tests/data/gpu",
-        "--target",
-        "opencl",
-        "-o",
-        file.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(!out.contains("skipped"), "{out}");
-    assert!(err.contains("is not a directory"), "{err}");
+    // Nothing printed: no test "skipped".
+    refused(
+        &[
+            "gpu",
+            "suite",
+            "tests/data/gpu",
+            "--target",
+            "opencl",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        "is not a directory",
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 
@@ -324,17 +333,17 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
         return;
     }
     for command in ["check", "export-coq"] {
-        let (code, out, err) = mapcheck(&[
-            command,
-            "mappings/rc11-ptx.map",
-            "--bound",
-            "9",
-            "-o",
-            "/proc/mapcheck-output",
-        ]);
-        assert_eq!(code, 2, "{command}: {err}");
-        assert!(out.is_empty(), "{command}: {out}");
-        assert!(err.contains("cannot write into /proc"), "{command}: {err}");
+        refused(
+            &[
+                command,
+                "mappings/rc11-ptx.map",
+                "--bound",
+                "9",
+                "-o",
+                "/proc/mapcheck-output",
+            ],
+            "cannot write into /proc",
+        );
     }
 }
 
@@ -396,19 +405,19 @@ fn two_writers_into_one_directory_leave_one_result() {
 fn a_repair_into_a_missing_directory_is_refused_before_the_search() {
     let dir = tempfile::tempdir().unwrap();
     let to = dir.path().join("missing").join("r.map");
-    let (code, out, err) = mapcheck(&[
-        "repair",
-        "mappings/rc11-ptx.map",
-        "--bound",
-        "5",
-        "-o",
-        to.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(out.is_empty(), "{out}");
     // The refusal, not the write after a finished repair (which says "creating a temporary
     // file").
-    assert!(err.contains("missing does not exist"), "{err}");
+    refused(
+        &[
+            "repair",
+            "mappings/rc11-ptx.map",
+            "--bound",
+            "5",
+            "-o",
+            to.to_str().unwrap(),
+        ],
+        "missing does not exist",
+    );
 }
 
 /// `-o FILE` is refused before the search starts (nothing printed but the error).
@@ -417,16 +426,16 @@ fn an_output_path_that_is_a_file_is_refused_before_any_work() {
     let dir = tempfile::tempdir().unwrap();
     let file = dir.path().join("results.txt");
     std::fs::write(&file, "mine").unwrap();
-    let (code, stdout, err) = mapcheck(&[
-        "mappings/rc11-ptx.map",
-        "--bound",
-        "9",
-        "-o",
-        file.to_str().unwrap(),
-    ]);
-    assert_eq!(code, 2, "{err}");
-    assert!(stdout.is_empty(), "{stdout}");
-    assert!(err.contains("is not a directory"), "{err}");
+    refused(
+        &[
+            "mappings/rc11-ptx.map",
+            "--bound",
+            "9",
+            "-o",
+            file.to_str().unwrap(),
+        ],
+        "is not a directory",
+    );
     assert_eq!(std::fs::read_to_string(&file).unwrap(), "mine");
 }
 

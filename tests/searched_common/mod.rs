@@ -11,7 +11,6 @@
 //! `wf_consistent_b`, a chain of mirrors in `Mirror_wf.v`, is the one call it leaves to its
 //! caller (the tests use the evaluator on `models/wf.cat`, which `tests/coq_fidelity.rs` ties to
 //! that mirror).
-#![allow(dead_code)]
 
 use std::cell::Cell;
 use std::collections::{BTreeSet, HashMap};
