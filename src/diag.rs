@@ -43,6 +43,8 @@ pub struct Error {
     pub message: String,
     /// Further lines printed under the message (hints, context); empty when there are none.
     pub notes: Vec<String>,
+    /// Whether the rendering may echo the whole source line around the span (`span_only`).
+    echo_line: bool,
 }
 
 pub(crate) type Result<T> = std::result::Result<T, Error>;
@@ -56,6 +58,7 @@ impl Error {
             span: None,
             message: message.into(),
             notes: vec![],
+            echo_line: true,
         }
     }
     /// An error at `span` of `source`.
@@ -73,10 +76,17 @@ impl Error {
             span: Some(start..end),
             message: message.into(),
             notes: vec![],
+            echo_line: true,
         }
     }
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> Error {
         self.notes.push(note.into());
+        self
+    }
+    /// The same error, rendered with no more of its file than the span it points at (for a
+    /// file outside the places the user named, whose other text is not the user's to see).
+    pub(crate) fn span_only(mut self) -> Error {
+        self.echo_line = false;
         self
     }
     /// 1-based line and column of the start of the span.
@@ -103,7 +113,7 @@ impl Error {
         let mut out = NoColor::new(Vec::new());
         let config = term::Config::default();
         match (&self.source, &self.span) {
-            (Some(src), Some(span)) => {
+            (Some(src), Some(span)) if self.echo_line => {
                 let file = SimpleFile::new(self.path.clone(), src.clone());
                 let d = Diagnostic::error()
                     .with_message(&self.message)
@@ -114,13 +124,25 @@ impl Error {
                 String::from_utf8_lossy(&out.into_inner()).into_owned()
             }
             _ => {
-                let mut s = format!("error: {}: {}\n", self.path, self.message);
+                let mut s = format!("error: {self}\n");
+                if let (false, Some(src), Some(span)) = (self.echo_line, &self.source, &self.span) {
+                    s.push_str(&format!("  = at `{}`\n", clipped(&src[span.clone()])));
+                }
                 for n in &self.notes {
                     s.push_str(&format!("  = {n}\n"));
                 }
                 s
             }
         }
+    }
+}
+
+/// At most `MAX_ECHO` characters of `text`, an ellipsis marking any cut.
+fn clipped(text: &str) -> String {
+    const MAX_ECHO: usize = 80;
+    match text.char_indices().nth(MAX_ECHO) {
+        Some((cut, _)) => format!("{}…", &text[..cut]),
+        None => text.to_string(),
     }
 }
 

@@ -87,3 +87,90 @@ fn syntax_errors_say_what_was_expected() {
     let e = ir::load_str("s.cat", "acyclic po as", None).unwrap_err();
     assert_eq!(e.notes, ["expected a name"]);
 }
+
+/// A fresh directory with `model/top.cat` including `include`, and `secret.cat` beside `model/`
+/// (outside it) holding text no diagnostic may show beyond the span it points at.
+fn include_case(name: &str, include: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mapcheck-include-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("model")).unwrap();
+    std::fs::write(
+        dir.join("secret.cat"),
+        "let a = po\nlet b = rf secret-words-of-line-two\n",
+    )
+    .unwrap();
+    let include = include.replace("DIR", &dir.display().to_string());
+    std::fs::write(
+        dir.join("model/top.cat"),
+        format!("include \"{include}\"\nacyclic po as A\n"),
+    )
+    .unwrap();
+    dir
+}
+
+/// Issue 41 row 12: an include that resolves outside the model's directory, each -I directory
+/// and cat-lib (`..`, an absolute path, a symbolic link) is refused at the include, before the
+/// file is read; -I or --allow-include-anywhere lets it in, and a diagnostic in a file read only
+/// under the latter shows just the text it points at.
+#[test]
+fn includes_stay_under_the_models_directory_and_include_directories() {
+    for (name, include) in [("up", "../secret.cat"), ("absolute", "DIR/secret.cat")] {
+        let dir = include_case(name, include);
+        let e = ir::load(&dir.join("model/top.cat")).unwrap_err();
+        assert_eq!(e.path, dir.join("model/top.cat").display().to_string());
+        assert_eq!(e.line_col(), Some((1, 9)), "{}", e.render());
+        assert!(
+            e.message
+                .contains("outside the directories a model may include from"),
+            "{}",
+            e.render()
+        );
+        assert!(!e.render().contains("secret-words"), "{}", e.render());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+    let dir = include_case("link", "link.cat");
+    std::os::unix::fs::symlink(dir.join("secret.cat"), dir.join("model/link.cat")).unwrap();
+    let e = ir::load(&dir.join("model/top.cat")).unwrap_err();
+    assert!(
+        e.message.contains("outside the directories"),
+        "{}",
+        e.render()
+    );
+    let with = |opts: ir::LoadOptions| ir::load_with(&dir.join("model/top.cat"), &opts);
+    // A lowering error (the file as written) and a syntax error, each on line 2.
+    for (second_line, message) in [
+        ("let b = rf secret-words-of-line-two", "not a function"),
+        ("let b = ) secret-words-of-line-two", "unexpected"),
+    ] {
+        std::fs::write(
+            dir.join("secret.cat"),
+            format!("let a = po\n{second_line}\n"),
+        )
+        .unwrap();
+        let inside = with(ir::LoadOptions {
+            include_dirs: vec![dir.clone()],
+            ..ir::LoadOptions::default()
+        })
+        .unwrap_err();
+        assert!(inside.message.contains(message), "{}", inside.render());
+        assert!(
+            inside.render().contains("secret-words"),
+            "{}",
+            inside.render()
+        );
+        let anywhere = with(ir::LoadOptions {
+            include_anywhere: true,
+            ..ir::LoadOptions::default()
+        })
+        .unwrap_err();
+        assert_eq!(anywhere.message, inside.message);
+        assert_eq!(anywhere.line_col(), inside.line_col());
+        let shown = anywhere.render();
+        assert!(
+            !shown.contains("secret-words") && !shown.contains("let b"),
+            "{shown}"
+        );
+        assert!(shown.contains("link.cat:2:9"), "{shown}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}

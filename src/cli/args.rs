@@ -130,6 +130,10 @@ pub struct CatArgs {
     /// Look for included files here too, after the including file's directory (herd's -I).
     #[arg(short = 'I', value_name = "DIR")]
     pub include: Vec<PathBuf>,
+    /// Read an included file even where it lies outside the model's directory, every -I
+    /// directory and mapcheck's cat-lib (refused by default).
+    #[arg(long)]
+    pub allow_include_anywhere: bool,
     /// Enable herd's variant NAME (`if "NAME"` in the model).
     #[arg(long, value_name = "NAME")]
     pub variant: Vec<String>,
@@ -150,6 +154,8 @@ impl CatArgs {
     pub fn load_options(&self) -> ir::LoadOptions {
         ir::LoadOptions {
             include_dirs: self.include.clone(),
+            include_roots: vec![],
+            include_anywhere: self.allow_include_anywhere,
             variants: self.variant.clone(),
             dialect: self.dialect.map(|d| match d {
                 DialectArg::Mapcheck => ir::Dialect::Mapcheck,

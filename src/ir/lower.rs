@@ -72,6 +72,12 @@ fn lower_top_here(
         options: opts.clone(),
         ..Lowerer::default()
     };
+    lw.include_roots = dir
+        .into_iter()
+        .chain(opts.include_dirs.iter().map(PathBuf::as_path))
+        .chain(opts.include_roots.iter().map(PathBuf::as_path))
+        .filter_map(|d| std::fs::canonicalize(d).ok())
+        .collect();
     lw.model.path = path.to_string();
     lw.model.title = file_ast.title.as_ref().map(|t| t.text.clone());
     lw.model.arch = file_ast.title.as_ref().and_then(|t| t.arch.clone());
@@ -101,6 +107,9 @@ struct SourceFile {
     text: Arc<str>,
     /// Where its `include`s are resolved; `None` for text with no directory.
     dir: Option<PathBuf>,
+    /// Whether it lies outside the include roots (read under `include_anywhere`): its
+    /// diagnostics echo only their spans.
+    outside_roots: bool,
 }
 
 /// An expression being lowered: its IR, its kind (`None` for the polymorphic `0`), its size.
@@ -197,6 +206,8 @@ struct Lowerer {
     files: Vec<SourceFile>,
     /// Files being lowered (canonical path, path as shown), outermost first.
     including: Vec<(PathBuf, String)>,
+    /// The directories, canonical, that an included file must lie under (`LoadOptions`).
+    include_roots: Vec<PathBuf>,
     scope: Vec<(String, Entry)>,
     model: Model,
     coherence: Option<(CoKind, String)>,
@@ -261,13 +272,19 @@ impl Lowerer {
             path: path.to_string(),
             text,
             dir: dir.map(Path::to_path_buf),
+            outside_roots: false,
         });
         self.files.len() - 1
     }
 
     fn err(&self, file: FileId, span: ast::Span, message: impl Into<String>) -> diag::Error {
         let f = &self.files[file];
-        diag::Error::at(&f.path, &f.text, span.range(), message)
+        let e = diag::Error::at(&f.path, &f.text, span.range(), message);
+        if f.outside_roots {
+            e.span_only()
+        } else {
+            e
+        }
     }
 
     fn text(&self, file: FileId, span: ast::Span) -> String {

@@ -262,12 +262,19 @@ impl Dialect {
 }
 
 /// How a model file is read: where `include`s are looked for after the including file's
-/// directory (herd's `-I DIR`; the bundled library `cat-lib/` comes last), the variants herd's
+/// directory (herd's `-I DIR`; the bundled library `cat-lib/` comes last) and where an included
+/// file may lie (under the model's directory or one of those; decision 015), the variants herd's
 /// `if "name"` sees as enabled, and the dialect.
 #[derive(Clone, Debug, Default)]
 pub struct LoadOptions {
     /// Directories searched, in order, for an `include`d file not found beside the including file.
     pub include_dirs: Vec<PathBuf>,
+    /// Directories, besides the model's own and each of `include_dirs`, that an included file
+    /// may lie in (a mapping's: the directories of both of its models).
+    pub include_roots: Vec<PathBuf>,
+    /// Read an included file wherever it lies (`--allow-include-anywhere`); its diagnostics
+    /// then echo only the text they point at.
+    pub include_anywhere: bool,
     /// Variant names herd's `if "name"` sees as enabled; empty: none is.
     pub variants: Vec<String>,
     /// Whose meaning the names a model uses without defining have (`--dialect`); `None`: the

@@ -110,13 +110,17 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
     let table = lower::lower(path, &src, syntax::parse(path, &src)?)?;
     let source_path = model_path(path, &src, dir, &table.source)?;
     let target_path = model_path(path, &src, dir, &table.target)?;
-    let source = load_model(path, &source_path, "source", &[])?;
+    let roots: Vec<PathBuf> = [&source_path, &target_path]
+        .into_iter()
+        .map(|m| base_dir(m))
+        .collect();
+    let source = load_model(path, &source_path, "source", &[], &roots)?;
     let variants: Vec<String> = table
         .target_variants
         .iter()
         .map(|w| w.text.clone())
         .collect();
-    let target = load_model(path, &target_path, "target", &variants)?;
+    let target = load_model(path, &target_path, "target", &variants, &roots)?;
     check_variants_tested(path, &src, &table.target_variants, &target)?;
     let Table {
         scopes,
@@ -196,9 +200,11 @@ fn load_model(
     model: &Path,
     role: &str,
     variants: &[String],
+    include_roots: &[PathBuf],
 ) -> diag::Result<ir::Model> {
     let opts = ir::LoadOptions {
         variants: variants.to_vec(),
+        include_roots: include_roots.to_vec(),
         ..ir::LoadOptions::default()
     };
     ir::load_with(model, &opts).map_err(|e| {

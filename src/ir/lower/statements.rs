@@ -15,6 +15,8 @@ struct Included {
     dir: Option<PathBuf>,
     /// What include cycles are detected by.
     canon: PathBuf,
+    /// Whether it lies outside every include root (read under `include_anywhere`).
+    outside_roots: bool,
 }
 
 const NOTE_CHECK: &str =
@@ -164,8 +166,16 @@ impl Lowerer {
                 .err(file, span, "include cycle")
                 .with_note(chain.join(" includes ")));
         }
-        let included = cat::parse(&found.shown, &found.text)?;
+        let outside = found.outside_roots;
+        let included = cat::parse(&found.shown, &found.text).map_err(|e| {
+            if outside {
+                e.span_only()
+            } else {
+                e
+            }
+        })?;
         let id = self.add_file(&found.shown, found.text, found.dir.as_deref());
+        self.files[id].outside_roots = outside;
         self.including.push((found.canon, found.shown));
         self.lower_stmts(id, &included.stmts)?;
         self.including.pop();
@@ -173,7 +183,9 @@ impl Lowerer {
     }
 
     /// Where `include "path"` is read from, as herd looks: the including file's directory, each
-    /// `-I` directory in order, then the bundled library (`library`).
+    /// `-I` directory in order, then the bundled library (`library`). The file found must lie
+    /// under an include root, symbolic links followed, unless `include_anywhere`; one that does
+    /// not is refused before it is read.
     fn find_include(&self, file: FileId, path: &str, span: ast::Span) -> diag::Result<Included> {
         let dirs: Vec<PathBuf> = self.files[file]
             .dir
@@ -191,13 +203,19 @@ impl Lowerer {
                 )
             };
             let canon = std::fs::canonicalize(&full).map_err(read)?;
-            let text = crate::diag::source_text(&shown, std::fs::read(&full).map_err(read)?)?;
+            let outside_roots = !self.include_roots.iter().any(|r| canon.starts_with(r));
+            if outside_roots && !self.options.include_anywhere {
+                return Err(self.outside_roots(file, span, path, &canon));
+            }
+            let text = crate::diag::source_text(&shown, std::fs::read(&full).map_err(read)?)
+                .map_err(|e| if outside_roots { e.span_only() } else { e })?;
             let dir = full.parent().map(Path::to_path_buf);
             return Ok(Included {
                 shown,
                 text,
                 dir,
                 canon,
+                outside_roots,
             });
         }
         if let Some(text) = library::file(path) {
@@ -209,6 +227,7 @@ impl Lowerer {
                 text,
                 dir: None,
                 canon,
+                outside_roots: false,
             });
         }
         let Some(first) = dirs.first().map(|d| d.join(path)) else {
@@ -232,6 +251,34 @@ impl Lowerer {
             ));
         }
         Err(e)
+    }
+
+    /// The refusal of an include that resolved to `canon`, outside every include root.
+    fn outside_roots(
+        &self,
+        file: FileId,
+        span: ast::Span,
+        path: &str,
+        canon: &Path,
+    ) -> diag::Error {
+        let roots: Vec<String> = self
+            .include_roots
+            .iter()
+            .map(|r| r.display().to_string())
+            .collect();
+        self.err(
+            file,
+            span,
+            format!(
+                "cannot include `{path}`: it is `{}`, outside the directories a model may include from",
+                canon.display()
+            ),
+        )
+        .with_note(format!(
+            "a model includes from under its own directory, each -I directory (a mapping's models: either model's directory) and mapcheck's cat-lib; here: {}",
+            if roots.is_empty() { "cat-lib only".to_string() } else { roots.join(", ") }
+        ))
+        .with_note("pass --allow-include-anywhere to read it all the same")
     }
 
     pub(super) fn lower_with(
