@@ -22,152 +22,144 @@ pub enum Kind {
     Rel,
 }
 
-/// An annotation tag attached by the litmus front ends; each is also the set of events carrying it.
-///
-/// Every property of a tag is one exhaustive `match` below (`name`, `role`, `level`), so a
-/// new variant does not compile until each is given. Tags compare by name (`Ord`) and print as
-/// their name (`Display`; `Debug` quotes it), as the strings they replace did: sorted lists,
-/// `BTreeMap`s of classes and messages quoting instructions are unchanged.
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
-pub enum Tag {
-    /// Non-atomic access (C, OpenCL).
-    Na,
-    /// PTX .weak access (no scope).
-    Weak,
-    /// Relaxed (C memory_order_relaxed, PTX .relaxed).
-    Rlx,
-    /// Acquire.
-    Acq,
-    /// Release.
-    Rel,
-    /// Acquire-release.
-    AcqRel,
-    /// Sequentially consistent (C seq_cst, PTX fence.sc).
-    Sc,
-    /// C memory_order_consume.
-    Con,
-    /// PTX .volatile access (treated as .relaxed.sys).
-    V,
-    /// PTX red: an RMW with no destination register (forms no acquire pattern).
-    Red,
-    /// PTX .cta scope.
-    Cta,
-    /// PTX .gpu scope.
-    Gpu,
-    /// PTX .sys scope.
-    Sys,
-    /// OpenCL memory_scope_work_item.
-    Wi,
-    /// OpenCL memory_scope_sub_group.
-    Sg,
-    /// OpenCL memory_scope_work_group.
-    Wg,
-    /// OpenCL memory_scope_device.
-    Dev,
-    /// OpenCL memory_scope_all_svm_devices.
-    All,
-    /// Access to (or fence on) global memory.
-    Global,
-    /// Access to (or fence on) local memory.
-    Local,
-    /// Barrier that waits (bar.cta.sync, OpenCL barrier).
-    Sync,
-    /// Barrier that only arrives (bar.cta.arrive).
-    Arrive,
-    /// PTX 7.5 surface proxy: sust / suld, fence.proxy.surface.
-    Sur,
-    /// PTX 7.5 texture proxy: tld, fence.proxy.texture.
-    Tex,
-    /// PTX 7.5 constant proxy: cold (ld.const), fence.proxy.constant.
-    Const,
-    /// PTX 7.5 fence.proxy.alias (orders accesses through virtual aliases).
-    Alias,
-    /// Vulkan QueueFamily scope (`.qf`).
-    Qf,
-    /// Vulkan Device scope (`.dv`): every thread of the test.
-    Dv,
-    /// Vulkan atomic access (`ld.atom`, `st.atom`, `rmw.atom`).
-    Atom,
-    /// Vulkan non-private access: it takes part in inter-thread ordering (`.nonpriv`, `.av`,
-    /// `.vis`, every atomic).
-    Nonpriv,
-    /// Vulkan write with an availability operation (`st.av`, every atomic write).
-    Av,
-    /// Vulkan read with a visibility operation (`ld.vis`, every atomic read).
-    Vis,
-    /// Vulkan release whose semantics include MakeAvailable (`.semav`).
-    Semav,
-    /// Vulkan acquire whose semantics include MakeVisible (`.semvis`).
-    Semvis,
-    /// Vulkan availability operation to the device domain (`avdevice`, issued by the host).
-    Avdevice,
-    /// Vulkan visibility operation from the device domain (`visdevice`, issued by the host).
-    Visdevice,
-    /// Vulkan storage class 0 of an access (`.sc0`).
-    Sc0,
-    /// Vulkan storage class 1 of an access (`.sc1`).
-    Sc1,
-    /// Vulkan storage class 2 of an access (`.sc2`).
-    Sc2,
-    /// Vulkan storage class 3 of an access (`.sc3`).
-    Sc3,
-    /// Vulkan memory semantics over storage class 0 (`.semsc0`).
-    Semsc0,
-    /// Vulkan memory semantics over storage class 1 (`.semsc1`).
-    Semsc1,
-    /// Vulkan memory semantics over storage class 2 (`.semsc2`).
-    Semsc2,
-    /// Vulkan memory semantics over storage class 3 (`.semsc3`).
-    Semsc3,
+/// Declares the tags: one row each (doc, variant, the set name models use, its role, and for a
+/// scope tag its level after `at`). It generates the enum, `TAGS` (every tag, in the rows' order)
+/// and `Tag::name`, `Tag::role` and `Tag::level`, so a tag is written once and cannot be left
+/// out of a list.
+macro_rules! tags {
+    (@level) => { None };
+    (@level $level:ident) => { Some(Level::$level) };
+    ($($(#[doc = $doc:literal])* $variant:ident $name:literal $role:ident $(at $level:ident)?;)*) => {
+        /// An annotation tag attached by the litmus front ends; each is also the set of events
+        /// carrying it.
+        ///
+        /// Tags compare by name (`Ord`) and print as their name (`Display`; `Debug` quotes it),
+        /// as the strings they replace did: sorted lists, `BTreeMap`s of classes and messages
+        /// quoting instructions are unchanged.
+        #[derive(Clone, Copy, PartialEq, Eq, Hash)]
+        pub enum Tag {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        /// Every tag, in the vocabulary's order (the order of `all_names`).
+        pub(crate) const TAGS: [Tag; [$(Tag::$variant),*].len()] = [$(Tag::$variant),*];
+
+        impl Tag {
+            /// The set name models use (`ACQ`).
+            pub fn name(self) -> &'static str {
+                match self {
+                    $(Tag::$variant => $name,)*
+                }
+            }
+
+            /// What the tag says about its event.
+            pub(crate) fn role(self) -> Role {
+                match self {
+                    $(Tag::$variant => Role::$role,)*
+                }
+            }
+
+            /// The scope level of a scope tag; `None` for every other tag.
+            pub(crate) fn level(self) -> Option<Level> {
+                match self {
+                    $(Tag::$variant => tags!(@level $($level)?),)*
+                }
+            }
+        }
+    };
 }
 
-/// Every tag, in the vocabulary's order (the order of `all_names`).
-pub(crate) const TAGS: [Tag; 44] = [
-    Tag::Na,
-    Tag::Weak,
-    Tag::Rlx,
-    Tag::Acq,
-    Tag::Rel,
-    Tag::AcqRel,
-    Tag::Sc,
-    Tag::Con,
-    Tag::V,
-    Tag::Red,
-    Tag::Cta,
-    Tag::Gpu,
-    Tag::Sys,
-    Tag::Wi,
-    Tag::Sg,
-    Tag::Wg,
-    Tag::Dev,
-    Tag::All,
-    Tag::Global,
-    Tag::Local,
-    Tag::Sync,
-    Tag::Arrive,
-    Tag::Sur,
-    Tag::Tex,
-    Tag::Const,
-    Tag::Alias,
-    Tag::Qf,
-    Tag::Dv,
-    Tag::Atom,
-    Tag::Nonpriv,
-    Tag::Av,
-    Tag::Vis,
-    Tag::Semav,
-    Tag::Semvis,
-    Tag::Avdevice,
-    Tag::Visdevice,
-    Tag::Sc0,
-    Tag::Sc1,
-    Tag::Sc2,
-    Tag::Sc3,
-    Tag::Semsc0,
-    Tag::Semsc1,
-    Tag::Semsc2,
-    Tag::Semsc3,
-];
+tags! {
+    /// Non-atomic access (C, OpenCL).
+    Na "NA" Order;
+    /// PTX .weak access (no scope).
+    Weak "WEAK" Order;
+    /// Relaxed (C memory_order_relaxed, PTX .relaxed).
+    Rlx "RLX" Order;
+    /// Acquire.
+    Acq "ACQ" Order;
+    /// Release.
+    Rel "REL" Order;
+    /// Acquire-release.
+    AcqRel "ACQ_REL" Order;
+    /// Sequentially consistent (C seq_cst, PTX fence.sc).
+    Sc "SC" Order;
+    /// C memory_order_consume.
+    Con "CON" Order;
+    /// PTX .volatile access (treated as .relaxed.sys).
+    V "V" Order;
+    /// PTX red: an RMW with no destination register (forms no acquire pattern).
+    Red "RED" Flavour;
+    /// PTX .cta scope.
+    Cta "CTA" Scope at Cta;
+    /// PTX .gpu scope.
+    Gpu "GPU" Scope at Gpu;
+    /// PTX .sys scope.
+    Sys "SYS" Scope at System;
+    /// OpenCL memory_scope_work_item.
+    Wi "WI" Scope at Thread;
+    /// OpenCL memory_scope_sub_group.
+    Sg "SG" Scope at Subgroup;
+    /// OpenCL memory_scope_work_group.
+    Wg "WG" Scope at Cta;
+    /// OpenCL memory_scope_device.
+    Dev "DEV" Scope at Gpu;
+    /// OpenCL memory_scope_all_svm_devices.
+    All "ALL" Scope at System;
+    /// Access to (or fence on) global memory.
+    Global "GLOBAL" Region;
+    /// Access to (or fence on) local memory.
+    Local "LOCAL" Region;
+    /// Barrier that waits (bar.cta.sync, OpenCL barrier).
+    Sync "SYNC" Flavour;
+    /// Barrier that only arrives (bar.cta.arrive).
+    Arrive "ARRIVE" Flavour;
+    /// PTX 7.5 surface proxy: sust / suld, fence.proxy.surface.
+    Sur "SUR" Proxy;
+    /// PTX 7.5 texture proxy: tld, fence.proxy.texture.
+    Tex "TEX" Proxy;
+    /// PTX 7.5 constant proxy: cold (ld.const), fence.proxy.constant.
+    Const "CONST" Proxy;
+    /// PTX 7.5 fence.proxy.alias (orders accesses through virtual aliases).
+    Alias "ALIAS" Proxy;
+    /// Vulkan QueueFamily scope (`.qf`).
+    Qf "QF" Scope at Gpu;
+    /// Vulkan Device scope (`.dv`): every thread of the test.
+    Dv "DV" Scope at System;
+    /// Vulkan atomic access (`ld.atom`, `st.atom`, `rmw.atom`).
+    Atom "ATOM" Flavour;
+    /// Vulkan non-private access: it takes part in inter-thread ordering (`.nonpriv`, `.av`,
+    /// `.vis`, every atomic).
+    Nonpriv "NONPRIV" Flavour;
+    /// Vulkan write with an availability operation (`st.av`, every atomic write).
+    Av "AV" Flavour;
+    /// Vulkan read with a visibility operation (`ld.vis`, every atomic read).
+    Vis "VIS" Flavour;
+    /// Vulkan release whose semantics include MakeAvailable (`.semav`).
+    Semav "SEMAV" Flavour;
+    /// Vulkan acquire whose semantics include MakeVisible (`.semvis`).
+    Semvis "SEMVIS" Flavour;
+    /// Vulkan availability operation to the device domain (`avdevice`, issued by the host).
+    Avdevice "AVDEVICE" Flavour;
+    /// Vulkan visibility operation from the device domain (`visdevice`, issued by the host).
+    Visdevice "VISDEVICE" Flavour;
+    /// Vulkan storage class 0 of an access (`.sc0`).
+    Sc0 "SC0" Region;
+    /// Vulkan storage class 1 of an access (`.sc1`).
+    Sc1 "SC1" Region;
+    /// Vulkan storage class 2 of an access (`.sc2`).
+    Sc2 "SC2" Region;
+    /// Vulkan storage class 3 of an access (`.sc3`).
+    Sc3 "SC3" Region;
+    /// Vulkan memory semantics over storage class 0 (`.semsc0`).
+    Semsc0 "SEMSC0" Region;
+    /// Vulkan memory semantics over storage class 1 (`.semsc1`).
+    Semsc1 "SEMSC1" Region;
+    /// Vulkan memory semantics over storage class 2 (`.semsc2`).
+    Semsc2 "SEMSC2" Region;
+    /// Vulkan memory semantics over storage class 3 (`.semsc3`).
+    Semsc3 "SEMSC3" Region;
+}
 
 /// What a tag says about its event.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
@@ -208,151 +200,9 @@ impl Level {
 }
 
 impl Tag {
-    /// The set name models use (`ACQ`).
-    pub fn name(self) -> &'static str {
-        match self {
-            Tag::Na => "NA",
-            Tag::Weak => "WEAK",
-            Tag::Rlx => "RLX",
-            Tag::Acq => "ACQ",
-            Tag::Rel => "REL",
-            Tag::AcqRel => "ACQ_REL",
-            Tag::Sc => "SC",
-            Tag::Con => "CON",
-            Tag::V => "V",
-            Tag::Red => "RED",
-            Tag::Cta => "CTA",
-            Tag::Gpu => "GPU",
-            Tag::Sys => "SYS",
-            Tag::Wi => "WI",
-            Tag::Sg => "SG",
-            Tag::Wg => "WG",
-            Tag::Dev => "DEV",
-            Tag::All => "ALL",
-            Tag::Global => "GLOBAL",
-            Tag::Local => "LOCAL",
-            Tag::Sync => "SYNC",
-            Tag::Arrive => "ARRIVE",
-            Tag::Sur => "SUR",
-            Tag::Tex => "TEX",
-            Tag::Const => "CONST",
-            Tag::Alias => "ALIAS",
-            Tag::Qf => "QF",
-            Tag::Dv => "DV",
-            Tag::Atom => "ATOM",
-            Tag::Nonpriv => "NONPRIV",
-            Tag::Av => "AV",
-            Tag::Vis => "VIS",
-            Tag::Semav => "SEMAV",
-            Tag::Semvis => "SEMVIS",
-            Tag::Avdevice => "AVDEVICE",
-            Tag::Visdevice => "VISDEVICE",
-            Tag::Sc0 => "SC0",
-            Tag::Sc1 => "SC1",
-            Tag::Sc2 => "SC2",
-            Tag::Sc3 => "SC3",
-            Tag::Semsc0 => "SEMSC0",
-            Tag::Semsc1 => "SEMSC1",
-            Tag::Semsc2 => "SEMSC2",
-            Tag::Semsc3 => "SEMSC3",
-        }
-    }
-
     /// The tag a model names `name`, if any.
     pub fn from_name(name: &str) -> Option<Tag> {
         TAGS.into_iter().find(|t| t.name() == name)
-    }
-
-    /// What the tag says about its event.
-    pub(crate) fn role(self) -> Role {
-        match self {
-            Tag::Na
-            | Tag::Weak
-            | Tag::Rlx
-            | Tag::Acq
-            | Tag::Rel
-            | Tag::AcqRel
-            | Tag::Sc
-            | Tag::Con
-            | Tag::V => Role::Order,
-            Tag::Cta
-            | Tag::Gpu
-            | Tag::Sys
-            | Tag::Wi
-            | Tag::Sg
-            | Tag::Wg
-            | Tag::Dev
-            | Tag::All
-            | Tag::Qf
-            | Tag::Dv => Role::Scope,
-            Tag::Global
-            | Tag::Local
-            | Tag::Sc0
-            | Tag::Sc1
-            | Tag::Sc2
-            | Tag::Sc3
-            | Tag::Semsc0
-            | Tag::Semsc1
-            | Tag::Semsc2
-            | Tag::Semsc3 => Role::Region,
-            Tag::Red
-            | Tag::Sync
-            | Tag::Arrive
-            | Tag::Atom
-            | Tag::Nonpriv
-            | Tag::Av
-            | Tag::Vis
-            | Tag::Semav
-            | Tag::Semvis
-            | Tag::Avdevice
-            | Tag::Visdevice => Role::Flavour,
-            Tag::Sur | Tag::Tex | Tag::Const | Tag::Alias => Role::Proxy,
-        }
-    }
-
-    /// The scope level of a scope tag; `None` for every other tag.
-    pub(crate) fn level(self) -> Option<Level> {
-        match self {
-            Tag::Wi => Some(Level::Thread),
-            Tag::Sg => Some(Level::Subgroup),
-            Tag::Cta | Tag::Wg => Some(Level::Cta),
-            Tag::Gpu | Tag::Dev | Tag::Qf => Some(Level::Gpu),
-            Tag::Sys | Tag::All | Tag::Dv => Some(Level::System),
-            Tag::Na
-            | Tag::Weak
-            | Tag::Rlx
-            | Tag::Acq
-            | Tag::Rel
-            | Tag::AcqRel
-            | Tag::Sc
-            | Tag::Con
-            | Tag::V
-            | Tag::Red
-            | Tag::Global
-            | Tag::Local
-            | Tag::Sync
-            | Tag::Arrive
-            | Tag::Sur
-            | Tag::Tex
-            | Tag::Const
-            | Tag::Alias
-            | Tag::Atom
-            | Tag::Nonpriv
-            | Tag::Av
-            | Tag::Vis
-            | Tag::Semav
-            | Tag::Semvis
-            | Tag::Avdevice
-            | Tag::Visdevice
-            | Tag::Sc0
-            | Tag::Sc1
-            | Tag::Sc2
-            | Tag::Sc3
-            | Tag::Semsc0
-            | Tag::Semsc1
-            | Tag::Semsc2
-            | Tag::Semsc3 => None,
-        }
     }
 
     /// Every tag of `role`, in the vocabulary's order.
