@@ -43,7 +43,7 @@ pub struct Error {
     pub message: String,
     /// Further lines printed under the message (hints, context); empty when there are none.
     pub notes: Vec<String>,
-    /// Whether the rendering may echo the whole source line around the span (`span_only`).
+    /// Whether the rendering may echo the whole source line around the span (`span_only_if`).
     echo_line: bool,
 }
 
@@ -83,10 +83,11 @@ impl Error {
         self.notes.push(note.into());
         self
     }
-    /// The same error, rendered with no more of its file than the span it points at (for a
-    /// file outside the places the user named, whose other text is not the user's to see).
-    pub(crate) fn span_only(mut self) -> Error {
-        self.echo_line = false;
+    /// The same error, rendered with no more of its file than the span it points at when
+    /// `outside` (a file outside the places the user named, whose other text is not the
+    /// user's to see).
+    pub(crate) fn span_only_if(mut self, outside: bool) -> Error {
+        self.echo_line &= !outside;
         self
     }
     /// 1-based line and column of the start of the span.

@@ -68,67 +68,85 @@ fn is_bookkeeping(path: &Path) -> bool {
         .is_some_and(|n| n.starts_with(".mapcheck-"))
 }
 
-/// What an undisturbed run writes into a fresh directory, and its exit status.
-fn reference(run: &[&str], root: &Path) -> (BTreeMap<PathBuf, Vec<u8>>, Option<i32>) {
-    let out = root.join(format!("reference-{}", run[0]));
-    let status = Command::new(BIN)
-        .args(command(run, &out))
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .status()
-        .unwrap();
-    let files = tree(&out);
-    assert!(files.len() > 5, "{run:?} wrote {} files", files.len());
-    (files, status.code())
+/// What an undisturbed run of one of `RUNS` writes into a fresh directory, and its exit status.
+struct Reference {
+    run: &'static [&'static str],
+    files: BTreeMap<PathBuf, Vec<u8>>,
+    status: Option<i32>,
 }
 
-/// Each result file (not bookkeeping) left in `out` is the reference's file, whole.
-fn only_whole_files(out: &Path, reference: &BTreeMap<PathBuf, Vec<u8>>, what: &str) {
-    for (path, bytes) in tree(out) {
-        if is_bookkeeping(&path) {
-            continue;
+impl Reference {
+    fn of(run: &'static [&'static str], root: &Path) -> Reference {
+        let out = root.join(format!("reference-{}", run[0]));
+        let status = Command::new(BIN)
+            .args(command(run, &out))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        let files = tree(&out);
+        assert!(files.len() > 5, "{run:?} wrote {} files", files.len());
+        Reference {
+            run,
+            files,
+            status: status.code(),
         }
-        let expected = reference.get(&path);
+    }
+
+    /// Each result file (not bookkeeping) left in `out` is the reference's file, whole.
+    fn only_whole_files(&self, out: &Path, what: &str) {
+        for (path, bytes) in tree(out) {
+            if is_bookkeeping(&path) {
+                continue;
+            }
+            assert!(
+                self.files.get(&path) == Some(&bytes),
+                "{what}: {} is not a whole result file",
+                path.display()
+            );
+        }
+    }
+
+    /// A rerun into `out` ends as the reference run did and leaves exactly its files.
+    fn rerun_leaves_one_result(&self, out: &Path, what: &str) {
+        let again = Command::new(BIN)
+            .args(command(self.run, out))
+            .output()
+            .unwrap();
+        assert_eq!(
+            again.status.code(),
+            self.status,
+            "{what}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        let left = tree(out);
+        let extra: Vec<&PathBuf> = left
+            .keys()
+            .filter(|p| !self.files.contains_key(*p))
+            .collect();
+        let missing: Vec<&PathBuf> = self
+            .files
+            .keys()
+            .filter(|p| !left.contains_key(*p))
+            .collect();
         assert!(
-            expected == Some(&bytes),
-            "{what}: {} is not a whole result file",
-            path.display()
+            extra.is_empty() && missing.is_empty(),
+            "{what}: extra {extra:?}, missing {missing:?}"
+        );
+        assert!(
+            left == self.files,
+            "{what}: a file differs from the reference run's"
         );
     }
 }
 
-/// A rerun into `out` ends as the reference run did and leaves exactly its files.
-fn rerun_leaves_one_result(
-    run: &[&str],
-    out: &Path,
-    reference: &(BTreeMap<PathBuf, Vec<u8>>, Option<i32>),
-    what: &str,
-) {
-    let again = Command::new(BIN).args(command(run, out)).output().unwrap();
-    assert_eq!(
-        again.status.code(),
-        reference.1,
-        "{what}: {}",
-        String::from_utf8_lossy(&again.stderr)
-    );
-    let left = tree(out);
-    let extra: Vec<&PathBuf> = left
-        .keys()
-        .filter(|p| !reference.0.contains_key(*p))
-        .collect();
-    let missing: Vec<&PathBuf> = reference
-        .0
-        .keys()
-        .filter(|p| !left.contains_key(*p))
-        .collect();
-    assert!(
-        extra.is_empty() && missing.is_empty(),
-        "{what}: extra {extra:?}, missing {missing:?}"
-    );
-    assert!(
-        left == reference.0,
-        "{what}: a file differs from the reference run's"
-    );
+/// For each of `RUNS`: its reference, and an output directory beside it for the faulty runs.
+fn for_each_run(check: impl Fn(&Reference, &Path)) {
+    let root = tempfile::tempdir().unwrap();
+    for run in RUNS {
+        let reference = Reference::of(run, root.path());
+        check(&reference, &root.path().join(format!("faulty-{}", run[0])));
+    }
 }
 
 /// A file-size limit (`ulimit -f`, with SIGXFSZ ignored so a write fails with EFBIG as on a full
@@ -136,12 +154,8 @@ fn rerun_leaves_one_result(
 /// status 2, leaves no temporary file, and what it did write is whole.
 #[test]
 fn a_full_disk_is_a_diagnostic_and_leaves_only_whole_files() {
-    let root = tempfile::tempdir().unwrap();
-    for run in RUNS {
-        let reference = reference(run, root.path());
-        let out = root.path().join("full");
-        let _ = std::fs::remove_dir_all(&out);
-        let words = command(run, &out).join(" ");
+    for_each_run(|reference, out| {
+        let words = command(reference.run, out).join(" ");
         let limited = Command::new("sh")
             .arg("-c")
             .arg(format!("trap '' XFSZ; ulimit -f 1; exec {BIN} {words}"))
@@ -154,13 +168,13 @@ fn a_full_disk_is_a_diagnostic_and_leaves_only_whole_files() {
             "{words}: {err}"
         );
         assert!(!err.contains("panicked"), "{err}");
-        only_whole_files(&out, &reference.0, &words);
-        let temporary = tree(&out)
+        reference.only_whole_files(out, &words);
+        let temporary = tree(out)
             .into_keys()
             .find(|p| p.to_string_lossy().contains(".mapcheck-tmp-"));
         assert_eq!(temporary, None, "{words}");
-        rerun_leaves_one_result(run, &out, &reference, &words);
-    }
+        reference.rerun_leaves_one_result(out, &words);
+    });
 }
 
 /// `kill -9` at moments spread over a whole run (every few milliseconds from its start to
@@ -168,14 +182,11 @@ fn a_full_disk_is_a_diagnostic_and_leaves_only_whole_files() {
 /// the dead run's temporary files) leaves exactly one run's result.
 #[test]
 fn a_kill_at_any_moment_leaves_only_whole_files_and_the_next_run_completes() {
-    let root = tempfile::tempdir().unwrap();
-    for run in RUNS {
-        let reference = reference(run, root.path());
-        let out = root.path().join("killed");
+    for_each_run(|reference, out| {
         for delay_ms in (0..400).step_by(16) {
-            let _ = std::fs::remove_dir_all(&out);
+            let _ = std::fs::remove_dir_all(out);
             let mut child = Command::new(BIN)
-                .args(command(run, &out))
+                .args(command(reference.run, out))
                 .stdout(Stdio::null())
                 .stderr(Stdio::null())
                 .spawn()
@@ -183,9 +194,9 @@ fn a_kill_at_any_moment_leaves_only_whole_files_and_the_next_run_completes() {
             std::thread::sleep(Duration::from_millis(delay_ms));
             let _ = child.kill();
             child.wait().unwrap();
-            let what = format!("{run:?} killed after {delay_ms} ms");
-            only_whole_files(&out, &reference.0, &what);
-            rerun_leaves_one_result(run, &out, &reference, &what);
+            let what = format!("{:?} killed after {delay_ms} ms", reference.run);
+            reference.only_whole_files(out, &what);
+            reference.rerun_leaves_one_result(out, &what);
         }
-    }
+    });
 }

@@ -17,6 +17,8 @@ use std::time::{Duration, Instant};
 use proptest::prelude::*;
 use proptest::test_runner::{Config, RngAlgorithm, TestRng, TestRunner};
 
+mod litmus_common;
+
 const DEFAULT_CASES: u32 = 200;
 /// Longer than any case takes on a loaded 2-core machine (the slowest, `check --bound 2` and
 /// `repair --bound 2`, take a tenth of a second); a case past it is a hang, a failure.
@@ -84,21 +86,9 @@ fn files_in(dir: &str, extension: &str) -> Vec<PathBuf> {
     files
 }
 
-/// Every `.litmus` file under `dir`, sorted, then `n` of them spread evenly over that order.
+/// `n` of the `.litmus` files under `dir`, spread evenly over their sorted order.
 fn litmus_spread(dir: &str, n: usize) -> Vec<PathBuf> {
-    fn walk(dir: &Path, out: &mut Vec<PathBuf>) {
-        for entry in std::fs::read_dir(dir).unwrap() {
-            let path = entry.unwrap().path();
-            if path.is_dir() {
-                walk(&path, out);
-            } else if path.extension().is_some_and(|x| x == "litmus") {
-                out.push(path);
-            }
-        }
-    }
-    let mut all = vec![];
-    walk(Path::new(dir), &mut all);
-    all.sort();
+    let all = litmus_common::litmus_files(Path::new(dir));
     assert!(all.len() >= n, "{dir} has {} tests", all.len());
     (0..n).map(|i| all[i * all.len() / n].clone()).collect()
 }
@@ -163,7 +153,7 @@ fn litmus_kind(name: &'static str, suite: &str, model: &str) -> Kind {
 }
 
 /// The oracle suite `PTXv6_0` cut down to four tests: its verdict table and the tests it names.
-fn small_oracle(prefix: &str) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
+fn small_oracle() -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
     let table = String::from_utf8(read(format!("{ORACLE}/expected/PTXv6_0.tsv"))).unwrap();
     let rows: Vec<&str> = table
         .lines()
@@ -174,13 +164,14 @@ fn small_oracle(prefix: &str) -> (Vec<u8>, Vec<(String, Vec<u8>)>) {
         .iter()
         .map(|r| {
             let test = r.split('\t').next().unwrap();
-            (format!("{prefix}{test}"), read(format!("{ORACLE}/{test}")))
+            (test.to_string(), read(format!("{ORACLE}/{test}")))
         })
         .collect();
     (format!("{}\n", rows.join("\n")).into_bytes(), tests)
 }
 
 fn kinds(shard_dir: &Path) -> Vec<Kind> {
+    let models = models_beside();
     let model_pairs = [
         ("ptx-v6.cat", "PTX"),
         ("ptx-v7.5.cat", "PTX"),
@@ -197,7 +188,7 @@ fn kinds(shard_dir: &Path) -> Vec<Kind> {
             Seed {
                 name: "models/fuzz.cat".into(),
                 text: read(format!("models/{model}")),
-                beside: models_beside(),
+                beside: models.clone(),
                 args: vec!["run".into(), "{FILE}".into(), test.display().to_string()],
             }
         })
@@ -207,17 +198,18 @@ fn kinds(shard_dir: &Path) -> Vec<Kind> {
         .map(|p| Seed {
             name: "mappings/fuzz.map".into(),
             text: read(&p),
-            beside: models_beside(),
+            beside: models.clone(),
             args: args(&["check", "{FILE}", "--bound", "2"]),
         })
         .collect();
     let costs = "[instructions]\n\"fence.sc.gpu\" = 45\n\"fence.acq_rel.sys\" = 30\n\"ld.acquire.gpu\" = 6\n[weights]\nNA = 10\nRLX = 3\n";
-    let (oracle_table, oracle_tests) = small_oracle("");
-    let (_, suite_tests) = small_oracle("oracle/");
-    let mut suite_beside = models_beside();
+    let (oracle_table, oracle_tests) = small_oracle();
+    let mut suite_beside = models.clone();
     suite_beside.retain(|(name, _)| name != "models/suites.tsv");
     suite_beside.push(("oracle/expected/PTXv6_0.tsv".into(), oracle_table.clone()));
-    suite_beside.extend(suite_tests);
+    let under_oracle =
+        |(name, bytes): &(String, Vec<u8>)| (format!("oracle/{name}"), bytes.clone());
+    suite_beside.extend(oracle_tests.iter().map(under_oracle));
     let gpu = Path::new("tests/data/fuzz/gpu-result");
     let shard = |name: &str, other: &str| Seed {
         name: name.into(),

@@ -279,12 +279,7 @@ impl Lowerer {
 
     fn err(&self, file: FileId, span: ast::Span, message: impl Into<String>) -> diag::Error {
         let f = &self.files[file];
-        let e = diag::Error::at(&f.path, &f.text, span.range(), message);
-        if f.outside_roots {
-            e.span_only()
-        } else {
-            e
-        }
+        diag::Error::at(&f.path, &f.text, span.range(), message).span_only_if(f.outside_roots)
     }
 
     fn text(&self, file: FileId, span: ast::Span) -> String {

@@ -167,13 +167,8 @@ impl Lowerer {
                 .with_note(chain.join(" includes ")));
         }
         let outside = found.outside_roots;
-        let included = cat::parse(&found.shown, &found.text).map_err(|e| {
-            if outside {
-                e.span_only()
-            } else {
-                e
-            }
-        })?;
+        let included =
+            cat::parse(&found.shown, &found.text).map_err(|e| e.span_only_if(outside))?;
         let id = self.add_file(&found.shown, found.text, found.dir.as_deref());
         self.files[id].outside_roots = outside;
         self.including.push((found.canon, found.shown));
@@ -208,7 +203,7 @@ impl Lowerer {
                 return Err(self.outside_roots(file, span, path, &canon));
             }
             let text = crate::diag::source_text(&shown, std::fs::read(&full).map_err(read)?)
-                .map_err(|e| if outside_roots { e.span_only() } else { e })?;
+                .map_err(|e| e.span_only_if(outside_roots))?;
             let dir = full.parent().map(Path::to_path_buf);
             return Ok(Included {
                 shown,
