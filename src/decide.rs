@@ -15,7 +15,7 @@
 //! Uses: `runner` (families, outcomes), `encode`, `eval`, `exec`, `ir`, `litmus`, `rel`, `vocab`.
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{Error, Result};
+use crate::diag::{Error, Internal, Result};
 use crate::encode::{Circuit, Matrix, Node, Sat, Value, Vector};
 use crate::eval::{self, Base};
 use crate::exec::{EventKind, Execution};
@@ -189,8 +189,9 @@ fn rejudge(
     query: Query,
 ) -> Result<(String, bool)> {
     let disagree = |what: &str| {
-        let msg = format!("internal error: the solver's execution for {query:?} {what} (encoder and evaluator disagree)");
-        Error::file(&test.name, msg)
+        let msg =
+            format!("the solver's execution for {query:?} {what} (encoder and evaluator disagree)");
+        Error::internal(&test.name, Internal(msg))
     };
     let judgement = eval::evaluate(model, &x.base());
     if !judgement.consistent {
@@ -482,6 +483,48 @@ impl FinalNodes {
                 let (x, y) = (self.prop(c, a), self.prop(c, b));
                 c.implies(x, y)
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Fault;
+    use std::path::Path;
+
+    /// An execution the solver could not return (no read has a write to read from) is one the
+    /// evaluator's re-judgement refuses as an internal error, never as an answer or bad input.
+    #[test]
+    fn a_disagreeing_execution_is_an_internal_error() {
+        let model = crate::ir::load(Path::new("models/ptx-v6.cat")).expect("loads");
+        let test = crate::litmus::parse_file(Path::new(
+            "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+        ))
+        .expect("parses");
+        let mut errors = vec![];
+        runner::for_each_family(&model, &test, &Options::default(), &mut |family| {
+            assert!(family.execution.rf.pairs().next().is_none(), "rf is open");
+            errors.push(
+                rejudge(
+                    &model,
+                    &test,
+                    &family,
+                    &family.execution,
+                    &[],
+                    Query::Satisfies,
+                )
+                .expect_err("no trace reads nothing"),
+            );
+            Ok(())
+        })
+        .expect("families");
+        assert!(!errors.is_empty());
+        for e in errors {
+            assert_eq!(e.fault(), Fault::Internal);
+            assert!(e
+                .message
+                .contains("matches no trace (encoder and evaluator disagree)"));
         }
     }
 }

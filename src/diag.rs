@@ -1,8 +1,9 @@
 //! Errors as data, rendered in one place.
 //!
 //! Owns: `Span`, `Error` (what went wrong, in which file, at which byte range) and its rendering as a
-//! diagnostic with file, line, column and the offending text (codespan-reporting). Every front end
-//! (cat, litmus, mapping) reports through this type; `main` renders it and exits with status 2.
+//! diagnostic with file, line, column and the offending text (codespan-reporting), and `Internal`,
+//! a bug in mapcheck. Every front end (cat, litmus, mapping) reports through `Error`; `main` renders
+//! it and exits with status 2 for bad input, 70 for an internal error (`Error::fault`).
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -30,7 +31,22 @@ impl Span {
     }
 }
 
-/// A user-facing error: bad input, never a bug.
+/// Whose an `Error` is to mend, which sets `mapcheck`'s exit status.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Bad input, or a file that cannot be read or written: the user's to mend (status 2).
+    Input,
+    /// A bug in mapcheck (`Internal`): never the user's (status 70, sysexits' `EX_SOFTWARE`).
+    Internal,
+}
+
+/// A bug in mapcheck: two of its parts disagree (the encoder and the runner, the solver and the
+/// evaluator, a written file and its reading back), or what cannot happen did. Stages whose
+/// failures are never the user's return it; `Error::internal` carries it to `main`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Internal(pub String);
+
+/// A user-facing error: bad input (`Fault::Input`) or a bug in mapcheck (`Fault::Internal`).
 #[derive(Clone, Debug)]
 pub struct Error {
     /// File the error is in (as given by the user).
@@ -45,6 +61,8 @@ pub struct Error {
     pub notes: Vec<String>,
     /// Whether the rendering may echo the whole source line around the span (`span_only_if`).
     echo_line: bool,
+    /// Bad input or a bug in mapcheck.
+    fault: Fault,
 }
 
 pub(crate) type Result<T> = std::result::Result<T, Error>;
@@ -59,7 +77,16 @@ impl Error {
             message: message.into(),
             notes: vec![],
             echo_line: true,
+            fault: Fault::Input,
         }
+    }
+    /// A bug in mapcheck met while working on `path` (the input it was working on).
+    pub(crate) fn internal(path: impl Into<String>, bug: Internal) -> Error {
+        Error {
+            fault: Fault::Internal,
+            ..Error::file(path, format!("internal error: {}", bug.0))
+        }
+        .with_note("this is a bug in mapcheck, not in the input: please report it with the command and its input files")
     }
     /// An error at `span` of `source`.
     pub(crate) fn at(
@@ -77,7 +104,12 @@ impl Error {
             message: message.into(),
             notes: vec![],
             echo_line: true,
+            fault: Fault::Input,
         }
+    }
+    /// Bad input or a bug in mapcheck.
+    pub fn fault(&self) -> Fault {
+        self.fault
     }
     pub(crate) fn with_note(mut self, note: impl Into<String>) -> Error {
         self.notes.push(note.into());

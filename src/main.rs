@@ -5,7 +5,9 @@
 //! counterexample found (also by a check stopped early) or, for `oracle`, a test that disagrees
 //! with its verdict or could not be run, or, for `gpu run`, an observed outcome the test's model
 //! forbids, 2 bad input or a failed write (a
-//! diagnostic on stderr; with `check --json` also as JSON on stdout), 3 (`gpu run`) no device to
+//! diagnostic on stderr; with `check --json` also as JSON on stdout), 70 an internal error: a bug
+//! in mapcheck, such as two of its parts disagreeing or a panic (`diag::Fault::Internal`; its
+//! diagnostic the same way), 3 (`gpu run`) no device to
 //! run on, 4 a check stopped (SIGINT, SIGTERM, `--timeout`) before its bound with no
 //! counterexample found so far (for `check --shard`: its shard stopped; for `merge`: a shard the
 //! verdicts need is missing or was stopped; for `export-coq`: its search stopped, the export
@@ -23,6 +25,7 @@ use cli::args::{
     BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, ExportCoqArgs, GpuCommand,
     GpuEmitArgs, MergeArgs, OracleArgs, RepairArgs, RunArgs,
 };
+use mapcheck::diag::{Fault, Internal};
 use mapcheck::gpu::commands::{self, Failure};
 use mapcheck::output::{self, eprint, print, OutputDir};
 use mapcheck::{
@@ -54,7 +57,7 @@ fn main() -> ExitCode {
         Command::Repair(r) => r.json,
         _ => false,
     };
-    let result = match &cli.command {
+    let result = run_catching_panics(|| match &cli.command {
         Command::Run(args) => run(args),
         Command::Oracle(args) => run_oracle(args),
         Command::Check(args) => check(args),
@@ -65,29 +68,61 @@ fn main() -> ExitCode {
         Command::Bench(args) => run_bench(args),
         Command::Compile(args) => compile(args),
         Command::Gpu { command } => gpu(command),
-    };
+    });
     exit_status(result, errors_as_json)
+}
+
+/// `command()`, a panic in it (a "cannot happen" that did, on any thread) turned into an
+/// internal error: the panic's message and place are its diagnostic, not Rust's report.
+fn run_catching_panics(command: impl FnOnce() -> Result<Ended, Failure>) -> Result<Ended, Failure> {
+    let panicked = std::sync::Arc::new(std::sync::Mutex::new(None));
+    let first = panicked.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let what = info.payload_as_str().unwrap_or("a panic");
+        let at = info
+            .location()
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default();
+        let mut first = first.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| format!("{what}{at}"));
+    }));
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(command)).unwrap_or_else(|_| {
+        let what = panicked.lock().unwrap_or_else(|e| e.into_inner()).take();
+        let bug = Internal(what.unwrap_or_else(|| "a panic".into()));
+        Err(Failure::Diagnostic(mapcheck::diag::Error::internal(
+            "mapcheck", bug,
+        )))
+    })
 }
 
 /// The exit status of a command's result; a failure is reported first, on stderr (bad input
 /// also as JSON on stdout when `errors_as_json`).
 fn exit_status(result: Result<Ended, Failure>, errors_as_json: bool) -> ExitCode {
-    match result {
-        Ok(Ended::Done) => ExitCode::SUCCESS,
-        Ok(Ended::Counterexample | Ended::Disagreement | Ended::Forbidden) => ExitCode::from(1),
-        Ok(Ended::Stopped) => ExitCode::from(4),
-        Ok(Ended::NotRun) => ExitCode::from(2),
-        Err(Failure::Input(e)) => {
+    match &result {
+        Err(Failure::Diagnostic(e)) => {
             eprint(&e.render());
             if errors_as_json {
                 print(&format!("{}\n", e.json()));
             }
-            ExitCode::from(2)
         }
-        Err(Failure::NoDevice(why)) => {
-            eprint(&format!("{why}\n"));
-            ExitCode::from(3)
-        }
+        Err(Failure::NoDevice(why)) => eprint(&format!("{why}\n")),
+        Ok(_) => {}
+    }
+    ExitCode::from(status(&result))
+}
+
+/// The exit status of a command's result (the module's header lists them).
+fn status(result: &Result<Ended, Failure>) -> u8 {
+    match result {
+        Ok(Ended::Done) => 0,
+        Ok(Ended::Counterexample | Ended::Disagreement | Ended::Forbidden) => 1,
+        Ok(Ended::Stopped) => 4,
+        Ok(Ended::NotRun) => 2,
+        Err(Failure::Diagnostic(e)) => match e.fault() {
+            Fault::Input => 2,
+            Fault::Internal => 70,
+        },
+        Err(Failure::NoDevice(_)) => 3,
     }
 }
 
@@ -472,4 +507,27 @@ fn emit(args: &GpuEmitArgs) -> Result<Option<commands::RunOptions>, Failure> {
     let emitted = commands::emit(&args.options())?;
     print(&commands::render_emitted(&emitted));
     Ok(args.run_options())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A panic anywhere in a command (here on a rayon worker) ends as an internal error with
+    /// the panic's message and place, which `exit_status` gives status 70.
+    #[test]
+    fn a_panic_is_an_internal_error() {
+        let result = run_catching_panics(|| {
+            rayon::scope(|s| s.spawn(|_| panic!("two parts disagree")));
+            Ok(Ended::Done)
+        });
+        let Err(Failure::Diagnostic(e)) = result else {
+            panic!("the panic was not caught");
+        };
+        assert_eq!(e.fault(), Fault::Internal);
+        assert!(e
+            .message
+            .starts_with("internal error: two parts disagree (src/main.rs:"));
+        assert_eq!(status(&Err(Failure::Diagnostic(e))), 70);
+    }
 }

@@ -10,7 +10,7 @@ use std::path::{Path, PathBuf};
 use rayon::prelude::*;
 
 use crate::decide;
-use crate::diag::{read_source, Error, Result};
+use crate::diag::{read_source, Error, Fault, Result};
 use crate::runner::Options;
 
 /// What a suite's verdicts mean.
@@ -196,7 +196,7 @@ pub fn run_suite_under(
     let tests: Vec<TestResult> = expected
         .par_iter()
         .map(|(path, want)| judge(oracle, path, *want, model, suite.meaning, opts))
-        .collect();
+        .collect::<Result<_>>()?;
     let seconds = start.elapsed().as_secs_f64();
     let count = |f: fn(&Agreement) -> bool| tests.iter().filter(|t| f(&t.result)).count();
     Ok(SuiteReport {
@@ -210,6 +210,7 @@ pub fn run_suite_under(
     })
 }
 
+/// One test's agreement with its verdict; an internal error is the whole run's, not the test's.
 fn judge(
     oracle: &Path,
     path: &str,
@@ -217,10 +218,11 @@ fn judge(
     model: &crate::ir::Model,
     meaning: Meaning,
     opts: &Options,
-) -> TestResult {
+) -> Result<TestResult> {
     let got = crate::litmus::parse_file(&oracle.join(path))
         .and_then(|test| decide::run(model, &test, opts));
     let (result, candidates) = match got {
+        Err(e) if e.fault() == Fault::Internal => return Err(e),
         Err(e) => (Agreement::Unsupported(e.to_string()), 0),
         Ok(outcome) => {
             let got = match meaning {
@@ -238,11 +240,11 @@ fn judge(
             (result, outcome.candidates)
         }
     };
-    TestResult {
+    Ok(TestResult {
         path: path.to_string(),
         result,
         candidates,
-    }
+    })
 }
 
 /// `None` when every test of every suite agrees; otherwise the line that says how many did not.

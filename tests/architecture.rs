@@ -1,6 +1,8 @@
-//! The hand-kept map must not drift: every stage declared in `src/lib.rs` has a section in
-//! ARCHITECTURE.md, every stage uses only the stages its row of ARCHITECTURE.md's import table
-//! allows, and every file under `src/` opens with a `//!` header saying what it is.
+//! The hand-kept map must not drift: every stage declared in `src/lib.rs` (public or private)
+//! has a section in ARCHITECTURE.md, every stage uses only the stages its row of
+//! ARCHITECTURE.md's import table allows, ARCHITECTURE.md names every file under `src/` and no
+//! file that does not exist, and every file under `src/` opens with a `//!` header saying what
+//! it is, whose `Uses:` line, where it has one, names exactly the other stages it imports.
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -79,14 +81,135 @@ fn nothing_outside_docs_points_outside_the_repository() {
     );
 }
 
-/// The stages `src/lib.rs` declares.
+/// The stages `src/lib.rs` declares, public (`pub mod`) and private (`mod`).
 fn stages() -> Vec<String> {
     fs::read_to_string("src/lib.rs")
         .unwrap()
         .lines()
-        .filter_map(|l| l.strip_prefix("pub mod "))
+        .filter_map(|l| {
+            l.strip_prefix("pub mod ")
+                .or_else(|| l.strip_prefix("mod "))
+        })
         .map(|m| m.trim_end_matches(';').to_string())
         .collect()
+}
+
+/// Every Rust file under `dir`, as a path from the repository root.
+fn rust_files_under(dir: &str) -> BTreeSet<String> {
+    let mut files = BTreeSet::new();
+    let mut stack = vec![PathBuf::from(dir)];
+    while let Some(dir) = stack.pop() {
+        for entry in fs::read_dir(&dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                stack.push(path);
+            } else if path.extension().is_some_and(|e| e == "rs") {
+                files.insert(path.display().to_string());
+            }
+        }
+    }
+    files
+}
+
+/// The Rust files a text names in backquotes, each as a path from the repository root: a name
+/// that starts `src/`, `tests/` or `build.rs` stands as written, any other is under `src/`
+/// (`search/units.rs`).
+fn rust_files_named(text: &str) -> BTreeSet<String> {
+    text.split('`')
+        .skip(1)
+        .step_by(2)
+        .filter(|name| name.ends_with(".rs") && !name.contains(char::is_whitespace))
+        .map(|name| {
+            if name.starts_with("src/") || name.starts_with("tests/") || name == "build.rs" {
+                name.to_string()
+            } else {
+                format!("src/{name}")
+            }
+        })
+        .collect()
+}
+
+#[test]
+fn architecture_md_names_every_source_file_and_only_real_ones() {
+    let map = fs::read_to_string("ARCHITECTURE.md").unwrap();
+    let named = rust_files_named(&map);
+    let missing: Vec<_> = named.iter().filter(|f| !Path::new(f).exists()).collect();
+    assert!(
+        missing.is_empty(),
+        "ARCHITECTURE.md names files that do not exist: {missing:#?}"
+    );
+    let unnamed: Vec<_> = rust_files_under("src")
+        .into_iter()
+        .filter(|f| !named.contains(f))
+        .collect();
+    assert!(
+        unnamed.is_empty(),
+        "files under src/ that ARCHITECTURE.md does not name: {unnamed:#?}"
+    );
+}
+
+#[test]
+fn the_file_name_reader_reads_paths_from_the_root_and_from_src() {
+    let named = rust_files_named(
+        "see `search/units.rs`, `src/lib.rs`, `tests/architecture.rs` and `a b.rs`, not `Rel`",
+    );
+    let expected: BTreeSet<String> = ["src/search/units.rs", "src/lib.rs", "tests/architecture.rs"]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(named, expected);
+}
+
+/// The stage a file under `src/` belongs to (`src/search/units.rs` → `search`, `src/decide.rs`
+/// → `decide`); `None` for `lib.rs`, `main.rs` and the CLI's files.
+fn stage_of(file: &str, stages: &[String]) -> Option<String> {
+    let rest = file.strip_prefix("src/")?;
+    let first = rest.split('/').next()?.trim_end_matches(".rs");
+    stages.iter().find(|s| *s == first).cloned()
+}
+
+/// The stages a file's `//!` header says it uses: the backquoted stage names of its `Uses:`
+/// paragraph (from `Uses:` to the header's next blank line or its end); `None` without one.
+fn stages_said_used(text: &str, stages: &[String]) -> Option<BTreeSet<String>> {
+    let header: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.trim_start_matches("//!").trim())
+        .collect();
+    let start = header.iter().position(|l| l.starts_with("Uses:"))?;
+    let paragraph = header[start..].iter().take_while(|l| !l.is_empty());
+    let words = paragraph.flat_map(|l| l.split('`').skip(1).step_by(2));
+    let leading = words.map(|w| w.split("::").next().unwrap_or(w).to_string());
+    Some(leading.filter(|w| stages.contains(w)).collect())
+}
+
+#[test]
+fn every_uses_line_names_exactly_the_stages_its_file_imports() {
+    let stages = stages();
+    let mut wrong = vec![];
+    for file in rust_files_under("src") {
+        let Some(own) = stage_of(&file, &stages) else {
+            continue;
+        };
+        let text = fs::read_to_string(&file).unwrap();
+        let Some(said) = stages_said_used(&text, &stages) else {
+            continue;
+        };
+        let mut used = stages_used(Path::new(&file));
+        used.retain(|s| stages.contains(s) && *s != own);
+        let said: BTreeSet<String> = said.into_iter().filter(|s| *s != own).collect();
+        if said != used {
+            let missing: Vec<_> = used.difference(&said).collect();
+            let extra: Vec<_> = said.difference(&used).collect();
+            wrong.push(format!(
+                "{file}: not named {missing:?}, named but not used {extra:?}"
+            ));
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "Uses: lines that do not match the imports: {wrong:#?}"
+    );
 }
 
 /// ARCHITECTURE.md's import table: each stage's row, the stages it may use.

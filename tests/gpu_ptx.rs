@@ -481,7 +481,7 @@ fn tuning_a_cuda_harness_runs_every_trial_or_reports_the_missing_driver() {
     };
     match commands::run(&options, &mut |_| {}) {
         Err(Failure::NoDevice(why)) => assert!(why.contains("CUDA"), "{why}"),
-        Err(Failure::Input(e)) => panic!("{e}"),
+        Err(Failure::Diagnostic(e)) => panic!("{e}"),
         Ok(runs) => {
             assert_eq!((runs.results.len(), runs.failed.len()), (3, 0));
             assert!(runs

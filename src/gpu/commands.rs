@@ -3,7 +3,7 @@
 //! tune a harness directory).
 //!
 //! Exit statuses (`main`): 0 ran, 1 some run observed an outcome its model forbids, 2 bad input
-//! (`Failure::Input`, a rendered diagnostic; of several directories, one that could not run,
+//! (`Failure::Diagnostic`, a rendered diagnostic; of several directories, one that could not run,
 //! `Runs::failed`, after the others ran), 3 nothing to run on (`Failure::NoDevice`: no OpenCL library, platform or device for an OpenCL
 //! harness; no CUDA driver or device for a CUDA one).
 use std::path::{Path, PathBuf};
@@ -277,8 +277,9 @@ pub struct RunOptions {
 /// Why `gpu run` did not run.
 #[derive(Debug)]
 pub enum Failure {
-    /// Bad input: a diagnostic to render (exit status 2).
-    Input(Error),
+    /// A diagnostic to render: bad input (exit status 2) or an internal error (70), as
+    /// `Error::fault` says.
+    Diagnostic(Error),
     /// Nothing to run on, and why: no OpenCL library, platform or device, or no CUDA driver or
     /// device (exit status 3).
     NoDevice(String),
@@ -286,7 +287,7 @@ pub enum Failure {
 
 impl From<Error> for Failure {
     fn from(e: Error) -> Failure {
-        Failure::Input(e)
+        Failure::Diagnostic(e)
     }
 }
 
@@ -319,7 +320,7 @@ pub fn run(o: &RunOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<R
     for dir in &o.dirs {
         match run_dir(dir, o, &opencl, &mut say) {
             Ok(results) => runs.results.extend(results),
-            Err(Failure::Input(e)) if o.dirs.len() > 1 => {
+            Err(Failure::Diagnostic(e)) if o.dirs.len() > 1 => {
                 crate::output::eprint(&e.render());
                 runs.failed.push((dir.clone(), e));
             }
@@ -488,7 +489,7 @@ fn run_cuda(
     })
     .map_err(|e| match unavailable.take() {
         Some(why) => Failure::NoDevice(why),
-        None => Failure::Input(e),
+        None => Failure::Diagnostic(e),
     })?;
     let results = trials
         .iter()

@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use lalrpop_util::ParseError;
 
-use crate::diag::{Error, Result};
+use crate::diag::{Error, Internal, Result};
 use crate::litmus::ast::{GrammarError, Span};
 
 /// A litmus file being parsed.
@@ -119,7 +119,7 @@ pub(crate) fn mask(path: &str, text: &Arc<str>, from: usize) -> Result<Source> {
     }
     // Only ASCII bytes of whole comments were replaced by ASCII spaces, so this cannot fail.
     let masked = String::from_utf8(masked)
-        .map_err(|_| Error::file(path, "internal error: comment masking broke UTF-8"))?;
+        .map_err(|_| Error::internal(path, Internal("comment masking broke UTF-8".into())))?;
     Ok(Source {
         path: path.to_string(),
         text: text.clone(),

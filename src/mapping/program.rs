@@ -166,16 +166,14 @@ impl Mapping {
             .iter()
             .enumerate()
             .map(|(k, op)| {
-                Ok((
-                    emit(instr, op)?,
-                    if rule.main == Some(k) {
-                        Role::Main
-                    } else {
-                        Role::Added
-                    },
-                ))
+                let role = if rule.main == Some(k) {
+                    Role::Main
+                } else {
+                    Role::Added
+                };
+                (emit(instr, op), role)
             })
-            .collect::<Result<_, String>>()?;
+            .collect();
         Ok(Translation {
             instrs,
             class: Some(class),
@@ -260,9 +258,9 @@ fn undeclared(class: &Class, m: &Mapping) -> String {
 /// One target instruction for `source`, whose rule says `op`. The main access keeps the source
 /// access's register, location, value and RMW operation (a CAS stays a CAS: PTX `atom.cas` has one
 /// semantics, so the target read of a failed CAS has the RMW's tags — no separate failure order).
-fn emit(source: &Instr, op: &TargetOp) -> Result<Instr, String> {
+fn emit(source: &Instr, op: &TargetOp) -> Instr {
     let tags = op.tags.clone();
-    Ok(match (op.kind, source) {
+    match (op.kind, source) {
         (OpKind::Fence, _) => Instr::Fence { tags },
         (OpKind::Load, Instr::Load { dst, loc, .. }) => Instr::Load {
             dst: dst.clone(),
@@ -286,12 +284,8 @@ fn emit(source: &Instr, op: &TargetOp) -> Result<Instr, String> {
             tags,
             fail_tags: None,
         },
-        // Lowering checks that a class's access has the class's kind, so this is a mapcheck bug.
-        (kind, _) => {
-            return Err(format!(
-                "internal error: a `{}` rule applied to {source:?}",
-                kind.mnemonic()
-            ))
-        }
-    })
+        // Lowering checks that a class's access has the class's kind (`main` reports a panic
+        // as an internal error, status 70).
+        (kind, _) => panic!("a `{}` rule applied to {source:?}", kind.mnemonic()),
+    }
 }

@@ -188,13 +188,13 @@ fn read_back(text: &str, input: &Mapping, changes: &[Change], to: &Path) -> diag
             .find(|c| c.key == *class)
             .map_or(input.compile(class), |c| c.ops.as_slice());
         if back.compile(class) != expected {
-            return Err(diag::Error::file(
+            return Err(diag::Error::internal(
                 name,
-                format!(
-                    "the repaired mapping reads back with {class} -> {}, not {} (a bug in mapcheck repair)",
+                diag::Internal(format!(
+                    "the repaired mapping reads back with {class} -> {}, not {}",
                     sequence_text(back.compile(class)),
                     sequence_text(expected)
-                ),
+                )),
             ));
         }
     }

@@ -15,6 +15,7 @@ use super::candidate_variables::CandidateVariables;
 use super::event_key::{EventKey, KeyRel, LOCATIONS};
 use super::layout::{Layout, Role, Slot};
 use super::operations::{Op, Part};
+use crate::diag::Internal;
 use crate::encode::{Node, Sat};
 use crate::exec::EventKind;
 use crate::litmus::{
@@ -326,11 +327,11 @@ pub(super) fn solution_tests(
     choice: &DecodedSolution,
     region: Option<Tag>,
     name: &str,
-) -> Result<SolutionTests, String> {
+) -> Result<SolutionTests, Internal> {
     let source = source_test(mapping.source_arch, layout, menu, choice, region, name);
     let compiled = mapping
         .compile_program(&source)
-        .map_err(|e| format!("compiling the solution: {}", e.message))?;
+        .map_err(|e| Internal(format!("compiling the solution: {}", e.message)))?;
     let keys = target_keys(layout, choice);
     let (target_rf, target_co) = (key_rel(&choice.rf, &keys), key_rel(&choice.co, &keys));
     let source_mo = lift(

@@ -201,7 +201,7 @@ impl Progress for CheckBound<'_> {
 
     fn record(&self, shape: &BoundShape, axiom: usize, run: AxiomRun) {
         if let AxiomRun::Searched(outcome) = run {
-            let outcome = (*outcome).map_err(|m| diag::Error::file(self.path, m));
+            let outcome = (*outcome).map_err(|m| diag::Error::internal(self.path, m));
             let name = &self.axioms[axiom].1;
             let k = self.k(axiom);
             lock(&self.level).record(shape.index, k, name, outcome, self.observe);

@@ -26,6 +26,7 @@ use super::options::Options;
 use super::outcome::{Counterexample, Statistics};
 use super::readings::{judge_readings, ReadingVerdict};
 use super::validate::{self, CycleStep, Verdict};
+use crate::diag::Internal;
 use crate::encode::{Circuit, Encoded, Matrix, Node, Sat};
 use crate::ir::CoKind;
 use crate::mapping::Mapping;
@@ -137,7 +138,7 @@ impl<'a> ShapeProblems<'a> {
         name: &str,
         opts: &Options,
         superseded: &dyn Fn() -> bool,
-    ) -> Result<ShapeAxiom, String> {
+    ) -> Result<ShapeAxiom, Internal> {
         let (mut problem, carried) = match self.current.take() {
             Some((problem, carried)) if carried < self.carried_over_below => (problem, carried),
             _ => (self.build(opts), 0),
@@ -250,7 +251,7 @@ impl<'a> ShapeProblem<'a> {
         name: &str,
         stop: &Stop,
         superseded: &dyn Fn() -> bool,
-    ) -> Result<ShapeAxiom, String> {
+    ) -> Result<ShapeAxiom, Internal> {
         let start = Instant::now();
         let mut out = ShapeAxiom {
             found: None,
@@ -277,7 +278,7 @@ impl<'a> ShapeProblem<'a> {
         stop: &Stop,
         superseded: &dyn Fn() -> bool,
         out: &mut ShapeAxiom,
-    ) -> Result<(), String> {
+    ) -> Result<(), Internal> {
         loop {
             out.ended = if stop.requested() {
                 Ended::Stopped
@@ -306,7 +307,8 @@ impl<'a> ShapeProblem<'a> {
             )?;
             match validate::validate(self.mapping, &f, name) {
                 Verdict::Confirmed { failed } => {
-                    let cycle = validate::cycle(self.mapping, &f, name).map_err(|e| e.message)?;
+                    let cycle = validate::cycle(self.mapping, &f, name)
+                        .map_err(|e| Internal(format!("no cycle for {name}: {}", e.message)))?;
                     let readings = judge_readings(self.mapping, &f.target);
                     out.found = Some(Found {
                         tests: f,
@@ -347,13 +349,11 @@ impl<'a> ShapeProblem<'a> {
                     self.block_program();
                     self.require_meaning();
                 }
-                Verdict::Disagree(msg) => {
-                    return Err(format!(
-                        "internal error: encoder and runner disagree on a solution for {name} (shape {:?}): {msg}\n{}",
-                        self.vars.program.layout.sizes,
-                        crate::litmus::print_ptx(&f.target).unwrap_or_default()
-                    ))
-                }
+                Verdict::Disagree(msg) => return Err(Internal(format!(
+                    "encoder and runner disagree on a solution for {name} (shape {:?}): {msg}\n{}",
+                    self.vars.program.layout.sizes,
+                    crate::litmus::print_ptx(&f.target).unwrap_or_default()
+                ))),
             }
         }
     }

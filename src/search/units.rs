@@ -22,7 +22,7 @@ use super::operations::Op;
 use super::outcome::{Counterexample, Event, Observer, Scope, Statistics};
 use super::shape_problem::{Ended, ShapeAxiom, ShapeProblems};
 use super::{lock, searchable_menu, select_axioms, shapes_at, Options};
-use crate::diag;
+use crate::diag::{self, Internal};
 use crate::mapping::Mapping;
 
 /// Everything a check with some options searches: its axioms and its (bound, shape) pairs.
@@ -228,7 +228,7 @@ pub(super) enum AxiomRun {
     /// Searched, to the end, until the run was asked to stop or until a counterexample at an
     /// earlier shape settled the axiom (`ShapeAxiom::ended`); or the
     /// search failed (an internal error). Boxed: it is by far the largest variant.
-    Searched(Box<Result<ShapeAxiom, String>>),
+    Searched(Box<Result<ShapeAxiom, Internal>>),
 }
 
 /// What a caller of `search_bound` keeps of the bound while its shapes run in parallel.
@@ -313,7 +313,9 @@ impl Progress for Level<'_> {
             AxiomRun::NotStarted => (UnitVerdict::Stopped, Statistics::default()),
             AxiomRun::Searched(searched) => match *searched {
                 Err(m) => {
-                    state.error.get_or_insert(diag::Error::file(self.path, m));
+                    state
+                        .error
+                        .get_or_insert(diag::Error::internal(self.path, m));
                     (UnitVerdict::Stopped, Statistics::default())
                 }
                 Ok(mut r) => {

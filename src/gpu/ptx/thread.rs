@@ -13,7 +13,7 @@ use std::collections::HashMap;
 use std::fmt::Write as _;
 
 use super::events::{Access, AtomOp, Event, Op};
-use crate::diag::{Error, Result};
+use crate::diag::{Error, Internal, Result};
 use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, Litmus, RmwOp, Target};
 
 /// Backward jumps a thread may take before it gives up.
@@ -96,8 +96,17 @@ impl<'a> Writer<'a> {
     }
 
     fn fail(&self, pc: usize, msg: impl std::fmt::Display) -> Error {
+        Error::file(&self.test.name, self.at(pc, msg))
+    }
+
+    /// A bug in mapcheck at instruction `pc`: two of its views of the test disagree.
+    fn bug(&self, pc: usize, msg: impl std::fmt::Display) -> Error {
+        Error::internal(&self.test.name, Internal(self.at(pc, msg)))
+    }
+
+    fn at(&self, pc: usize, msg: impl std::fmt::Display) -> String {
         let name = &self.test.threads[self.index].name;
-        Error::file(&self.test.name, format!("{name}, instruction {pc}: {msg}"))
+        format!("{name}, instruction {pc}: {msg}")
     }
 
     /// The PTX register of a test register.
@@ -205,7 +214,7 @@ impl<'a> Writer<'a> {
                 let operands = self.rmw_operands(pc, op, atom, out)?;
                 format!("red{s}.global{} {addr}, {operands};", atom.ptx())
             }
-            _ => return Err(self.fail(pc, "access and event disagree")),
+            _ => return Err(self.bug(pc, "access and event disagree")),
         };
         line(out, &format!("{text} // {}", a.location));
         if self.dependency_sources.contains(&pc) {
