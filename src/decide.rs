@@ -12,7 +12,8 @@
 //! counts 0 or 1 per family (`Outcome::decided`).
 //!
 //! Owns: `run` (the runner when it can enumerate, this decision when it cannot) and `decide`.
-//! Uses: `runner` (families, outcomes), `encode`, `eval`, `exec`, `ir`, `litmus`, `rel`, `vocab`.
+//! Uses: `runner` (families, outcomes), `encode` and `solver`, `eval`, `exec`, `ir`, `litmus`,
+//! `rel`, `vocab`, `diag` (a disagreement is an internal error).
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Error, Internal, Result};

@@ -81,7 +81,7 @@ impl Error {
         }
     }
     /// A bug in mapcheck met while working on `path` (the input it was working on).
-    pub(crate) fn internal(path: impl Into<String>, bug: Internal) -> Error {
+    pub fn internal(path: impl Into<String>, bug: Internal) -> Error {
         Error {
             fault: Fault::Internal,
             ..Error::file(path, format!("internal error: {}", bug.0))

@@ -3,7 +3,8 @@
 //! The stages, in the order data flows (ARCHITECTURE.md has a section for each):
 //! - foundations: `diag` (errors), `output` (files written whole, directories a run owns), `rel` (concrete relations), `vocab` (built-in names);
 //! - front ends: `cat` (model syntax) → `ir` (typed models); `litmus` (tests); `mapping` (tables);
-//!   `syntax` (each concrete syntax's words for tags, both directions);
+//!   `isa` (each instruction set's and language's facts: its words for tags, both directions, and
+//!   which forms PTX's instructions have);
 //! - consumers: `exec` + `eval` (one execution), `runner` (every execution of a test: the ground
 //!   truth), `solver` + `encode` (models as SAT constraints);
 //! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
@@ -52,12 +53,12 @@ pub mod output;
 pub mod rel;
 pub mod vocab;
 
-// Front ends.
+// Front ends, on the instruction sets' (and languages') facts, `isa`.
 mod cat;
 pub mod ir;
+mod isa;
 pub mod litmus;
 pub mod mapping;
-mod syntax;
 
 // Consumers.
 pub mod decide;

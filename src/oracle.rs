@@ -4,7 +4,7 @@
 //! `dartagnan/src/test/resources/<SUITE>-expected.csv`) and the suite → model table (`models/suites.tsv`),
 //! choosing the suites a run names (`select_suites`), running each test with the runner, and the
 //! per-suite agree / disagree / unsupported tally.
-//! Uses: `ir`, `litmus`, `runner`. Disagreements are reported, never filtered.
+//! Uses: `ir`, `litmus`, `runner`, `decide`, `diag`. Disagreements are reported, never filtered.
 use std::path::{Path, PathBuf};
 
 use rayon::prelude::*;

@@ -6,8 +6,10 @@
 //! hypotheses, one Admitted theorem per source axiom, a proved satisfiability witness), and
 //! concrete executions with lemmas decided by computation (`concrete`: refutations, fidelity), and
 //! each witness-free model's mirror as a function of the execution (`mirror`).
-//! Uses: `ir`, `mapping`, `exec`/`eval` (concrete values), `search` (refutations). The Coq
-//! library the files build on is `proofs-export/lib`, copied into every export directory.
+//! Uses: `cat` and `ir` (the models), `rel`, `vocab`, `exec` and `eval` (the execution record,
+//! concrete values), `mapping`, `litmus` and `runner` (programs, skeletons, race freedom),
+//! `search` (refutations), `output` (the files), `diag`. The Coq library the files build on is
+//! `proofs-export/lib`, copied into every export directory.
 pub mod concrete;
 pub(crate) mod exec;
 pub(crate) mod mapping;

@@ -11,7 +11,8 @@
 //! the files printed from them: a counterexample's refutation (`refutation`) and the obligations'
 //! satisfiability witness (`satisfiable`, in `program/witness.rs`).
 //! Uses: `runner` (skeletons, race freedom), `search` (event keys, `validate::executions`),
-//! `mapping` (the instruction map), `coq::concrete` (literals and mirrors), `coq::mapping` (the
+//! `mapping` (the instruction map), `litmus` (the programs), `ir`, `eval`, `exec` and `rel` (the
+//! models and executions), `diag`, `coq::concrete` (literals and mirrors), `coq::mapping` (the
 //! statement).
 use std::collections::BTreeMap;
 use std::fmt::Write;

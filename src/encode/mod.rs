@@ -6,8 +6,10 @@
 //! layers below it: `circuit` (hash-consed AND/NOT gates, folded as built), `cnf` (polarity-aware
 //! Tseitin), `matrix` (sets and relations as vectors and matrices of nodes), `translate` (the
 //! model's steps), `checks` (acyclicity, irreflexivity, emptiness and witness orders).
-//! Uses: `ir`, `rel`, `vocab`, `solver`. Never `runner` or `eval`: the encoder and the evaluator
-//! are two readings of the same IR, and the tests (`tests/encode_*.rs`) hold them to agreement.
+//! Uses: `ir`, `rel`, `vocab`, `solver`.
+//!
+//! Never the runner or the evaluator: the encoder and the evaluator are two readings of the same
+//! IR, and the tests (`tests/encode_*.rs`) hold them to agreement.
 //!
 //! Literals handed out (`consistent`, `check_holds`, `check_fails`, `lit`) are meant to be
 //! asserted — assumed, or used positively — never negated: some encodings choose fresh variables

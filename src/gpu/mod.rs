@@ -11,7 +11,9 @@
 //! CUDA target: `ptx` (the PTX harness mapcheck writes itself, and its `cudarc` host) and
 //! `optcheck` (ptxas and nvdisasm: did every access and fence of the test survive in the SASS?).
 //!
-//! Uses: `litmus`, `runner`, `ir`, `diag`. Nothing outside `gpu` and the CLI uses it; it never
+//! Uses: `litmus`, `runner`, `ir`, `mapping` (its target's tags), `isa` and `vocab` (the words
+//! the emitters print), `output` (the files), `diag`. Nothing outside `gpu` and the CLI uses it;
+//! it never
 //! feeds back into the mapping check. Decisions: `docs/decisions/003-gpu-harness.md`.
 pub(crate) mod classify;
 pub mod commands;

@@ -15,7 +15,7 @@
 //! → `atomic_work_item_fence`. Refused: execution barriers, work-item and sub-group scopes,
 //! local-memory locations, multiplication RMWs. Submodules: `thread` (one test thread as a C
 //! function) and `atomics` (which order, scope and C atomic each tag becomes; their words are
-//! `syntax::c`'s).
+//! `isa::c`'s).
 use std::fmt::Write as _;
 
 use super::classify::{classify_statements, value_var};

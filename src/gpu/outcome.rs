@@ -6,7 +6,7 @@
 //! some candidate execution, and the histogram bins over them), `select` (the condition
 //! rewritten to the observable states the target model allows and the source model forbids,
 //! checked with the runner) and `counted` (the outcome the harness counts for a final clause).
-//! Uses: `litmus`, `runner` (the ground truth; every verdict here is the runner's), `ir`.
+//! Uses: `litmus`, `runner` (the ground truth; every verdict here is the runner's), `ir`, `diag`.
 //!
 //! Why the states identify the execution: each write stores its own value, so a read's value
 //! names the write it read from (`rf`); the final value of a location with at most two writes

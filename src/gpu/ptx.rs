@@ -9,7 +9,7 @@
 //! SASS and the manufactured dependencies) → `thread` (a test thread as a PTX function) →
 //! `kernel` (the file: `litmus_init`, `litmus_test`, `litmus_classify` over `layout` and
 //! `KNOBS`, the OpenCL kernels' twins) → `host` (`cudarc`, libcuda loaded at run time).
-//! Uses: `gpu::{layout, outcome, params, stats, harness, detect}`. Decisions:
+//! Uses: `gpu::{layout, outcome, params, stats, harness, detect}`, `litmus`, `diag`. Decisions:
 //! `docs/decisions/004-ptx-harness.md`.
 //!
 //! Threads the test puts on different GPUs run in different CTAs of the one device

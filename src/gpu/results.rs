@@ -4,7 +4,8 @@
 //! `result.json` and `result.csv`, and sums several up in one table (`render_summary`).
 //!
 //! Owns: `RunResult` (`new`, `load`, `render`, `to_csv`), `Row`, `RunContext`, `render_summary`.
-//! Uses: `stats` (the numbers), `judgement` (the verdicts), `outcome::Space` (the states).
+//! Uses: `stats` (the numbers), `judgement` (the verdicts), `outcome::Space` (the states),
+//! `litmus` and `runner` (the test and its models' verdicts), `diag`.
 use std::fmt::Write as _;
 use std::path::Path;
 

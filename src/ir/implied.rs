@@ -11,7 +11,7 @@
 //! - it is, definitions unfolded, the same statement as a non-flag check of `by` (RC11's
 //!   `empty rmw & (rb; mo)` is sc.cat's `empty rmw & (fr; co)` once `rb = fr` and `mo = co`).
 //!
-//! Uses: the IR only.
+//! Uses: the IR and `vocab` only.
 use super::{BinOp, CheckKind, DefBody, Expr, Model, Op1};
 use crate::vocab::{self, EventSet, Relation};
 

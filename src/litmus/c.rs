@@ -16,6 +16,7 @@
 use std::collections::HashSet;
 
 use crate::diag::Result;
+use crate::isa::c::ADDRESS_SPACES;
 use crate::litmus::ast::Spanned;
 use crate::litmus::c_ast::CThread;
 use crate::litmus::c_lower::Lowerer;
@@ -23,7 +24,6 @@ use crate::litmus::cond::{self, Init};
 use crate::litmus::grammars;
 use crate::litmus::program::{Arch, Litmus, Placement, Thread};
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
-use crate::syntax::c::ADDRESS_SPACES;
 use crate::vocab::Tag;
 
 /// Names of the C grammar's regex terminals, for "expected …" messages.

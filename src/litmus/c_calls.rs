@@ -46,14 +46,14 @@
 //! from 1 in order of first appearance in the file, so equal labels in different threads meet);
 //! an unlabelled barrier has id 0. `count` is `None` (the whole work-group).
 //!
-//! Owns: the builtin table, memory-order / scope / flag decoding (the words are `syntax::c`'s),
+//! Owns: the builtin table, memory-order / scope / flag decoding (the words are `isa::c`'s),
 //! CAS lowering. Uses `c_lower`.
 use crate::diag::Result;
+use crate::isa::c;
 use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::c_ast::{BinOpC, CExpr, ExprKind, UnOp};
 use crate::litmus::c_lower::{Addr, Lowerer, Want};
 use crate::litmus::program::{Arch, BinOp, CmpOp, Cond, Expr, Instr, RmwOp};
-use crate::syntax::c;
 use crate::vocab::Tag;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,8 @@
 //! `parse_str`, which read the title word (`PTX`, `C`, `OPENCL`, `VULKAN`) and hand the file to the
 //! matching front end (`ptx`, `c`, `vulkan`). Every malformed input yields a `diag::Error` at file:line:column; no
 //! input makes the parsers panic.
-//! Uses: `diag` for errors, `vocab` for tag names. Knows nothing of models or executions.
+//! Uses: `diag` for errors, `vocab` for tag names, `isa` for the words of each syntax. Knows
+//! nothing of models or executions.
 //!
 //! Module map: `source` (title, comments, regions, parser errors) → `cond` (initial state and
 //! final condition, grammar `litmus_common`) → `ptx` + `ptx_instr` (grammar `litmus_ptx`), `c` +

@@ -2,7 +2,7 @@
 //! `ptx_instr`) parses into the same `Litmus`.
 //!
 //! Owns: `print_ptx` — the title, the initial state, the `P0@cta N,gpu N | … ;` table (columns
-//! padded to align), each instruction's mnemonic and qualifiers (the words are `syntax::ptx`'s,
+//! padded to align), each instruction's mnemonic and qualifiers (the words are `isa::ptx`'s,
 //! the tag combinations the inverse of `ptx_instr`'s header), and the final clause. Nested expressions are flattened into
 //! `add`/`sub`/… on fresh `%tN` registers; an RMW without destination and without RED stays an
 //! `atom` with a fresh `%tN` destination. Register and label names the PTX grammar cannot read
@@ -10,20 +10,20 @@
 //! be GLOBAL, which is dropped (the PTX front end ignores state spaces: all memory is global).
 //! Whatever PTX cannot express (C-only tags such as NA, a C11 failure order, local memory, array
 //! elements) is a `diag::Error` naming the thread and instruction; nothing panics or is dropped.
-//! Uses: `program` (the `Litmus` type), `syntax::ptx`, `diag` for errors.
+//! Uses: `program` (the `Litmus` type), `isa::ptx`, `vocab` (the tags), `diag` for errors.
 use std::collections::{HashMap, HashSet};
 use std::fmt::Write;
 
 use crate::diag::{Error, Result};
+use crate::isa::ptx::{
+    self, ALIAS_FENCE, BARRIER_MODES, GENERIC, PROXIES, PROXY_LOADS, PROXY_STORES,
+};
+use crate::isa::Words;
 use crate::litmus::program::{
     unsequenced_refusal, Arch, BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier,
     RmwOp, Target, Thread,
 };
 use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
-use crate::syntax::ptx::{
-    self, ALIAS_FENCE, BARRIER_MODES, GENERIC, PROXIES, PROXY_LOADS, PROXY_STORES,
-};
-use crate::syntax::Words;
 use crate::vocab::{self, Tag};
 
 /// Write `test` as a PTX litmus file.

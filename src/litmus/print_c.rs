@@ -27,7 +27,8 @@
 //!
 //! Uses: `program` (the `Litmus` type), `print` (the final clause, shared with `print_ptx`),
 //! `c_lower::fold` (which expressions the front end would simplify), `parse_str` for the check,
-//! `syntax::c` for the words of orders, scopes, fence flags and address spaces.
+//! `isa::c` for the words of orders, scopes, fence flags and address spaces, `vocab` (the tags),
+//! `diag` for errors.
 //!
 //! This file keeps the test's header, locations and thread headers; the rest, by job:
 //! `statements` (a thread's statements and control flow), `expressions` (expressions, conditions,
@@ -41,10 +42,10 @@ use std::collections::HashSet;
 use std::fmt::Write;
 
 use crate::diag::{Error, Result};
+use crate::isa::c;
 use crate::litmus::ast::C_TYPE_WORDS;
 use crate::litmus::print::{final_clause, is_ident, Msg, RESERVED};
 use crate::litmus::program::{unsequenced_refusal, Arch, Instr, Litmus, Target, Thread};
-use crate::syntax::c;
 use crate::vocab::{self, Tag};
 use check::check;
 use statements::Body;

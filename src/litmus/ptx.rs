@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 
 use crate::diag::Result;
+use crate::isa::ptx::{GENERIC, PROXIES};
 use crate::litmus::ast::InitItem;
 use crate::litmus::ast::Span;
 use crate::litmus::cond;
@@ -17,7 +18,6 @@ use crate::litmus::ptx_ast::{Cell, Header, PtxInstr};
 use crate::litmus::ptx_instr;
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
 use crate::litmus::table;
-use crate::syntax::ptx::{GENERIC, PROXIES};
 
 /// Names of the PTX grammar's regex terminals, for "expected …" messages.
 const NAMES: TokenNames = &[
@@ -71,7 +71,7 @@ pub(crate) fn parse(src: &Source, name: String, layout: &Layout) -> Result<Litmu
 }
 
 /// Take the alias declarations (`y @ generic aliases x`) out of the initial state's items, in
-/// order: each names a proxy (`generic`, or a `syntax::ptx::PROXIES` word), a target declared
+/// order: each names a proxy (`generic`, or a `isa::ptx::PROXIES` word), a target declared
 /// before it (a location or an earlier alias) and a name declared nowhere else.
 pub(super) fn aliases(src: &Source, items: Vec<InitItem>) -> Result<(Vec<InitItem>, Vec<Alias>)> {
     let mut declared: HashSet<String> = HashSet::new();

@@ -28,16 +28,16 @@
 //! accepted and ignored.
 //!
 //! Owns: qualifier classification and `lower`. Uses `ptx_ast`, `program`, `source` for errors,
-//! `syntax::ptx` for the qualifier words.
+//! `isa::ptx` for the qualifier words.
 use crate::diag::Result;
+use crate::isa::ptx::{
+    self, OpKind, ALIAS_FENCE, BARRIER_MODES, MEMBAR_LEVELS, PROXIES, PROXY_LOADS, PROXY_STORES,
+    SCOPES, SEMANTICS,
+};
 use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::program::{BinOp, Cond, Expr, Instr, RmwOp};
 use crate::litmus::ptx_ast::{arith_mnemonic, LdSrc, PtxInstr, Qual, Value};
 use crate::litmus::source::Source;
-use crate::syntax::ptx::{
-    ALIAS_FENCE, BARRIER_MODES, MEMBAR_LEVELS, PROXIES, PROXY_LOADS, PROXY_STORES, SCOPES,
-    SEMANTICS,
-};
 use crate::vocab::Tag;
 
 /// How a `.sem` qualifier is written (`.acquire`). A `.sem` qualifier is held as its tag
@@ -197,7 +197,7 @@ pub(crate) fn lower(src: &Source, instr: &PtxInstr, span: Span) -> Result<Instr>
             let q = classify(src, mnemonic, quals, ACCESS)?;
             let tags = match PROXY_STORES.tag(mnemonic) {
                 Some(proxy) => proxy_access_tags(src, mnemonic, &q, proxy)?,
-                None => access_tags(src, "st", &q, span)?,
+                None => access_tags(src, OpKind::Store, &q, span)?,
             };
             Ok(Instr::Store {
                 loc: addr.node.clone(),
@@ -315,7 +315,7 @@ fn lower_ld(
         LdSrc::Addr(addr) => {
             let tags = match proxy {
                 Some(proxy) => proxy_access_tags(src, mnemonic, &q, proxy)?,
-                None => access_tags(src, "ld", &q, addr.span)?,
+                None => access_tags(src, OpKind::Load, &q, addr.span)?,
             };
             Ok(Instr::Load {
                 dst: dst.node.clone(),
@@ -327,23 +327,20 @@ fn lower_ld(
 }
 
 /// Tags of an `ld` / `st`.
-fn access_tags(src: &Source, mnemonic: &str, q: &Quals, span: Span) -> Result<Vec<Tag>> {
-    let sem = q.sem.as_ref().map_or(Tag::Weak, |s| s.node);
-    let legal = match mnemonic {
-        "ld" => matches!(sem, Tag::Weak | Tag::Rlx | Tag::Acq | Tag::V),
-        _ => matches!(sem, Tag::Weak | Tag::Rlx | Tag::Rel | Tag::V),
-    };
+fn access_tags(src: &Source, kind: OpKind, q: &Quals, span: Span) -> Result<Vec<Tag>> {
+    let (mnemonic, form) = (kind.mnemonic(), kind.form());
+    let sem = q.sem.as_ref().map_or(form.default_semantics, |s| s.node);
     let sem_span = q.sem.as_ref().map_or(span, |s| s.span);
-    if !legal {
+    if !form.semantics.contains(&sem) {
         return Err(src.error(
             sem_span,
             format!("`{mnemonic}` cannot be `{}`", sem_word(sem)),
         ));
     }
     match (sem, &q.scope) {
-        (Tag::Weak, None) => Ok(vec![Tag::Weak]),
-        (Tag::V, None) => Ok(vec![Tag::Rlx, Tag::Sys, Tag::V]),
-        (Tag::Weak | Tag::V, Some(s)) => {
+        (Tag::V, None) => Ok(ptx::VOLATILE.to_vec()),
+        (sem, None) if !ptx::is_scoped(sem) => Ok(vec![sem]),
+        (sem, Some(s)) if !ptx::is_scoped(sem) => {
             let what = if q.sem.is_none() {
                 "a weak access".to_string()
             } else {
@@ -359,8 +356,9 @@ fn access_tags(src: &Source, mnemonic: &str, q: &Quals, span: Span) -> Result<Ve
         (_, None) => Err(src.error(
             sem_span,
             format!(
-                "`{mnemonic}{}` needs a scope (`.cta`, `.gpu` or `.sys`)",
-                sem_word(sem)
+                "`{mnemonic}{}` needs a scope ({})",
+                sem_word(sem),
+                ptx::listed_scopes()
             ),
         )),
         (_, Some(s)) => Ok(vec![sem, s.node]),
@@ -392,12 +390,18 @@ fn lower_rmw(
     span: Span,
 ) -> Result<Instr> {
     let q = classify(src, mnemonic, quals, RMW)?;
-    let sem = q.sem.as_ref().map_or(Tag::Rlx, |s| s.node);
-    if !matches!(sem, Tag::Rlx | Tag::Acq | Tag::Rel | Tag::AcqRel) {
+    let form = OpKind::Rmw.form();
+    let sem = q.sem.as_ref().map_or(form.default_semantics, |s| s.node);
+    if !form.semantics.contains(&sem) {
         let at = q.sem.as_ref().map_or(span, |s| s.span);
         return Err(src.error(at, format!("`{mnemonic}` cannot be `{}`", sem_word(sem))));
     }
-    let scope = q.scope.as_ref().map_or(Tag::Gpu, |s| s.node);
+    let scope = match &q.scope {
+        Some(s) => s.node,
+        None => form
+            .default_scope
+            .expect("`atom` has a default scope (FORMS)"),
+    };
     let op = q.op.as_ref().ok_or_else(|| {
         src.error(span, format!("`{mnemonic}` needs an operation (`.add`, `.sub`, `.and`, `.or`, `.xor`, `.exch` or `.cas`)"))
     })?;
@@ -446,21 +450,25 @@ fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
         return lower_proxy_fence(src, first, rest);
     }
     let q = classify(src, "fence", quals, ACCESS)?;
-    let sem = q.sem.as_ref().map_or(Tag::AcqRel, |s| s.node);
-    if !matches!(sem, Tag::Sc | Tag::AcqRel | Tag::Acq | Tag::Rel) {
+    let form = OpKind::Fence.form();
+    let sem = q.sem.as_ref().map_or(form.default_semantics, |s| s.node);
+    if !form.semantics.contains(&sem) {
         let at = q.sem.as_ref().map_or(span, |s| s.span);
         return Err(src.error(
             at,
             format!(
-                "`fence` cannot be `{}`; expected `.sc`, `.acq_rel`, `.acquire` or `.release`",
-                sem_word(sem)
+                "`fence` cannot be `{}`; expected {}",
+                sem_word(sem),
+                form.listed_semantics()
             ),
         ));
     }
-    let scope = q
-        .scope
-        .as_ref()
-        .ok_or_else(|| src.error(span, "`fence` needs a scope (`.cta`, `.gpu` or `.sys`)"))?;
+    let scope = q.scope.as_ref().ok_or_else(|| {
+        src.error(
+            span,
+            format!("`fence` needs a scope ({})", ptx::listed_scopes()),
+        )
+    })?;
     Ok(Instr::Fence {
         tags: vec![sem, scope.node],
     })

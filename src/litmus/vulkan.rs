@@ -25,9 +25,11 @@
 //!
 //! Owns: the Vulkan qualifier rules and the `ssw` block. Uses `table` (thread table), `cond`
 //! (initial state, clauses), `ptx` (alias declarations), `ptx_instr` (barrier operands),
-//! `syntax::vulkan` (words) and `labels`.
+//! `isa::vulkan` (words) and `labels`.
 
 use crate::diag::Result;
+use crate::isa::vulkan::{FLAGS, ORDERS, SCOPES, SEMANTICS_CLASSES, STORAGE_CLASSES};
+use crate::isa::Words;
 use crate::litmus::ast::{InitItem, Span, Spanned};
 use crate::litmus::cond;
 use crate::litmus::grammars;
@@ -40,8 +42,6 @@ use crate::litmus::ptx_instr::barrier_operands;
 use crate::litmus::source::{matching_brace, parse_error, Layout, Source, TokenNames};
 use crate::litmus::table;
 use crate::litmus::vulkan_ast::VulkanInstr;
-use crate::syntax::vulkan::{FLAGS, ORDERS, SCOPES, SEMANTICS_CLASSES, STORAGE_CLASSES};
-use crate::syntax::Words;
 use crate::vocab::Tag;
 
 /// Names of the Vulkan grammar's regex terminals, for "expected …" messages.

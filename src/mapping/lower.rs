@@ -176,7 +176,7 @@ impl<'a> Lowerer<'a> {
 
     fn scope(&mut self, from: &Word, to: &Word) -> diag::Result<()> {
         let source = self.scope_tag(from)?;
-        let target = crate::syntax::ptx::SCOPES.tag(&to.text).ok_or_else(|| {
+        let target = crate::isa::ptx::SCOPES.tag(&to.text).ok_or_else(|| {
             self.err(
                 to.span,
                 format!(

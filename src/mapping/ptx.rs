@@ -1,7 +1,7 @@
 //! The PTX side of a mapping: instruction templates such as `ld.acquire.$s`, which combinations
 //! PTX has, and `TargetOp`, an instantiated target instruction (an event kind with its tags).
 //!
-//! Owns: `OpKind`, `Template`, `TargetOp`. Uses: `ast` (spans), `class`, `syntax::ptx` (the
+//! Owns: `OpKind`, `Template`, `TargetOp`. Uses: `ast` (spans), `class`, `isa::ptx` (the
 //! qualifier words and the vocabulary tags each one stands for).
 //! The tags are the ones the PTX litmus front end attaches to the same instructions (models/README.md):
 //! `ld.weak` → WEAK; `ld.relaxed.gpu` → RLX GPU; `ld.volatile` → RLX SYS V (PTX: "the same memory
@@ -9,35 +9,13 @@
 //! ("membar is a synonym for fence.sc", ASPLOS'19 §3).
 use std::fmt;
 
+pub use crate::isa::ptx::OpKind;
+use crate::isa::ptx::{self, MEMBAR_LEVELS, SCOPES, SEMANTICS};
 use crate::mapping::ast::{Op, Qual, Span};
 use crate::mapping::class::{ClassKind, Tag};
-use crate::syntax::ptx::{self, MEMBAR_LEVELS, SCOPES, SEMANTICS};
 
-/// The event shape of a target instruction.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum OpKind {
-    /// `ld`: one read.
-    Load,
-    /// `st`: one write.
-    Store,
-    /// `atom`: a read and a write joined by `rmw`, with the source RMW's operation.
-    Rmw,
-    /// `fence` / `membar`.
-    Fence,
-}
-
+/// How PTX's instruction kinds stand to the mapping's source classes.
 impl OpKind {
-    pub(crate) fn mnemonic(self) -> &'static str {
-        match self {
-            OpKind::Load => "ld",
-            OpKind::Store => "st",
-            OpKind::Rmw => "atom",
-            OpKind::Fence => "fence",
-        }
-    }
-    pub(crate) fn is_access(self) -> bool {
-        self != OpKind::Fence
-    }
     /// The instruction kind that does what a source class of `kind` does.
     pub(crate) fn of_class(kind: ClassKind) -> OpKind {
         match kind {
@@ -56,20 +34,11 @@ impl OpKind {
             OpKind::Fence => ClassKind::F,
         }
     }
-    /// The semantics PTX allows on this instruction, and the one it takes when none is written.
-    pub(crate) fn semantics(self) -> (&'static [Tag], Tag) {
-        match self {
-            OpKind::Load => (&[Tag::Weak, Tag::Rlx, Tag::Acq, Tag::V], Tag::Weak),
-            OpKind::Store => (&[Tag::Weak, Tag::Rlx, Tag::Rel, Tag::V], Tag::Weak),
-            OpKind::Rmw => (&[Tag::Rlx, Tag::Acq, Tag::Rel, Tag::AcqRel], Tag::Rlx),
-            OpKind::Fence => (&[Tag::Sc, Tag::AcqRel, Tag::Acq, Tag::Rel], Tag::AcqRel),
-        }
-    }
 }
 
-/// How a `.sem` tag is written (every tag of `OpKind::semantics` has a word).
+/// How a `.sem` tag is written (every tag of a `Form`'s semantics has a word).
 fn sem_word(tag: Tag) -> &'static str {
-    SEMANTICS.word(tag).unwrap_or("?")
+    SEMANTICS.spelling(tag)
 }
 
 /// The scope of a template.
@@ -97,13 +66,11 @@ pub(crate) type Problem = (Span, String);
 /// Read a template. `var` is the scope variable the rule's pattern binds (`$s`), if any.
 pub(crate) fn template(op: &Op, var: Option<&str>) -> Result<Template, Problem> {
     let m = op.mnemonic.text.as_str();
-    let (kind, membar) = match m {
-        "ld" => (OpKind::Load, false),
-        "st" => (OpKind::Store, false),
-        "atom" => (OpKind::Rmw, false),
-        "fence" => (OpKind::Fence, false),
-        "membar" => (OpKind::Fence, true),
-        _ => {
+    let by_mnemonic = OpKind::ALL.into_iter().find(|k| k.mnemonic() == m);
+    let (kind, membar) = match by_mnemonic {
+        Some(kind) => (kind, false),
+        None if m == "membar" => (OpKind::Fence, true),
+        None => {
             let msg = format!("unknown target instruction `{m}`; expected `ld`, `st`, `atom`, `fence` or `membar`");
             return Err((op.mnemonic.span, msg));
         }
@@ -144,7 +111,7 @@ fn quals(op: &Op, kind: OpKind, var: Option<&str>) -> Result<(Tag, ScopeRef), Pr
             },
         }
     }
-    Ok((sem.unwrap_or(kind.semantics().1), scope))
+    Ok((sem.unwrap_or(kind.form().default_semantics), scope))
 }
 
 fn set_scope(scope: &mut ScopeRef, value: ScopeRef, span: Span) -> Result<(), Problem> {
@@ -186,16 +153,14 @@ fn unbound_variable(name: &str, var: Option<&str>) -> String {
 }
 
 fn unknown_qualifier(word: &str, kind: OpKind) -> String {
-    let sems: Vec<String> = kind
-        .semantics()
-        .0
-        .iter()
+    let sems: Vec<String> = (kind.form().semantics.iter())
         .map(|&t| format!("`.{}`", sem_word(t)))
         .collect();
     format!(
-        "unknown qualifier `.{word}` on `{}`; expected a semantics ({}) or a scope (`.cta`, `.gpu`, `.sys`, `$s`)",
+        "unknown qualifier `.{word}` on `{}`; expected a semantics ({}) or a scope ({}, `$s`)",
         kind.mnemonic(),
-        sems.join(", ")
+        sems.join(", "),
+        scope_words()
     )
 }
 
@@ -204,24 +169,32 @@ fn unknown_qualifier(word: &str, kind: OpKind) -> String {
 /// apply PTX's `.gpu` default, so that every rule shows its scope).
 fn check_combination(op: &Op, kind: OpKind, sem: Tag, scope: ScopeRef) -> Result<(), Problem> {
     let sem_word = sem_word(sem);
-    if !kind.semantics().0.contains(&sem) {
+    if !kind.form().semantics.contains(&sem) {
         return Err((
             op.span,
             format!("`{}` has no `.{sem_word}` form", kind.mnemonic()),
         ));
     }
-    let scopeless = matches!(sem, Tag::Weak | Tag::V);
-    match (scopeless, scope) {
+    match (!ptx::is_scoped(sem), scope) {
         (true, ScopeRef::None) | (false, ScopeRef::Fixed(_) | ScopeRef::Param) => Ok(()),
         (true, _) => Err((op.span, format!("`.{sem_word}` accesses have no scope"))),
         (false, ScopeRef::None) => Err((
             op.span,
             format!(
-                "`{}` needs a scope: `.cta`, `.gpu`, `.sys` or `$s`",
-                op_text(kind, sem)
+                "`{}` needs a scope: {} or `$s`",
+                op_text(kind, sem),
+                scope_words()
             ),
         )),
     }
+}
+
+/// PTX's scope words, as the mapping's messages list them: "`.cta`, `.gpu`, `.sys`".
+fn scope_words() -> String {
+    let words: Vec<String> = ptx::scope_order()
+        .map(|t| format!("`.{}`", SCOPES.spelling(t)))
+        .collect();
+    words.join(", ")
 }
 
 fn op_text(kind: OpKind, sem: Tag) -> String {
@@ -256,7 +229,7 @@ impl TargetOp {
     /// `.volatile`, which have none).
     pub(crate) fn new(kind: OpKind, sem: Tag, scope: Option<Tag>) -> TargetOp {
         let tags = match (sem, scope) {
-            (Tag::V, _) => vec![Tag::Rlx, Tag::Sys, Tag::V],
+            (Tag::V, _) => ptx::VOLATILE.to_vec(),
             (sem, Some(s)) => vec![sem, s],
             (sem, None) => vec![sem],
         };
@@ -281,15 +254,13 @@ impl TargetOp {
     /// each scope.
     pub(crate) fn vocabulary() -> Vec<TargetOp> {
         let mut all = vec![];
-        for kind in [OpKind::Load, OpKind::Store, OpKind::Rmw, OpKind::Fence] {
-            for &sem in kind.semantics().0 {
-                match sem {
-                    Tag::Weak | Tag::V => all.push(TargetOp::new(kind, sem, None)),
-                    _ => all.extend(
-                        SCOPE_ORDER
-                            .iter()
-                            .map(|&s| TargetOp::new(kind, sem, Some(s))),
-                    ),
+        for kind in OpKind::ALL {
+            for &sem in kind.form().semantics {
+                match ptx::is_scoped(sem) {
+                    false => all.push(TargetOp::new(kind, sem, None)),
+                    true => {
+                        all.extend(ptx::scope_order().map(|s| TargetOp::new(kind, sem, Some(s))))
+                    }
                 }
             }
         }
@@ -309,9 +280,6 @@ pub(crate) fn sequence_text(ops: &[TargetOp]) -> String {
             .join("; "),
     }
 }
-
-/// PTX's scopes, narrowest first: each includes the ones before it.
-pub(crate) const SCOPE_ORDER: [Tag; 3] = [Tag::Cta, Tag::Gpu, Tag::Sys];
 
 /// PTX spelling: `ld.acquire.gpu`, `st.weak`, `ld.volatile`, `fence.sc.cta`.
 impl fmt::Display for TargetOp {

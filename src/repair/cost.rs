@@ -196,7 +196,7 @@ impl Costs {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::mapping::ptx::SCOPE_ORDER;
+    use crate::isa::ptx::scope_order;
 
     #[test]
     fn fences_dominate_and_scopes_multiply() {
@@ -219,9 +219,8 @@ mod tests {
             } else {
                 Tag::Acq
             };
-            let by_scope: Vec<u64> = SCOPE_ORDER
-                .iter()
-                .map(|&s| c.rule(&[TargetOp::new(kind, sem, Some(s))]))
+            let by_scope: Vec<u64> = scope_order()
+                .map(|s| c.rule(&[TargetOp::new(kind, sem, Some(s))]))
                 .collect();
             assert!(by_scope.windows(2).all(|w| w[0] < w[1]), "{by_scope:?}");
         }

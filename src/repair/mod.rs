@@ -13,8 +13,8 @@
 //!
 //! Owns: `repair`, `weaken`, `Options`, `Repair`, `Weakening`, `Known`, `Change`, `Work`.
 //! Uses: `mapping` (rules, compilation), `search` (the full search), `runner` and `decide` (the
-//! checks), `litmus` (printing tests). `write` turns an answer into a mapping file, `render` into
-//! words.
+//! checks), `litmus` (printing tests), `isa` and `vocab` (the strength lattice, the tags),
+//! `output` (the file), `diag`. `write` turns an answer into a mapping file, `render` into words.
 mod choice;
 mod cost;
 mod render;

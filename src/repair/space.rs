@@ -2,9 +2,9 @@
 //! semantics and scopes per instruction, `TargetOp::vocabulary`), never listed by hand.
 //!
 //! - `strengthenings`: every rule one edit stronger than the current one (and the current one):
-//!   one instruction's scope widened (cta < gpu < sys) and/or its semantics strengthened along
-//!   `STRONGER`, or one fence of any kind and scope added before or after the access where the
-//!   rule has none there. One edit per class keeps the product over classes small enough to
+//!   one instruction's scope widened (cta < gpu < sys, `isa::ptx::scope_order`) and/or its
+//!   semantics strengthened along `isa::ptx::STRONGER`, or one fence of any kind and scope added
+//!   before or after the access where the rule has none there. One edit per class keeps the product over classes small enough to
 //!   walk in cost order; several edits to one rule are out of the space (decision 013).
 //! - `weakenings`: every rule one step weaker: a fence dropped, one scope narrowed one step, one
 //!   semantics weakened one step.
@@ -12,29 +12,13 @@
 //! What the space cannot express (an access lowered to an RMW, to two accesses, to another
 //! kind) is in docs/decisions/013-repair.md.
 //!
-//! Owns: `strengthenings`, `weakenings`. Uses: `mapping` (`Class`, `TargetOp`, `OpKind`).
+//! Owns: `strengthenings`, `weakenings`. Uses: `isa` (PTX's scope order and semantics steps),
+//! `mapping` (`Class`, `TargetOp`, `OpKind`).
 use std::collections::BTreeSet;
 
-use crate::mapping::ptx::SCOPE_ORDER;
+use crate::isa::ptx::{self, STRONGER};
 use crate::mapping::{Class, ClassKind, OpKind, TargetOp};
 use crate::vocab::Tag;
-
-/// PTX's semantics orders, one step per line: on an instruction of this kind, the second
-/// semantics keeps every order the first keeps, and more. `.volatile` is on no line: a repair
-/// leaves it as it is.
-const STRONGER: &[(OpKind, Tag, Tag)] = &[
-    (OpKind::Load, Tag::Weak, Tag::Rlx),
-    (OpKind::Load, Tag::Rlx, Tag::Acq),
-    (OpKind::Store, Tag::Weak, Tag::Rlx),
-    (OpKind::Store, Tag::Rlx, Tag::Rel),
-    (OpKind::Rmw, Tag::Rlx, Tag::Acq),
-    (OpKind::Rmw, Tag::Rlx, Tag::Rel),
-    (OpKind::Rmw, Tag::Acq, Tag::AcqRel),
-    (OpKind::Rmw, Tag::Rel, Tag::AcqRel),
-    (OpKind::Fence, Tag::Acq, Tag::AcqRel),
-    (OpKind::Fence, Tag::Rel, Tag::AcqRel),
-    (OpKind::Fence, Tag::AcqRel, Tag::Sc),
-];
 
 /// The semantics one step stronger (`up`) or weaker than `sem` on an instruction of `kind`.
 fn step(kind: OpKind, sem: Tag, up: bool) -> impl Iterator<Item = Tag> {
@@ -64,11 +48,12 @@ fn at_least(kind: OpKind, sem: Tag) -> BTreeSet<Tag> {
 /// The scopes an instruction of semantics `sem` may have when the current one has `scope`: none
 /// for `.weak`; otherwise `scope` and every wider one (every scope when there was none).
 fn scopes_from(sem: Tag, scope: Option<Tag>) -> Vec<Option<Tag>> {
-    if sem == Tag::Weak {
+    if !ptx::is_scoped(sem) {
         return vec![None];
     }
-    let from = scope.map_or(0, |s| SCOPE_ORDER.iter().position(|&t| t == s).unwrap_or(0));
-    SCOPE_ORDER[from..].iter().map(|&s| Some(s)).collect()
+    let order: Vec<Tag> = ptx::scope_order().collect();
+    let from = scope.map_or(0, |s| order.iter().position(|&t| t == s).unwrap_or(0));
+    order[from..].iter().map(|&s| Some(s)).collect()
 }
 
 /// `op` and every instruction of its kind at least as strong (semantics, then scope).
@@ -156,7 +141,7 @@ pub(crate) fn sc_fences(rule: &[TargetOp]) -> usize {
 /// Is instruction `a` at most as strong as `b`: the same kind, `b`'s semantics `a`'s or stronger,
 /// `b`'s scope `a`'s or wider (a `.weak` access has none)?
 fn op_at_most(a: &TargetOp, b: &TargetOp) -> bool {
-    let rank = |s: Option<Tag>| s.and_then(|s| SCOPE_ORDER.iter().position(|&t| t == s));
+    let rank = |s: Option<Tag>| s.and_then(|s| ptx::scope_order().position(|t| t == s));
     a.kind == b.kind
         && (a == b
             || (a.sem() != Tag::V
@@ -195,20 +180,17 @@ pub(crate) fn weakenings(rule: &[TargetOp]) -> Vec<Vec<TargetOp>> {
             continue;
         }
         for sem in step(op.kind, op.sem(), false) {
-            let scope = if sem == Tag::Weak { None } else { op.scope() };
+            let scope = if ptx::is_scoped(sem) {
+                op.scope()
+            } else {
+                None
+            };
             replace(Some(TargetOp::new(op.kind, sem, scope)));
         }
-        if let Some(p) = op
-            .scope()
-            .and_then(|s| SCOPE_ORDER.iter().position(|&t| t == s))
-        {
-            if p > 0 {
-                replace(Some(TargetOp::new(
-                    op.kind,
-                    op.sem(),
-                    Some(SCOPE_ORDER[p - 1]),
-                )));
-            }
+        // The scope one step narrower, where there is one.
+        let narrower = (op.scope()).and_then(|s| ptx::scope_order().take_while(|&t| t != s).last());
+        if let Some(narrower) = narrower {
+            replace(Some(TargetOp::new(op.kind, op.sem(), Some(narrower))));
         }
     }
     all

@@ -115,7 +115,7 @@ fn new_lines(rule_text: &str, input: &Mapping, rules: &[(Class, &[TargetOp])]) -
 /// `ops` with the scope `image` written as `var`.
 fn template(ops: &[TargetOp], image: Option<mapping::Tag>, var: &str) -> String {
     let text = sequence_text(ops);
-    match image.and_then(|t| crate::syntax::ptx::SCOPES.word(t)) {
+    match image.and_then(|t| crate::isa::ptx::SCOPES.word(t)) {
         Some(word) => text
             .split("; ")
             .map(|op| match op.strip_suffix(&format!(".{word}")) {

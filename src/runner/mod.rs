@@ -3,7 +3,8 @@
 //! Owns: enumeration of candidate executions (thread traces × barrier generations × `rf` × `co`),
 //! the estimate of their number that refuses oversized tests before judging, final states, and
 //! the verdict of the test's final clause. Entry point: `run`.
-//! Uses: `litmus` (the test), `exec` (executions), `ir`/`eval` (the model). Knows nothing of SAT:
+//! Uses: `litmus` (the test), `exec` and `rel` (executions), `ir`/`eval` (the model), `vocab`,
+//! `diag`. Knows nothing of SAT:
 //! it is exhaustive and simple on purpose, and it re-validates everything the encoder reports.
 mod bound;
 mod enumerate;

@@ -8,7 +8,7 @@
 //!
 //! Owns: `DecodedSolution`, `SolutionTests`, `source_test`, `solution_tests`, `test_name`.
 //! Uses: `candidate_variables`, `layout`, `operations`, `event_key`, `mapping` (compilation and
-//! its origins), `litmus`, `encode` (reading the solver's model).
+//! its origins), `litmus`, `encode` (reading the solver's model), `exec`, `rel`, `vocab`, `diag`.
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::candidate_variables::CandidateVariables;

@@ -28,7 +28,8 @@
 //! test instead of searching (`check --test`), with `validate`.
 //!
 //! Owns: `check`, `scope`, `selected_axioms` (the driver: bounds, open axioms, the report).
-//! Uses: `mapping` and every file above.
+//! Uses: `mapping`, `litmus`, `ir`, `encode` and `solver` (the SAT side), `runner`, `eval`,
+//! `exec` and `rel` (the ground truth), `vocab`, `diag`, and every file above.
 mod bound_progress;
 mod candidate_variables;
 mod confirm;

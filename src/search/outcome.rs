@@ -4,7 +4,8 @@
 //!
 //! Owns: `Counterexample`, `AxiomResult`, `Statistics`, `Unfinished`, `Event`, `Report`, `Scope`,
 //! `Observer`.
-//! Uses: `decode` (`SolutionTests`), `validate` (`CycleStep`), `options`, `operations`, `mapping`.
+//! Uses: `decode` (`SolutionTests`), `validate` (`CycleStep`), `options`, `operations`, `mapping`,
+//! `exec`, `vocab`.
 use super::decode::SolutionTests;
 use super::operations::Op;
 use super::options::Options;

@@ -349,11 +349,13 @@ impl<'a> ShapeProblem<'a> {
                     self.block_program();
                     self.require_meaning();
                 }
-                Verdict::Disagree(msg) => return Err(Internal(format!(
+                Verdict::Disagree(msg) => {
+                    return Err(Internal(format!(
                     "encoder and runner disagree on a solution for {name} (shape {:?}): {msg}\n{}",
                     self.vars.program.layout.sizes,
                     crate::litmus::print_ptx(&f.target).unwrap_or_default()
-                ))),
+                )))
+                }
             }
         }
     }

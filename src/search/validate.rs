@@ -6,7 +6,8 @@
 //!
 //! Owns: `validate` and its `Verdict`, `executions`, and `cycle`: why the lifted source execution
 //! breaks an axiom, as `CycleStep`s (`eval::explain` in source keys).
-//! Uses: `runner`, `eval`, `exec`, `decode` (`SolutionTests`), `event_key`.
+//! Uses: `runner`, `eval`, `exec`, `ir`, `rel`, `litmus`, `mapping`, `diag`, `decode`
+//! (`SolutionTests`), `event_key`.
 use std::collections::BTreeSet;
 
 use super::decode::SolutionTests;

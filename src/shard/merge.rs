@@ -4,7 +4,8 @@
 //! and the command that runs each; the text `mapcheck merge` prints (`report`'s lines).
 //!
 //! Owns: `Merged`, `MergedAxiom`, `MergedCounterexample`, `merge`, `render_merged`.
-//! Uses: `files` (`Loaded`, verdicts), `plan`, `report` (summary lines, counterexample text).
+//! Uses: `files` (`Loaded`, verdicts), `plan`, `report` (summary lines, counterexample text),
+//! `search` and `solver` (outcomes and stops).
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 

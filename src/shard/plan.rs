@@ -4,7 +4,8 @@
 //! those, so that every task of an array computes the same plan.
 //!
 //! Owns: `Plan`, `PlanUnit`, `plan`, `estimated_cost` (the measured table), `COST_MODEL`.
-//! Uses: `search` (`work`: the units), `mapping` (its files), `solver` (`Stop`).
+//! Uses: `search` (`work`: the units), `mapping` (its files), `solver` (`Stop`), `diag`, `files`
+//! (`FORMAT`).
 use std::path::Path;
 
 use super::files::FORMAT;

@@ -1,12 +1,12 @@
 //! Which OpenCL C atomic each tag becomes: an access's memory order and scope, a fence, a
 //! fetch function, a comparison, a 32-bit word. Which order and scope the harness gives each
-//! tag is decided here (decision 003); their words are `syntax::c`'s.
+//! tag is decided here (decision 003); their words are `isa::c`'s.
 //!
 //! Owns: `Kind`, `access`, `order`, `scope`, `failure_order`, `fence`, `fetch_function`, `cmp`,
 //! `word`. Used by `opencl::thread`.
 use crate::diag::{Error, Result};
+use crate::isa::c;
 use crate::litmus::{BinOp, CmpOp, Litmus};
-use crate::syntax::c;
 use crate::vocab::{self, Role, Tag};
 
 /// What an access is: a load, a store, or both.

@@ -14,8 +14,8 @@
 //! is zero at run time (paper 000 §4.5 masks with 0x80000000, which assumes non-negative values;
 //! an opaque zero assumes nothing).
 use crate::diag::{Error, Result};
+use crate::isa::ptx;
 use crate::litmus::{BinOp, Instr, Litmus, RmwOp, Thread};
-use crate::syntax::ptx;
 use crate::vocab::{self, Tag};
 
 /// A PTX scope.
@@ -89,10 +89,10 @@ impl Sem {
         ptx::quals(&[self.tag()])
     }
     pub(crate) fn releases(self) -> bool {
-        matches!(self, Sem::Release | Sem::AcqRel | Sem::Sc)
+        ptx::releases(self.tag())
     }
     pub(crate) fn acquires(self) -> bool {
-        matches!(self, Sem::Acquire | Sem::AcqRel | Sem::Sc)
+        ptx::acquires(self.tag())
     }
 }
 

@@ -4,9 +4,9 @@
 use std::collections::HashSet;
 
 use super::statements::Body;
+use crate::isa::c;
 use crate::litmus::print::Msg;
 use crate::litmus::program::{BinOp, Expr};
-use crate::syntax::c;
 use crate::vocab::{self, Tag};
 
 /// How an access is written.

@@ -2,10 +2,13 @@
 //! directions of its tables (word → tag for the front ends and the mapping's templates, tag →
 //! word for the printers and the GPU emitters).
 //!
-//! Owns: `Words`, a table between words and tags; `ptx` (`.sem` and `.scope` qualifiers, `membar`
-//! levels, barrier modes, and how an instruction's tags split into PTX qualifiers) and `c` (C11 /
-//! OpenCL memory orders, scopes, fence flags, address spaces). Uses: `vocab`. Nothing else holds
-//! a word ↔ tag table.
+//! Owns: `Words`, a table between words and tags; `ptx` (PTX's instruction data: the forms
+//! `ld`/`st`/`atom`/`fence` with the `.sem` each accepts and its default, the scope order, the
+//! strength lattice, `membar` levels, barrier modes, and how an instruction's tags split into
+//! PTX qualifiers), `c` (C11 / OpenCL memory orders, scopes, fence flags, address spaces) and
+//! `vulkan` (the Vulkan litmus syntax's words). Nothing else holds a word ↔ tag table.
+//!
+//! Uses: `vocab`.
 use crate::vocab::Tag;
 
 pub(crate) mod c;
@@ -31,7 +34,7 @@ impl Words {
     /// emitter after its own checks); a tag without a word here is a mapcheck bug.
     pub(crate) fn spelling(&self, tag: Tag) -> &'static str {
         self.word(tag)
-            .unwrap_or_else(|| panic!("internal error: no word for tag {tag}"))
+            .unwrap_or_else(|| panic!("no word for tag {tag}"))
     }
 
     /// Does the table have a word for `tag`?
