@@ -127,13 +127,11 @@ impl Execution {
     /// Do `a` and `b` lie in the same instance of scope `level`?
     fn same_instance(&self, level: Level, a: &Event, b: &Event) -> bool {
         // Initial writes are in no thread, CTA or GPU.
-        let placed = |same: fn(Placement, Placement) -> bool| matches!((self.placement(a), self.placement(b)), (Some(pa), Some(pb)) if same(pa, pb));
-        match level {
-            Level::System => true,
-            Level::Thread => a.thread.is_some() && a.thread == b.thread,
-            Level::Subgroup => placed(|pa, pb| pa == pb),
-            Level::Cta => placed(|pa, pb| (pa.cta, pa.gpu) == (pb.cta, pb.gpu)),
-            Level::Gpu => placed(|pa, pb| pa.gpu == pb.gpu),
+        match (level, self.placement(a), self.placement(b)) {
+            (Level::System, _, _) => true,
+            (Level::Thread, _, _) => a.thread.is_some() && a.thread == b.thread,
+            (_, Some(pa), Some(pb)) => pa.same_instance(pb, level),
+            _ => false,
         }
     }
 
@@ -225,10 +223,8 @@ impl Reading for &Execution {
             Relation::Data => self.data.clone(),
             Relation::Ctrl => self.ctrl.clone(),
             Relation::Syncbar => self.syncbar.clone(),
-            Relation::Ssg => same(Level::Subgroup),
             Relation::Ssw => self.ssw.clone(),
-            Relation::Scta | Relation::Swg => same(Level::Cta),
-            Relation::Sgpu | Relation::Sdv | Relation::Sqf => same(Level::Gpu),
+            Relation::Same(s) => same(s.level()),
             Relation::Sr => self.sr(),
             Relation::Incl => self.incl(),
         }
@@ -238,7 +234,7 @@ impl Reading for &Execution {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::vocab;
+    use crate::vocab::{self, SameScope};
 
     fn ev(thread: Option<usize>, kind: EventKind, loc: Option<usize>, tags: &[Tag]) -> Event {
         Event {
@@ -270,26 +266,16 @@ mod tests {
         }
     }
 
+    /// A thread in subgroup `subgroup` of CTA `cta` of GPU `gpu`.
+    fn at(subgroup: i64, cta: i64, gpu: i64) -> Placement {
+        let p = Placement::default().with(Level::Subgroup, subgroup);
+        p.with(Level::Cta, cta).with(Level::Gpu, gpu)
+    }
+
     #[test]
     fn incl_is_hierarchical() {
         // P0@cta 0,gpu 0 and P1@cta 0,gpu 1 are in different CTAs and different GPUs.
-        let p = vec![
-            Placement {
-                subgroup: 0,
-                cta: 0,
-                gpu: 0,
-            },
-            Placement {
-                subgroup: 0,
-                cta: 0,
-                gpu: 1,
-            },
-            Placement {
-                subgroup: 0,
-                cta: 1,
-                gpu: 0,
-            },
-        ];
+        let p = vec![at(0, 0, 0), at(0, 0, 1), at(0, 1, 0)];
         let x = exec(
             vec![
                 ev(Some(0), EventKind::Write, Some(0), &[Tag::Rlx, Tag::Cta]),
@@ -319,7 +305,6 @@ mod tests {
     /// which `swg` and the WG scope join; QF reaches the queue family, DV everything.
     #[test]
     fn subgroups_lie_inside_work_groups() {
-        let at = |subgroup, cta, gpu| Placement { subgroup, cta, gpu };
         let x = exec(
             vec![
                 ev(Some(0), EventKind::Write, Some(0), &[Tag::Sg]),
@@ -335,9 +320,9 @@ mod tests {
         );
         let mut reading = &x;
         let (ssg, swg, sqf) = (
-            reading.relation(Relation::Ssg),
-            reading.relation(Relation::Swg),
-            reading.relation(Relation::Sqf),
+            reading.relation(Relation::Same(SameScope::Ssg)),
+            reading.relation(Relation::Same(SameScope::Swg)),
+            reading.relation(Relation::Same(SameScope::Sqf)),
         );
         assert!(!ssg.contains(0, 1) && swg.contains(0, 1) && sqf.contains(0, 1));
         assert!(!swg.contains(0, 4) && sqf.contains(0, 4) && !sqf.contains(0, 6));

@@ -2,15 +2,18 @@
 //!
 //! Owns: the closed list of base names as typed enums — `EventSet`, `Tag` (the annotation tags,
 //! with each tag's role: order, scope, region, flavour; and scope level) and `Relation` — and
-//! `Name`, any of them, each with its cat spelling, its kind and what it means; and `Reading`
+//! `Name`, any of them, each with its cat spelling, its kind and what it means; the scope levels
+//! and placements (`level.rs`); and `Reading`
 //! (`reading.rs`), the value of every built-in name in one execution, which `exec`, the search's
 //! circuit view and the defaults of `eval` / `encode` implement. The cat lowering uses it to
 //! resolve names and check kinds; litmus front ends attach only tags listed in `TAGS`. A new
 //! architecture adds its tags here, never new Rust in the evaluator; a new name does not compile
 //! until every reading gives it a meaning.
 
+mod level;
 mod reading;
 
+pub use level::{Level, Placement, SameScope};
 pub(crate) use reading::{Defaulted, Partial, Reading};
 
 /// Whether a name denotes a set of events or a relation between events.
@@ -177,28 +180,6 @@ pub(crate) enum Role {
     Proxy,
 }
 
-/// The scope level a scope tag denotes (a thread, a subgroup, a CTA / work-group, a GPU / device
-/// / Vulkan queue family, the system / Vulkan device).
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
-pub(crate) enum Level {
-    Thread,
-    Subgroup,
-    Cta,
-    Gpu,
-    System,
-}
-
-impl Level {
-    /// Every level, innermost first (a test checks that every scope tag's level is here).
-    pub(crate) const ALL: [Level; 5] = [
-        Level::Thread,
-        Level::Subgroup,
-        Level::Cta,
-        Level::Gpu,
-        Level::System,
-    ];
-}
-
 impl Tag {
     /// The tag a model names `name`, if any.
     pub fn from_name(name: &str) -> Option<Tag> {
@@ -349,18 +330,8 @@ pub enum Relation {
     Ctrl,
     /// Barrier events of the same barrier instance (same id, same CTA / work-group).
     Syncbar,
-    /// Same Vulkan subgroup (threads placed in the same subgroup of the same workgroup).
-    Ssg,
-    /// Same CTA (threads placed in the same cta of the same gpu).
-    Scta,
-    /// Same GPU.
-    Sgpu,
-    /// Same work-group (OpenCL name for scta).
-    Swg,
-    /// Same device (OpenCL name for sgpu).
-    Sdv,
-    /// Same Vulkan queue family (Vulkan name for sgpu).
-    Sqf,
+    /// Same instance of a scope level (`scta`, `swg`, `sgpu`, …; `level.rs` lists them).
+    Same(SameScope),
     /// Vulkan system-synchronizes-with: from every event of a thread to every event of a thread
     /// the test's `ssw` block declares after it (host-side synchronisation, such as a semaphore).
     Ssw,
@@ -371,31 +342,14 @@ pub enum Relation {
 }
 
 /// Every built-in relation, in the vocabulary's order.
-pub(crate) const RELATIONS: [Relation; 23] = [
-    Relation::Id,
-    Relation::Po,
-    Relation::Rf,
-    Relation::Co,
-    Relation::Fr,
-    Relation::Loc,
-    Relation::Vloc,
-    Relation::Int,
-    Relation::Ext,
-    Relation::Rmw,
-    Relation::Addr,
-    Relation::Data,
-    Relation::Ctrl,
-    Relation::Syncbar,
-    Relation::Ssg,
-    Relation::Scta,
-    Relation::Sgpu,
-    Relation::Swg,
-    Relation::Sdv,
-    Relation::Sqf,
-    Relation::Ssw,
-    Relation::Sr,
-    Relation::Incl,
-];
+pub(crate) fn relations() -> impl Iterator<Item = Relation> {
+    use Relation::*;
+    let before = [
+        Id, Po, Rf, Co, Fr, Loc, Vloc, Int, Ext, Rmw, Addr, Data, Ctrl, Syncbar,
+    ];
+    let same = level::SAME_SCOPES.map(Relation::Same);
+    before.into_iter().chain(same).chain([Ssw, Sr, Incl])
+}
 
 impl Relation {
     /// The name models use (`po`).
@@ -415,12 +369,7 @@ impl Relation {
             Relation::Data => "data",
             Relation::Ctrl => "ctrl",
             Relation::Syncbar => "syncbar",
-            Relation::Ssg => "ssg",
-            Relation::Scta => "scta",
-            Relation::Sgpu => "sgpu",
-            Relation::Swg => "swg",
-            Relation::Sdv => "sdv",
-            Relation::Sqf => "sqf",
+            Relation::Same(s) => s.name(),
             Relation::Ssw => "ssw",
             Relation::Sr => "sr",
             Relation::Incl => "incl",
@@ -429,7 +378,7 @@ impl Relation {
 
     /// The relation a model names `name`, if any.
     pub(crate) fn from_name(name: &str) -> Option<Relation> {
-        RELATIONS.into_iter().find(|r| r.name() == name)
+        relations().find(|r| r.name() == name)
     }
 }
 
@@ -449,7 +398,7 @@ impl Name {
     pub(crate) fn all() -> impl Iterator<Item = Name> {
         let sets = EVENT_SETS.into_iter().map(Name::Set);
         let tags = TAGS.into_iter().map(Name::Tag);
-        sets.chain(tags).chain(RELATIONS.into_iter().map(Name::Rel))
+        sets.chain(tags).chain(relations().map(Name::Rel))
     }
 
     /// The name models use.

@@ -13,6 +13,7 @@ use mapcheck::litmus::{
     self, Arch, BinOp, CmpOp, Cond, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier,
     RmwOp, Target, Thread,
 };
+use mapcheck::vocab::Level;
 use mapcheck::{ir, runner};
 
 const CORPUS: &str = "tests/data/oracle/dat3m/litmus";
@@ -182,21 +183,13 @@ fn scoped_message_passing() -> Litmus {
         threads: vec![
             Thread {
                 name: "P0".into(),
-                placement: Placement {
-                    subgroup: 0,
-                    cta: 0,
-                    gpu: 0,
-                },
+                placement: Placement::default(),
                 code: p0,
                 unsequenced: vec![],
             },
             Thread {
                 name: "P1".into(),
-                placement: Placement {
-                    subgroup: 0,
-                    cta: 1,
-                    gpu: 0,
-                },
+                placement: Placement::default().with(Level::Cta, 1),
                 code: p1,
                 unsequenced: vec![],
             },

@@ -6,6 +6,7 @@ use std::path::Path;
 use mapcheck::litmus::{
     self, Arch, BinOp, CmpOp, Cond, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target,
 };
+use mapcheck::vocab::Level;
 use mapcheck::vocab::Tag;
 
 fn corpus(rel: &str) -> Litmus {
@@ -167,21 +168,10 @@ fn ptx_barrier_operands_and_placements() {
     );
 
     let t = corpus("PTX/Manual/CoRR-relaxed-acquire-weak.litmus");
-    assert_eq!(
-        t.threads[0].placement,
-        Placement {
-            subgroup: 0,
-            cta: 0,
-            gpu: 0
-        }
-    );
+    assert_eq!(t.threads[0].placement, Placement::default());
     assert_eq!(
         t.threads[1].placement,
-        Placement {
-            subgroup: 0,
-            cta: 1,
-            gpu: 1
-        }
+        Placement::default().with(Level::Cta, 1).with(Level::Gpu, 1)
     );
 }
 
@@ -271,11 +261,7 @@ fn ptx_qualifier_defaults_and_synonyms() {
     );
     assert_eq!(
         t.threads[0].placement,
-        Placement {
-            subgroup: 0,
-            cta: 0,
-            gpu: 1
-        }
+        Placement::default().with(Level::Cta, 0).with(Level::Gpu, 1)
     );
     assert_eq!(
         t.threads[0].code,
@@ -626,19 +612,11 @@ fn c11_thread_scopes_placement_and_volatile_accesses() {
     );
     assert_eq!(
         t.threads[0].placement,
-        Placement {
-            subgroup: 0,
-            cta: 0,
-            gpu: 1
-        }
+        Placement::default().with(Level::Cta, 0).with(Level::Gpu, 1)
     );
     assert_eq!(
         t.threads[1].placement,
-        Placement {
-            subgroup: 0,
-            cta: 2,
-            gpu: 1
-        }
+        Placement::default().with(Level::Cta, 2).with(Level::Gpu, 1)
     );
     let all_tags: Vec<Vec<Tag>> = t
         .threads
@@ -712,11 +690,7 @@ fn opencl_scopes_regions_and_fence_flags() {
     let t = corpus("OPENCL/herd/3LB.litmus");
     assert_eq!(
         t.threads[2].placement,
-        Placement {
-            subgroup: 0,
-            cta: 1,
-            gpu: 0
-        }
+        Placement::default().with(Level::Cta, 1)
     );
     // atomic_load / atomic_store: seq_cst at device scope.
     assert_eq!(
@@ -731,11 +705,7 @@ fn opencl_scopes_regions_and_fence_flags() {
     let t = corpus("OPENCL/overhauling/MP_ra_dev_broken.litmus");
     assert_eq!(
         t.threads[1].placement,
-        Placement {
-            subgroup: 0,
-            cta: 0,
-            gpu: 1
-        }
+        Placement::default().with(Level::Cta, 0).with(Level::Gpu, 1)
     );
 }
 
@@ -868,11 +838,9 @@ fn vulkan_placement_ssw_block_and_aliases() {
     assert_eq!(t.location_of("y"), "x");
     assert_eq!(
         t.threads[1].placement,
-        Placement {
-            subgroup: 1,
-            cta: 0,
-            gpu: 0
-        }
+        Placement::default()
+            .with(Level::Subgroup, 1)
+            .with(Level::Cta, 0)
     );
     assert_eq!(
         t.threads[1].code,

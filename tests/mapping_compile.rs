@@ -8,6 +8,7 @@ use mapcheck::litmus::{
     Arch, BinOp, Condition, Expr, Instr, Litmus, Placement, Prop, Quantifier, RmwOp, Target, Thread,
 };
 use mapcheck::mapping::{self, ClassKind, Image, Mapping, Origin, Role};
+use mapcheck::vocab::Level;
 
 fn rc11_ptx() -> Mapping {
     mapping::load(Path::new("mappings/rc11-ptx.map")).unwrap()
@@ -45,11 +46,7 @@ fn reg(thread: usize, r: &str, v: i64) -> Prop {
 fn test(name: &str, p0: Vec<Instr>, p1: Vec<Instr>, prop: Prop) -> Litmus {
     let thread = |n: &str, cta, code| Thread {
         name: n.into(),
-        placement: Placement {
-            subgroup: 0,
-            cta,
-            gpu: 0,
-        },
+        placement: Placement::default().with(Level::Cta, cta),
         code,
         unsequenced: vec![],
     };

@@ -11,6 +11,7 @@ use mapcheck::litmus::{
 };
 use mapcheck::mapping::{self, Mapping};
 use mapcheck::runner::{self, Options};
+use mapcheck::vocab::Level;
 
 mod litmus_common;
 use litmus_common::{fence, ld, st, tags};
@@ -52,11 +53,7 @@ fn test(name: &str, threads: Vec<(i64, Vec<Instr>)>, prop: Prop) -> Litmus {
         .enumerate()
         .map(|(i, (cta, code))| Thread {
             name: format!("P{i}"),
-            placement: Placement {
-                subgroup: 0,
-                cta,
-                gpu: 0,
-            },
+            placement: Placement::default().with(Level::Cta, cta),
             code,
             unsequenced: vec![],
         })

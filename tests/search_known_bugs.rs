@@ -5,6 +5,7 @@ use std::path::Path;
 
 use mapcheck::encode::Backend;
 use mapcheck::search::{self, Counterexample, Counting, Options};
+use mapcheck::vocab::Level;
 use mapcheck::{ir, litmus, mapping, runner};
 
 mod litmus_common;
@@ -118,7 +119,7 @@ fn m4_narrowed_scope_breaks_coherence_across_ctas() {
         .source
         .threads
         .iter()
-        .map(|t| t.placement.cta)
+        .map(|t| t.placement.id(Level::Cta))
         .collect();
     assert!(
         ctas.windows(2).any(|w| w[0] != w[1]),

@@ -93,12 +93,7 @@ fn chosen(rel: Relation) -> bool {
         | Relation::Data
         | Relation::Ctrl
         | Relation::Syncbar
-        | Relation::Ssg
-        | Relation::Scta
-        | Relation::Sgpu
-        | Relation::Swg
-        | Relation::Sdv
-        | Relation::Sqf
+        | Relation::Same(_)
         | Relation::Ssw
         | Relation::Sr
         | Relation::Incl => false,

@@ -21,6 +21,7 @@ use rand::{Rng, RngExt};
 use super::params::{Params, StressAssignment};
 use crate::diag::{Error, Result};
 use crate::litmus::{Instr, Litmus, Target};
+use crate::vocab::Level;
 
 /// Words of stressing memory (16 lines of the largest Table 3 stress line).
 pub(crate) const SCRATCH_WORDS: u32 = 16 * 1024;
@@ -78,9 +79,9 @@ impl Layout {
             );
             return Err(Error::file(&test.name, msg));
         }
-        let mut ctas: Vec<((i64, i64), Vec<usize>)> = vec![];
+        let mut ctas: Vec<(Vec<i64>, Vec<usize>)> = vec![];
         for (i, t) in test.threads.iter().enumerate() {
-            let key = (t.placement.gpu, t.placement.cta);
+            let key = t.placement.instance(Level::Cta);
             match ctas.iter_mut().find(|(c, _)| *c == key) {
                 Some((_, threads)) => threads.push(i),
                 None => ctas.push((key, vec![i])),

@@ -4,7 +4,13 @@
 //! Owns: the C tables. Read by the C front end (`litmus::c_calls`, `litmus::c`), the C printer
 //! (`litmus::print_c`) and the OpenCL emitter (`gpu::opencl`).
 use super::Words;
-use crate::vocab::Tag;
+use crate::vocab::{Level, Tag};
+
+/// The words of a thread's placement in a C11 test (`P0@cta 0, gpu 0`), innermost first.
+pub(crate) const C11_PLACEMENT: [(&str, Level); 2] = [("cta", Level::Cta), ("gpu", Level::Gpu)];
+
+/// The words of a thread's placement in an OpenCL test (`P0@wg 0, dev 0`), innermost first.
+pub(crate) const OPENCL_PLACEMENT: [(&str, Level); 2] = [("wg", Level::Cta), ("dev", Level::Gpu)];
 
 /// `memory_order_*` words. NA has none: a non-atomic access is a plain one.
 pub(crate) const MEMORY_ORDERS: Words = Words(&[

@@ -15,7 +15,7 @@
 //! and the mapping's target templates. A volatile access is tagged RLX SYS V (PTX: `.volatile`
 //! has "the same memory synchronization semantics as `.relaxed.sys`").
 use super::Words;
-use crate::vocab::{self, Tag};
+use crate::vocab::{self, Level, Tag};
 
 /// A PTX memory instruction as the memory model sees it: the shape of its events.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -171,6 +171,9 @@ pub(crate) const SEMANTICS: Words = Words(&[
 
 /// `.scope` words (`fence.sc.gpu`), narrowest first (`scope_order`).
 pub(crate) const SCOPES: Words = Words(&[("cta", Tag::Cta), ("gpu", Tag::Gpu), ("sys", Tag::Sys)]);
+
+/// The words of a thread's placement in a test's header (`P0@cta 0,gpu 0`), innermost first.
+pub(crate) const PLACEMENT: [(&str, Level); 2] = [("cta", Level::Cta), ("gpu", Level::Gpu)];
 
 /// `membar` levels: `membar.lvl` is `fence.sc` at the corresponding scope.
 pub(crate) const MEMBAR_LEVELS: Words =

@@ -6,7 +6,14 @@
 //! Owns: the Vulkan tables. Read by the Vulkan litmus front end (`litmus::vulkan`), which decides
 //! which qualifiers each instruction takes.
 use super::Words;
-use crate::vocab::Tag;
+use crate::vocab::{Level, Tag};
+
+/// The words of a thread's placement in a test's header (`P0@sg 0,wg 0,qf 0`), innermost first.
+pub(crate) const PLACEMENT: [(&str, Level); 3] = [
+    ("sg", Level::Subgroup),
+    ("wg", Level::Cta),
+    ("qf", Level::Gpu),
+];
 
 /// Memory orders (`.acq`, `.rel`, `.acq_rel`); an atomic without one is relaxed.
 pub(crate) const ORDERS: Words = Words(&[

@@ -16,7 +16,7 @@
 use std::collections::HashSet;
 
 use crate::diag::Result;
-use crate::isa::c::ADDRESS_SPACES;
+use crate::isa::c::{ADDRESS_SPACES, C11_PLACEMENT, OPENCL_PLACEMENT};
 use crate::litmus::ast::Spanned;
 use crate::litmus::c_ast::CThread;
 use crate::litmus::c_lower::Lowerer;
@@ -24,6 +24,7 @@ use crate::litmus::cond::{self, Init};
 use crate::litmus::grammars;
 use crate::litmus::program::{Arch, Litmus, Placement, Thread};
 use crate::litmus::source::{parse_error, Layout, Source, TokenNames};
+use crate::litmus::table;
 use crate::vocab::Tag;
 
 /// Names of the C grammar's regex terminals, for "expected …" messages.
@@ -129,32 +130,13 @@ fn thread(
 
 /// `@wg W, dev D` for OpenCL, `@cta C, gpu G` for C11 (either order; a missing one is 0).
 fn placement(src: &Source, arch: Arch, t: &CThread) -> Result<Placement> {
-    let mut placement = Placement::default();
-    let (keys, dialect, other) = match arch {
-        Arch::OpenCl => (["wg", "dev"], "an OpenCL", "`cta`, `gpu` are the C11 words"),
-        _ => (["cta", "gpu"], "a C11", "`wg`, `dev` are the OpenCL words"),
+    let (words, dialect, others, other_dialect) = match arch {
+        Arch::OpenCl => (&OPENCL_PLACEMENT, "an OpenCL", &C11_PLACEMENT, "C11"),
+        _ => (&C11_PLACEMENT, "a C11", &OPENCL_PLACEMENT, "OpenCL"),
     };
-    let mut seen = HashSet::new();
-    for (key, value) in &t.placement {
-        let slot = match key.node.as_str() {
-            k if k == keys[0] => &mut placement.cta,
-            k if k == keys[1] => &mut placement.gpu,
-            _ => {
-                return Err(src.error(
-                    key.span,
-                    format!(
-                        "unexpected `{}` in {dialect} placement; expected `{}` or `{}` ({other})",
-                        key.node, keys[0], keys[1]
-                    ),
-                ))
-            }
-        };
-        if !seen.insert(key.node.as_str()) {
-            return Err(src.error(key.span, format!("`{}` is given twice", key.node)));
-        }
-        *slot = value.node;
-    }
-    Ok(placement)
+    let others = table::quoted_words(others, ", ");
+    let hint = format!(" ({others} are the {other_dialect} words)");
+    table::placement(src, &t.placement, words, dialect, &hint)
 }
 
 /// The memory region of every OpenCL location marked `global` or `local` in some thread.

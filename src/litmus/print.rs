@@ -18,13 +18,13 @@ use crate::diag::{Error, Result};
 use crate::isa::ptx::{
     self, ALIAS_FENCE, BARRIER_MODES, GENERIC, PROXIES, PROXY_LOADS, PROXY_STORES,
 };
-use crate::isa::Words;
+use crate::isa::{self, Words};
 use crate::litmus::program::{
     unsequenced_refusal, Arch, BinOp, Cond, Condition, Expr, Instr, Litmus, Prop, Quantifier,
     RmwOp, Target, Thread,
 };
 use crate::litmus::ptx_ast::{arith_mnemonic, branch_mnemonic};
-use crate::vocab::{self, Tag};
+use crate::vocab::{self, Level, Placement, Tag};
 
 /// Write `test` as a PTX litmus file.
 pub fn print_ptx(test: &Litmus) -> Result<String> {
@@ -115,11 +115,20 @@ pub(super) fn check_thread_name(thread: &Thread) -> Msg<()> {
     Ok(())
 }
 
+/// A placement in a dialect's words (`cta 0,gpu 1`), every level the dialect has, joined by `sep`.
+pub(crate) fn placement_words(placement: Placement, words: &[(&str, Level)], sep: &str) -> String {
+    let pairs: Vec<String> = words
+        .iter()
+        .map(|&(word, level)| format!("{word} {}", placement.id(level)))
+        .collect();
+    pairs.join(sep)
+}
+
 /// Header cell and instruction cells of one thread.
 fn column(thread: &Thread, names: &mut Names) -> Msg<Vec<String>> {
     check_thread_name(thread)?;
-    let p = thread.placement;
-    let mut cells = vec![format!("{}@cta {},gpu {}", thread.name, p.cta, p.gpu)];
+    let placement = placement_words(thread.placement, &isa::ptx::PLACEMENT, ",");
+    let mut cells = vec![format!("{}@{placement}", thread.name)];
     for (i, instr) in thread.code.iter().enumerate() {
         let lines = instruction(instr, names)
             .map_err(|m| format!("{}, instruction {i} `{instr:?}`: {m}", thread.name))?;

@@ -43,8 +43,9 @@ use std::fmt::Write;
 
 use crate::diag::{Error, Result};
 use crate::isa::c;
+use crate::isa::c::{C11_PLACEMENT, OPENCL_PLACEMENT};
 use crate::litmus::ast::C_TYPE_WORDS;
-use crate::litmus::print::{final_clause, is_ident, Msg, RESERVED};
+use crate::litmus::print::{final_clause, is_ident, placement_words, Msg, RESERVED};
 use crate::litmus::program::{unsequenced_refusal, Arch, Instr, Litmus, Target, Thread};
 use crate::vocab::{self, Tag};
 use check::check;
@@ -268,11 +269,14 @@ fn thread_text(
     out: &mut String,
 ) -> Msg<()> {
     super::print::check_thread_name(thread)?;
-    let p = thread.placement;
-    let placement = match (opencl, placed) {
-        (true, _) => format!("@wg {}, dev {}", p.cta, p.gpu),
-        (false, true) => format!("@cta {}, gpu {}", p.cta, p.gpu),
-        (false, false) => String::new(),
+    let words = match (opencl, placed) {
+        (true, _) => &OPENCL_PLACEMENT[..],
+        (false, true) => &C11_PLACEMENT[..],
+        (false, false) => &[],
+    };
+    let placement = match words {
+        [] => String::new(),
+        _ => format!("@{}", placement_words(thread.placement, words, ", ")),
     };
     let params: Vec<String> = locs
         .iter()

@@ -3,6 +3,7 @@
 //! Owns: `Litmus`, the per-thread instruction lists, and the final condition. Front ends produce it;
 //! the runner executes it. Instruction annotations are vocabulary tags (`crate::vocab::Tag`).
 
+pub use crate::vocab::Placement;
 use crate::vocab::Tag;
 
 /// The instruction set a test is written in.
@@ -26,19 +27,6 @@ pub(crate) type Reg = String;
 /// A list, not a set: the order is what error messages, reports (`R.RLX.SYS.V`) and printed
 /// tests show, and a sorted set would change them; `print_c` compares tests up to tag order.
 pub(crate) type Tags = Vec<Tag>;
-
-/// Where a thread sits in the scope tree: its subgroup, CTA (work-group) and GPU (device).
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Default, serde::Serialize)]
-pub struct Placement {
-    /// Vulkan subgroup id (`@sg N`), unique only within its work-group; the front ends without
-    /// subgroups (PTX, C, OpenCL) leave 0, one subgroup per CTA / work-group.
-    pub subgroup: i64,
-    /// CTA id (PTX and C11 `@cta N`) or work-group id (OpenCL `@wg N`); unique only within its GPU.
-    pub cta: i64,
-    /// GPU id (PTX and C11 `gpu N`), device id (OpenCL `dev N`) or Vulkan queue family id
-    /// (`qf N`).
-    pub gpu: i64,
-}
 
 #[derive(Clone, PartialEq, Eq, Debug)]
 /// One thread of a litmus test: its name, its place in the scope tree and its code.

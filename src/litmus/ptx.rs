@@ -8,6 +8,7 @@
 use std::collections::HashSet;
 
 use crate::diag::Result;
+use crate::isa;
 use crate::isa::ptx::{GENERIC, PROXIES};
 use crate::litmus::ast::InitItem;
 use crate::litmus::ast::Span;
@@ -154,12 +155,7 @@ fn thread(src: &Source, header: &Header, column: &[(Cell<PtxInstr>, Span)]) -> R
 
 /// `@cta C,gpu G` (either order; a missing one is 0).
 fn placement(src: &Source, header: &Header) -> Result<Placement> {
-    let [cta, gpu] = table::placement(src, header, "PTX", ["cta", "gpu"])?;
-    Ok(Placement {
-        subgroup: 0,
-        cta,
-        gpu,
-    })
+    table::placement(src, &header.placement, &isa::ptx::PLACEMENT, "a PTX", "")
 }
 
 /// Mnemonics the PTX grammar knows.

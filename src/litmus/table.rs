@@ -17,6 +17,7 @@ use crate::litmus::labels::Labels;
 use crate::litmus::program::Instr;
 use crate::litmus::ptx_ast::{Cell, Header};
 use crate::litmus::source::{parse_error, Source, TokenNames};
+use crate::vocab::{Level, Placement};
 
 /// Names of the header grammar's regex terminals, for "expected …" messages.
 const HEADER_NAMES: TokenNames = &[("INT", "an integer"), ("IDENT", "a name")];
@@ -134,31 +135,38 @@ pub(crate) fn lower_column<I>(
     Ok(code)
 }
 
-/// The values of a header's placement pairs (`@cta 0,gpu 0`), in the order of `keys`, the
-/// dialect's words (`dialect` names it in messages). Pairs may come in any order; a missing one
-/// is 0; an unknown or repeated key is an error.
-pub(crate) fn placement<const N: usize>(
+/// The placement a thread's pairs give (`@cta 0,gpu 0`), each key one of `words`, the
+/// dialect's word for a level; `dialect` ("a PTX") names it in messages, `hint` follows the
+/// expected words. Pairs may come in any order; a missing one is 0; an unknown or repeated key
+/// is an error.
+pub(crate) fn placement(
     src: &Source,
-    header: &Header,
+    pairs: &[(Spanned<String>, Spanned<i64>)],
+    words: &[(&str, Level)],
     dialect: &str,
-    keys: [&str; N],
-) -> Result<[i64; N]> {
-    let mut values = [0; N];
+    hint: &str,
+) -> Result<Placement> {
+    let mut placement = Placement::default();
     let mut seen = HashSet::new();
-    for (key, value) in &header.placement {
-        let Some(slot) = keys.iter().position(|k| *k == key.node) else {
-            let expected: Vec<String> = keys.iter().map(|k| format!("`{k}`")).collect();
+    for (key, value) in pairs {
+        let Some(&(_, level)) = words.iter().find(|(w, _)| *w == key.node) else {
             let msg = format!(
-                "unexpected `{}` in a {dialect} placement; expected {}",
+                "unexpected `{}` in {dialect} placement; expected {}{hint}",
                 key.node,
-                expected.join(" or ")
+                quoted_words(words, " or ")
             );
             return Err(src.error(key.span, msg));
         };
-        if !seen.insert(slot) {
+        if !seen.insert(level) {
             return Err(src.error(key.span, format!("`{}` is given twice", key.node)));
         }
-        values[slot] = value.node;
+        placement = placement.with(level, value.node);
     }
-    Ok(values)
+    Ok(placement)
+}
+
+/// A placement's words, backquoted and joined by `sep` (`` `cta` or `gpu` ``).
+pub(crate) fn quoted_words(words: &[(&str, Level)], sep: &str) -> String {
+    let quoted: Vec<String> = words.iter().map(|(w, _)| format!("`{w}`")).collect();
+    quoted.join(sep)
 }

@@ -29,13 +29,11 @@
 
 use crate::diag::Result;
 use crate::isa::vulkan::{FLAGS, ORDERS, SCOPES, SEMANTICS_CLASSES, STORAGE_CLASSES};
-use crate::isa::Words;
+use crate::isa::{self, Words};
 use crate::litmus::ast::{InitItem, Span, Spanned};
 use crate::litmus::cond;
 use crate::litmus::grammars;
-use crate::litmus::program::{
-    Arch, BinOp, Cond, Expr, Instr, Litmus, Placement, RmwOp, Tags, Thread,
-};
+use crate::litmus::program::{Arch, BinOp, Cond, Expr, Instr, Litmus, RmwOp, Tags, Thread};
 use crate::litmus::ptx;
 use crate::litmus::ptx_ast::{Cell, Header, Qual};
 use crate::litmus::ptx_instr::barrier_operands;
@@ -178,10 +176,15 @@ fn cell_at(src: &Source, cell: Span) -> Result<Cell<VulkanInstr>> {
 fn thread(src: &Source, header: &Header, column: &[(Cell<VulkanInstr>, Span)]) -> Result<Thread> {
     let lower = |i: &VulkanInstr, span: Span| lower(src, i, span);
     let code = table::lower_column(src, header, column, VulkanInstr::jump_target, &lower)?;
-    let [subgroup, cta, gpu] = table::placement(src, header, "Vulkan", ["sg", "wg", "qf"])?;
     Ok(Thread {
         name: header.name.node.clone(),
-        placement: Placement { subgroup, cta, gpu },
+        placement: table::placement(
+            src,
+            &header.placement,
+            &isa::vulkan::PLACEMENT,
+            "a Vulkan",
+            "",
+        )?,
         code,
         unsequenced: vec![],
     })

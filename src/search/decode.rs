@@ -15,6 +15,7 @@ use super::candidate_variables::CandidateVariables;
 use super::event_key::{EventKey, KeyRel, LOCATIONS};
 use super::layout::{Layout, Role, Slot};
 use super::operations::{Op, Part};
+use super::program_variables::SEARCHED_LEVELS;
 use crate::diag::Internal;
 use crate::encode::{Node, Sat};
 use crate::exec::EventKind;
@@ -40,8 +41,8 @@ pub(super) struct DecodedSolution {
     /// Per slot: it holds an event of the target execution (the target model reads one there,
     /// and it executes).
     pub(super) target_events: Vec<bool>,
-    /// (CTA, GPU) label per thread.
-    pub(super) place: Vec<(usize, usize)>,
+    /// Per thread, its label at every searched level (`SEARCHED_LEVELS`).
+    pub(super) place: Vec<Placement>,
     pub(super) rf: Rel,
     pub(super) co: Rel,
     pub(super) mo: Rel,
@@ -71,8 +72,13 @@ impl DecodedSolution {
                 .collect(),
             alive,
             target_events,
-            place: (0..p.cta.len())
-                .map(|t| (pick(&p.cta[t]), pick(&p.gpu[t])))
+            place: (0..p.layout.threads())
+                .map(|t| {
+                    let levels = SEARCHED_LEVELS.iter().zip(&p.labels);
+                    levels.fold(Placement::default(), |placement, (&level, labels)| {
+                        placement.with(level, pick(&labels[t]) as i64)
+                    })
+                })
                 .collect(),
             rf: sat.read_rel(&vars.rf),
             co: sat.read_rel(&vars.co),
@@ -112,11 +118,7 @@ pub(super) fn source_test(
         .enumerate()
         .map(|(t, _)| Thread {
             name: format!("P{t}"),
-            placement: Placement {
-                subgroup: 0,
-                cta: choice.place[t].0 as i64,
-                gpu: choice.place[t].1 as i64,
-            },
+            placement: choice.place[t],
             code: vec![],
             unsequenced: vec![],
         })

@@ -239,12 +239,7 @@ impl Reading for ViewReading<'_, '_, '_, '_> {
             Relation::Syncbar => x.pairs(c, &|c, a, b| x.syncbar(c, a, b)),
             // The searched programs place one subgroup per CTA and declare no `ssw`.
             Relation::Ssw => Matrix::empty(n),
-            Relation::Ssg | Relation::Scta | Relation::Swg => {
-                x.pairs(c, &|_, a, b| p.same_instance(Level::Cta, a, b))
-            }
-            Relation::Sgpu | Relation::Sdv | Relation::Sqf => {
-                x.pairs(c, &|_, a, b| p.same_instance(Level::Gpu, a, b))
-            }
+            Relation::Same(s) => x.pairs(c, &|_, a, b| p.same_instance(s.level(), a, b)),
             Relation::Sr => x.pairs(c, &|c, a, b| x.sr(c, a, b)),
             Relation::Incl => x.pairs(c, &|c, a, b| x.incl(c, a, b)),
         }

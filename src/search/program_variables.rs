@@ -1,8 +1,9 @@
 //! The SAT variables of a source program over one `Layout`, and its well-formedness: which
 //! operation each event is (one-hot over the operation menu), its location, its guard (the
 //! thread goes on past a read only if it read a chosen write: `if (r != v) goto END`), the
-//! threads' CTA / GPU labels, RMW halves paired on adjacent events of one location, and each
-//! barrier (its id is its location label) passed at most once per thread. Also the
+//! threads' labels at each searched scope level (`SEARCHED_LEVELS`: CTA, GPU), RMW halves
+//! paired on adjacent events of one location, and each barrier (its id is its location label)
+//! passed at most once per thread. Also the
 //! program's facts no model reads differently: same thread, same scope instance, which guard
 //! decides which event, which slot is at which location.
 //!
@@ -13,6 +14,10 @@ use super::operations::{Op, Part};
 use crate::encode::{Circuit, Matrix, Node};
 use crate::exec::EventKind;
 use crate::vocab::{Level, Tag};
+
+/// The scope levels the search places threads at, innermost first: a CTA and a GPU per thread
+/// (the searched programs place one subgroup per CTA, as PTX and C11 tests do).
+pub(super) const SEARCHED_LEVELS: [Level; 2] = [Level::Cta, Level::Gpu];
 
 /// The variables of a source program and the nodes derived from them alone.
 pub(super) struct ProgramVariables<'a> {
@@ -28,11 +33,11 @@ pub(super) struct ProgramVariables<'a> {
     pub(super) guard: Vec<Vec<Node>>,
     /// The slots that may hold a write or a read: initial writes and main slots.
     pub(super) guard_slots: Vec<usize>,
-    /// `cta[t][k]`, `gpu[t][k]`: thread `t` is in CTA `k` / GPU `k` (canonical labels, k ≤ t).
-    pub(super) cta: Vec<Vec<Node>>,
-    pub(super) gpu: Vec<Vec<Node>>,
-    pub(super) same_cta: Vec<Vec<Node>>,
-    pub(super) same_gpu: Vec<Vec<Node>>,
+    /// `labels[i][t][k]`: thread `t` is in instance `k` of level `SEARCHED_LEVELS[i]` (canonical
+    /// labels, k ≤ t; a label names the instance in the whole test, not within its parent).
+    pub(super) labels: Vec<Vec<Vec<Node>>>,
+    /// `same[i][t][u]`: threads `t` and `u` have one label at level `SEARCHED_LEVELS[i]`.
+    pub(super) same: Vec<Vec<Vec<Node>>>,
     /// Event `e` is the read half of an RMW.
     pub(super) rmw_read: Vec<Node>,
     pub(super) rmw: Matrix,
@@ -62,12 +67,19 @@ impl<'a> ProgramVariables<'a> {
             .filter(|&s| matches!(layout.slots[s].role, Role::Init(_) | Role::Main))
             .collect();
         let guard = inputs(1 + guard_slots.len());
-        let (cta, gpu) = (labels(c, layout.threads()), labels(c, layout.threads()));
-        for v in op.iter().chain(&loc).chain(&guard).chain(&cta).chain(&gpu) {
+        let labels: Vec<Vec<Vec<Node>>> = SEARCHED_LEVELS
+            .iter()
+            .map(|_| labels(c, layout.threads()))
+            .collect();
+        for v in op
+            .iter()
+            .chain(&loc)
+            .chain(&guard)
+            .chain(labels.iter().flatten())
+        {
             structure.push(exactly_one(c, v));
         }
-        let same_cta = same_label(c, &cta);
-        let same_gpu = same_label(c, &gpu);
+        let same = labels.iter().map(|l| same_label(c, l)).collect();
         let mut p = ProgramVariables {
             layout,
             menu,
@@ -75,10 +87,8 @@ impl<'a> ProgramVariables<'a> {
             loc,
             guard,
             guard_slots,
-            cta,
-            gpu,
-            same_cta,
-            same_gpu,
+            labels,
+            same,
             rmw_read: vec![],
             rmw: Matrix::empty(n),
             region,
@@ -215,25 +225,22 @@ impl<'a> ProgramVariables<'a> {
     /// Do slots `a` and `b` lie in the same instance of scope `level`?
     pub(super) fn same_instance(&self, level: Level, a: usize, b: usize) -> Node {
         let (ta, tb) = (self.layout.slots[a].thread, self.layout.slots[b].thread);
+        // The innermost searched level at or outside `level`: the searched programs place one
+        // subgroup per CTA.
+        let searched = SEARCHED_LEVELS.iter().position(|&l| l >= level);
         // Initial writes are in no thread, CTA or GPU.
-        let placed = |same: &Vec<Vec<Node>>| match (ta, tb) {
-            (Some(t), Some(u)) => same[t][u],
+        match (level, searched, ta, tb) {
+            (Level::Thread, _, _, _) => Node::constant(self.same_thread(a, b)),
+            (_, None, _, _) => Node::TRUE,
+            (_, Some(i), Some(t), Some(u)) => self.same[i][t][u],
             _ => Node::FALSE,
-        };
-        match level {
-            Level::System => Node::TRUE,
-            Level::Thread => Node::constant(self.same_thread(a, b)),
-            // The searched programs place one subgroup per CTA.
-            Level::Subgroup | Level::Cta => placed(&self.same_cta),
-            Level::Gpu => placed(&self.same_gpu),
         }
     }
 
     /// The free inputs that fix a program.
     pub(super) fn program_nodes(&self) -> Vec<Node> {
         let vars = self.op.iter().chain(&self.loc).chain(&self.guard);
-        vars.chain(&self.cta)
-            .chain(&self.gpu)
+        vars.chain(self.labels.iter().flatten())
             .flatten()
             .copied()
             .collect()

@@ -41,7 +41,7 @@ fn canonical_labels(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<N
             structure.push(ok);
         }
     }
-    for labels in [&p.cta, &p.gpu] {
+    for labels in &p.labels {
         for t in 0..labels.len() {
             for k in 1..labels[t].len() {
                 let before: Vec<Node> = (0..t)
@@ -54,10 +54,12 @@ fn canonical_labels(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<N
             }
         }
     }
-    for t in 0..p.cta.len() {
-        for u in 0..t {
-            let ok = c.implies(p.same_cta[t][u], p.same_gpu[t][u]);
-            structure.push(ok);
+    for (inner, outer) in p.same.iter().zip(&p.same[1..]) {
+        for t in 0..inner.len() {
+            for u in 0..t {
+                let ok = c.implies(inner[t][u], outer[t][u]);
+                structure.push(ok);
+            }
         }
     }
 }
@@ -101,12 +103,14 @@ fn sorted_threads(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<Nod
 /// listed and one of them asserted.
 fn scope_count(c: &mut Circuit, p: &ProgramVariables, budget: usize, structure: &mut Vec<Node>) {
     let mut allowed = vec![];
-    for (cta, gpu) in placements(p.layout.threads()) {
-        if p.layout.threads() + scope_nodes(&cta, &gpu) > budget {
+    let threads = p.layout.threads();
+    for placement in placements(threads, p.labels.len()) {
+        if threads + scope_nodes(threads, &placement) > budget {
             continue;
         }
-        let fixed: Vec<Node> = (0..cta.len())
-            .flat_map(|t| [p.cta[t][cta[t]], p.gpu[t][gpu[t]]])
+        let fixed: Vec<Node> = (0..threads)
+            .flat_map(|t| (0..placement.len()).map(move |i| (t, i)))
+            .map(|(t, i)| p.labels[i][t][placement[i][t]])
             .collect();
         allowed.push(c.and(fixed));
     }
@@ -114,26 +118,20 @@ fn scope_count(c: &mut Circuit, p: &ProgramVariables, budget: usize, structure: 
     structure.push(one);
 }
 
-/// Every canonical placement of `threads` threads: (CTA label, GPU label) per thread, labels
-/// numbered in order of first use, threads of one CTA in one GPU.
-fn placements(threads: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
-    let mut out = vec![(vec![], vec![])];
+/// Every canonical placement of `threads` threads over `levels` nested levels: per level a
+/// label per thread, labels numbered in order of first use, threads of one instance in one
+/// instance of every level outside it.
+fn placements(threads: usize, levels: usize) -> Vec<Vec<Vec<usize>>> {
+    let mut out = vec![vec![vec![]; levels]];
     for _ in 0..threads {
         let mut next = vec![];
-        for (cta, gpu) in out {
-            let fresh_cta = cta.iter().max().map_or(0, |m| m + 1);
-            let fresh_gpu = gpu.iter().max().map_or(0, |m| m + 1);
-            for k in 0..=fresh_cta {
-                let gpus: Vec<usize> = match cta.iter().position(|&x| x == k) {
-                    Some(u) => vec![gpu[u]],
-                    None => (0..=fresh_gpu).collect(),
-                };
-                for g in gpus {
-                    let (mut c2, mut g2) = (cta.clone(), gpu.clone());
-                    c2.push(k);
-                    g2.push(g);
-                    next.push((c2, g2));
+        for placement in out {
+            for labels in next_thread(&placement, 0) {
+                let mut extended = placement.clone();
+                for (level, label) in labels.into_iter().enumerate() {
+                    extended[level].push(label);
                 }
+                next.push(extended);
             }
         }
         out = next;
@@ -141,14 +139,35 @@ fn placements(threads: usize) -> Vec<(Vec<usize>, Vec<usize>)> {
     out
 }
 
+/// The labels, at levels `level..`, that one more thread may take next to `placement`: at each
+/// level a label in use (and then, outwards, that instance's labels) or the next fresh one.
+fn next_thread(placement: &[Vec<usize>], level: usize) -> Vec<Vec<usize>> {
+    let Some(labels) = placement.get(level) else {
+        return vec![vec![]];
+    };
+    let fresh = labels.iter().max().map_or(0, |m| m + 1);
+    let mut out = vec![];
+    for k in 0..=fresh {
+        match labels.iter().position(|&x| x == k) {
+            Some(u) => out.push(placement[level..].iter().map(|l| l[u]).collect()),
+            None => out.extend(next_thread(placement, level + 1).into_iter().map(|outer| {
+                let mut labels = vec![k];
+                labels.extend(outer);
+                labels
+            })),
+        }
+    }
+    out
+}
+
 /// The non-thread nodes of the scope tree a placement needs: distinct thread sets among the
-/// CTAs, the GPUs and the whole system.
-fn scope_nodes(cta: &[usize], gpu: &[usize]) -> usize {
+/// instances of every level and the whole system.
+fn scope_nodes(threads: usize, placement: &[Vec<usize>]) -> usize {
     let group = |labels: &[usize], k: usize| -> Vec<usize> {
         (0..labels.len()).filter(|&t| labels[t] == k).collect()
     };
-    let mut sets: Vec<Vec<usize>> = vec![(0..cta.len()).collect()];
-    for labels in [cta, gpu] {
+    let mut sets: Vec<Vec<usize>> = vec![(0..threads).collect()];
+    for labels in placement {
         for k in 0..=labels.iter().copied().max().unwrap_or(0) {
             let g = group(labels, k);
             if !g.is_empty() && !sets.contains(&g) {
@@ -165,14 +184,30 @@ mod tests {
 
     #[test]
     fn placements_are_nested_partitions() {
-        // Two threads: same CTA; two CTAs of one GPU; two GPUs.
-        assert_eq!(placements(2).len(), 3);
+        // Two threads: same CTA; two CTAs of one GPU; two GPUs, in that order.
+        let two = placements(2, 2);
+        let expected = [
+            vec![vec![0, 0], vec![0, 0]],
+            vec![vec![0, 1], vec![0, 0]],
+            vec![vec![0, 1], vec![0, 1]],
+        ];
+        assert_eq!(two, expected);
         // Scope trees of 2 threads: {01} → 1 node; CTAs {0},{1} in GPU {01} → 3; GPUs → 3.
-        let nodes: Vec<usize> = placements(2)
-            .iter()
-            .map(|(c, g)| scope_nodes(c, g))
-            .collect();
+        let nodes: Vec<usize> = two.iter().map(|p| scope_nodes(2, p)).collect();
         assert_eq!(nodes, vec![1, 3, 3]);
-        assert_eq!(scope_nodes(&[0, 0, 1], &[0, 0, 0]), 3);
+        assert_eq!(scope_nodes(3, &[vec![0, 0, 1], vec![0, 0, 0]]), 3);
+        // Set partitions of 3 threads nested in set partitions: 1 + 3·2 + 5 = 12 (and a third
+        // level nests once more).
+        assert_eq!(placements(3, 2).len(), 12);
+        assert!(placements(3, 3).iter().all(|p| nested(p)));
+        assert!(placements(3, 2).iter().all(|p| nested(p)));
+    }
+
+    /// Do threads of one instance share the instance of every level outside it?
+    fn nested(placement: &[Vec<usize>]) -> bool {
+        let threads = placement[0].len();
+        placement.windows(2).all(|w| {
+            (0..threads).all(|t| (0..threads).all(|u| w[0][t] != w[0][u] || w[1][t] == w[1][u]))
+        })
     }
 }

@@ -111,12 +111,7 @@ impl<P: Partial> Reading for Defaulted<P> {
             | Relation::Data
             | Relation::Ctrl
             | Relation::Syncbar
-            | Relation::Ssg
-            | Relation::Scta
-            | Relation::Sgpu
-            | Relation::Swg
-            | Relation::Sdv
-            | Relation::Sqf
+            | Relation::Same(_)
             | Relation::Ssw
             | Relation::Sr
             | Relation::Incl => self.0.no_pairs(),

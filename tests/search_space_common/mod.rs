@@ -18,6 +18,7 @@ use mapcheck::litmus::{
 };
 use mapcheck::mapping::{ClassKind, Mapping};
 use mapcheck::search::LOCATIONS;
+use mapcheck::vocab::Level;
 
 /// The number in environment variable `var`, or `default` when it is unset.
 pub fn setting(var: &str, default: usize) -> usize {
@@ -150,11 +151,9 @@ pub fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
             code.extend((0..open).rev().map(|k| Instr::Label(format!("%L{k}"))));
             Thread {
                 name: format!("P{t}"),
-                placement: Placement {
-                    subgroup: 0,
-                    cta: p.place[t].0 as i64,
-                    gpu: p.place[t].1 as i64,
-                },
+                placement: Placement::default()
+                    .with(Level::Cta, p.place[t].0 as i64)
+                    .with(Level::Gpu, p.place[t].1 as i64),
                 code,
                 unsequenced: vec![],
             }
@@ -250,7 +249,12 @@ pub fn from_litmus(m: &Mapping, test: &Litmus) -> Prog {
     let place = test
         .threads
         .iter()
-        .map(|th| (th.placement.cta as usize, th.placement.gpu as usize))
+        .map(|th| {
+            (
+                th.placement.id(Level::Cta) as usize,
+                th.placement.id(Level::Gpu) as usize,
+            )
+        })
         .collect();
     Prog { threads, place }
 }

@@ -12,7 +12,7 @@ use super::atomics::{access, cmp, failure_order, fence, fetch_function, word, Ki
 use super::result;
 use crate::diag::{Error, Result};
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target, Thread};
-use crate::vocab::Tag;
+use crate::vocab::{Level, Tag};
 
 /// Writes one test thread as a C function `thread_<i>`.
 pub(super) struct ThreadWriter<'a> {
@@ -52,7 +52,7 @@ impl<'a> ThreadWriter<'a> {
              static void thread_{}(global atomic_int* mem, global int* results, global const uint* knobs,\n\
              {:>21}global const uint* regions, global const uint* offsets, uint instance) {{\n",
             t.name,
-            t.placement.cta,
+            t.placement.id(Level::Cta),
             self.index,
             ""
         );

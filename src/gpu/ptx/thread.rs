@@ -15,6 +15,7 @@ use std::fmt::Write as _;
 use super::events::{Access, AtomOp, Event, Op};
 use crate::diag::{Error, Internal, Result};
 use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, Litmus, RmwOp, Target};
+use crate::vocab::Level;
 
 /// Backward jumps a thread may take before it gives up.
 pub(crate) const JUMP_LIMIT: u32 = 1 << 16;
@@ -323,8 +324,8 @@ impl<'a> Writer<'a> {
         let mut s = format!(
             "// Test thread {} (CTA {}, GPU {}); registers: {}.\n.func {ret}{}({})\n{{\n",
             thread.name,
-            thread.placement.cta,
-            thread.placement.gpu,
+            thread.placement.id(Level::Cta),
+            thread.placement.id(Level::Gpu),
             self.register_names(),
             name(self.index),
             params.join(", ")

@@ -7,6 +7,7 @@ use crate::diag::Result;
 use crate::litmus::Litmus;
 use crate::runner::orders::for_each_generation;
 use crate::runner::traces::{Domain, Trace};
+use crate::vocab::Level;
 
 /// A thread with at most this many traces has them held in memory; a thread with more has them
 /// generated afresh for every choice of traces of the threads before it, so that memory stays
@@ -185,21 +186,21 @@ pub(super) fn synchronisation(
     Some((blocked, sync))
 }
 
-/// Barrier instances (id, cta, gpu) with their arrivals and the thread count they wait for.
-/// Without a count, a barrier waits for every thread of the test that arrives at it (the reading
-/// under which the reference verdicts of `PTX/Manual/barrier-*-id-*` hold; see docs/decisions):
-/// the threads, not the arrivals — a thread that passes the barrier twice arrives in two
-/// generations.
+/// Barrier instances (id, the CTA as `Placement::instance` names it) with their arrivals and
+/// the thread count they wait for. Without a count, a barrier waits for every thread of the test
+/// that arrives at it (the reading under which the reference verdicts of
+/// `PTX/Manual/barrier-*-id-*` hold; see docs/decisions): the threads, not the arrivals — a
+/// thread that passes the barrier twice arrives in two generations.
 pub(super) fn barrier_instances(
     test: &Litmus,
     combo: &[&Trace],
-) -> BTreeMap<(i64, i64, i64), (Vec<Arrival>, usize)> {
-    let mut inst: BTreeMap<(i64, i64, i64), (Vec<Arrival>, Option<usize>)> = BTreeMap::new();
+) -> BTreeMap<(i64, Vec<i64>), (Vec<Arrival>, usize)> {
+    let mut inst: BTreeMap<(i64, Vec<i64>), (Vec<Arrival>, Option<usize>)> = BTreeMap::new();
     for (t, trace) in combo.iter().enumerate() {
         let p = test.threads[t].placement;
         for (e, ev) in trace.events.iter().enumerate() {
             if let Some(b) = ev.barrier.filter(|b| b.part.arrives()) {
-                let entry = inst.entry((b.id, p.cta, p.gpu)).or_default();
+                let entry = inst.entry((b.id, p.instance(Level::Cta))).or_default();
                 entry.0.push((t, e));
                 entry.1 = b.count.map(|c| c.max(1) as usize).or(entry.1);
             }
