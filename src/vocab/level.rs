@@ -129,14 +129,18 @@ impl Placement {
     /// these are equal. (For `Level::Thread` it names the innermost placed instance: the caller
     /// knows whether two threads are one.)
     pub fn instance(self, level: Level) -> Vec<i64> {
-        let outwards = Level::PLACED.into_iter().filter(|&l| l >= level);
-        outwards.map(|l| self.id(l)).collect()
+        self.outwards_of(level).to_vec()
     }
 
     /// Do two threads lie in the same instance of `level` (see `instance`)?
     pub(crate) fn same_instance(self, other: Placement, level: Level) -> bool {
-        let outwards = Level::PLACED.into_iter().filter(|&l| l >= level);
-        outwards.into_iter().all(|l| self.id(l) == other.id(l))
+        self.outwards_of(level) == other.outwards_of(level)
+    }
+
+    /// The ids at every placed level from `level` outwards (`PLACED` is innermost first).
+    fn outwards_of(&self, level: Level) -> &[i64] {
+        let inner = Level::PLACED.iter().take_while(|&&l| l < level).count();
+        &self.ids[inner..]
     }
 
     fn index(level: Level) -> usize {
