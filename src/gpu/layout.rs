@@ -21,7 +21,7 @@ use rand::{Rng, RngExt};
 use super::params::{Params, StressAssignment};
 use crate::diag::{Error, Result};
 use crate::litmus::{Instr, Litmus, Target};
-use crate::vocab::Level;
+use crate::vocab::{Level, Placement};
 
 /// Words of stressing memory (16 lines of the largest Table 3 stress line).
 pub(crate) const SCRATCH_WORDS: u32 = 16 * 1024;
@@ -79,7 +79,7 @@ impl Layout {
             );
             return Err(Error::file(&test.name, msg));
         }
-        let mut ctas: Vec<(Vec<i64>, Vec<usize>)> = vec![];
+        let mut ctas: Vec<(Placement, Vec<usize>)> = vec![];
         for (i, t) in test.threads.iter().enumerate() {
             let key = t.placement.instance(Level::Cta);
             match ctas.iter_mut().find(|(c, _)| *c == key) {

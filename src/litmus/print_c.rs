@@ -269,14 +269,11 @@ fn thread_text(
     out: &mut String,
 ) -> Msg<()> {
     super::print::check_thread_name(thread)?;
-    let words = match (opencl, placed) {
-        (true, _) => &OPENCL_PLACEMENT[..],
-        (false, true) => &C11_PLACEMENT[..],
-        (false, false) => &[],
-    };
-    let placement = match words {
-        [] => String::new(),
-        _ => format!("@{}", placement_words(thread.placement, words, ", ")),
+    let p = thread.placement;
+    let placement = match (opencl, placed) {
+        (true, _) => format!("@{}", placement_words(p, &OPENCL_PLACEMENT, ", ")),
+        (false, true) => format!("@{}", placement_words(p, &C11_PLACEMENT, ", ")),
+        (false, false) => String::new(),
     };
     let params: Vec<String> = locs
         .iter()

@@ -106,7 +106,7 @@ same_scopes! {
 /// Where a thread sits in the scope tree: its instance id at every placed level
 /// (`Level::PLACED`), each unique only within its instance of the level above. A level a test
 /// does not give is instance 0.
-#[derive(Clone, Copy, PartialEq, Eq, Default, Hash)]
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Default, Hash)]
 pub struct Placement {
     ids: [i64; Level::PLACED.len()],
 }
@@ -124,23 +124,19 @@ impl Placement {
         self
     }
 
-    /// The instance of `level` the thread lies in, named by its ids at every placed level from
-    /// `level` outwards (`[cta, gpu]` for a CTA): two threads share an instance exactly when
-    /// these are equal. (For `Level::Thread` it names the innermost placed instance: the caller
-    /// knows whether two threads are one.)
-    pub fn instance(self, level: Level) -> Vec<i64> {
-        self.outwards_of(level).to_vec()
+    /// The instance of `level` the thread lies in: this placement with every level inside
+    /// `level` set to 0, so that two threads share an instance exactly when these are equal.
+    /// (For `Level::Thread` it names the innermost placed instance: the caller knows whether two
+    /// threads are one.)
+    pub fn instance(mut self, level: Level) -> Placement {
+        let inner = Level::PLACED.iter().take_while(|&&l| l < level).count();
+        self.ids[..inner].fill(0);
+        self
     }
 
     /// Do two threads lie in the same instance of `level` (see `instance`)?
     pub(crate) fn same_instance(self, other: Placement, level: Level) -> bool {
-        self.outwards_of(level) == other.outwards_of(level)
-    }
-
-    /// The ids at every placed level from `level` outwards (`PLACED` is innermost first).
-    fn outwards_of(&self, level: Level) -> &[i64] {
-        let inner = Level::PLACED.iter().take_while(|&&l| l < level).count();
-        &self.ids[inner..]
+        self.instance(level) == other.instance(level)
     }
 
     fn index(level: Level) -> usize {

@@ -7,7 +7,7 @@ use crate::diag::Result;
 use crate::litmus::Litmus;
 use crate::runner::orders::for_each_generation;
 use crate::runner::traces::{Domain, Trace};
-use crate::vocab::Level;
+use crate::vocab::{Level, Placement};
 
 /// A thread with at most this many traces has them held in memory; a thread with more has them
 /// generated afresh for every choice of traces of the threads before it, so that memory stays
@@ -194,8 +194,8 @@ pub(super) fn synchronisation(
 pub(super) fn barrier_instances(
     test: &Litmus,
     combo: &[&Trace],
-) -> BTreeMap<(i64, Vec<i64>), (Vec<Arrival>, usize)> {
-    let mut inst: BTreeMap<(i64, Vec<i64>), (Vec<Arrival>, Option<usize>)> = BTreeMap::new();
+) -> BTreeMap<(i64, Placement), (Vec<Arrival>, usize)> {
+    let mut inst: BTreeMap<(i64, Placement), (Vec<Arrival>, Option<usize>)> = BTreeMap::new();
     for (t, trace) in combo.iter().enumerate() {
         let p = test.threads[t].placement;
         for (e, ev) in trace.events.iter().enumerate() {
