@@ -207,9 +207,12 @@ fn a_four_shard_job_array_and_its_merge_give_the_single_process_verdicts() {
             .is_file());
     }
     let merge_shown = cluster.run("scontrol", &["show", "job", merge]);
-    assert!(merge_shown.contains("JobState=COMPLETED"), "{merge_shown}");
     let merge_log = std::fs::read_to_string(results.join(format!("logs/merge-{merge}.out")))
         .expect("the merge job's output");
+    assert!(
+        merge_shown.contains("JobState=COMPLETED"),
+        "{merge_shown}\nthe merge job printed:\n{merge_log}"
+    );
     assert!(
         merge_log.contains(&format!("summary ({SHARDS} of {SHARDS} shards")),
         "{merge_log}"

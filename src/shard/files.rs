@@ -419,4 +419,17 @@ mod tests {
         assert_eq!(parse_result_name("shard-2-of-4"), None);
         assert_eq!(parse_result_name("plan.json"), None);
     }
+
+    /// The digest is of the result re-serialised after reading, so every `f64` a result holds
+    /// (wall-clock seconds) must read back bit for bit: serde_json's default parser does not
+    /// promise that (it read 47.063839140273004 back as 47.06383914027301 and a merge refused a
+    /// shard as edited), its `float_roundtrip` feature does.
+    #[test]
+    fn the_seconds_a_result_holds_read_back_exactly() {
+        for seconds in [47.063839140273004, 15.571993119594001, 93.25451189428901] {
+            let text = serde_json::to_string(&seconds).unwrap();
+            let read: f64 = serde_json::from_str(&text).unwrap();
+            assert_eq!(read.to_bits(), f64::to_bits(seconds), "{text}");
+        }
+    }
 }
