@@ -27,8 +27,8 @@ use std::process::Command;
 use std::sync::{Barrier, Mutex};
 
 use mapcheck::gpu::detect::{self, Device, OpenCl};
-use mapcheck::gpu::harness::{self, Harness};
 use mapcheck::gpu::judgement::Verdict;
+use mapcheck::gpu::opencl::{self, Harness};
 use mapcheck::gpu::outcome::{self, Judges};
 use mapcheck::gpu::params::Params;
 use mapcheck::gpu::results::RunResult;
@@ -65,14 +65,14 @@ fn run(file: &str, params: Params) -> (Harness, RunResult) {
     let device = device();
     let tally = {
         let _one_at_a_time = DEVICE.lock().unwrap_or_else(|e| e.into_inner());
-        harness::run(&h, &device, &params).unwrap()
+        opencl::run(&h, &device, &params).unwrap()
     };
     let result = RunResult::new(
         file,
         &h.test,
         &h.space,
         &selected.judgement,
-        harness::context(&device),
+        opencl::context(&device),
         &params,
         &tally,
         vec![],

@@ -8,10 +8,10 @@ use std::path::{Path, PathBuf};
 
 use mapcheck::encode::Backend;
 use mapcheck::gpu::commands::{self, EmitOptions, Target};
-use mapcheck::gpu::optcheck::{self, Verdict};
+use mapcheck::gpu::cuda::optcheck::{self, Verdict};
+use mapcheck::gpu::cuda::{self, Harness};
 use mapcheck::gpu::outcome::{self, Judges};
 use mapcheck::gpu::params::Params;
-use mapcheck::gpu::ptx::{self, PtxHarness};
 use mapcheck::litmus::{self, Litmus};
 use mapcheck::search::{self, Counting, Options};
 
@@ -78,9 +78,9 @@ fn params() -> Params {
 /// Emit, assemble, disassemble, check; the report must pass.
 fn emitted_and_checked(name: &str, test: &Litmus, tools: &optcheck::Tools) -> optcheck::Report {
     let dir = scratch_dir(name);
-    let files = ptx::emit(test, &params(), &dir).expect("harness emitted");
+    let files = cuda::emit(test, &params(), &dir).expect("harness emitted");
     assert!(
-        files.iter().any(|f| f.ends_with(ptx::KERNEL_FILE)),
+        files.iter().any(|f| f.ends_with(cuda::KERNEL_FILE)),
         "{files:?}"
     );
     let report = optcheck::check_dir(&dir, tools).expect("ptxas and nvdisasm ran");
@@ -109,7 +109,7 @@ fn known_bug_counterexamples_assemble_and_pass_optcheck() {
         let test = counterexample(&format!("mappings/known-bugs/{name}.map"), variant, bound);
         let report = emitted_and_checked(name, &test, &tools);
         println!("{report}\n");
-        let accesses_and_fences: usize = PtxHarness::new(name, test)
+        let accesses_and_fences: usize = Harness::new(name, test)
             .unwrap()
             .events
             .iter()
@@ -137,7 +137,7 @@ fn every_ptx_test_in_the_corpus_passes_optcheck() {
         if test.arch != litmus::Arch::Ptx {
             continue;
         }
-        match PtxHarness::new("corpus", test.clone()) {
+        match Harness::new("corpus", test.clone()) {
             Ok(h) => {
                 let before = contexts.len();
                 contexts.extend(event_pairs(&h.events));
@@ -205,11 +205,11 @@ fn a_test_with_aliases_is_refused_for_its_aliases() {
 }
 
 /// Each thread's consecutive events (and first and last), without locations.
-fn event_pairs(events: &[Vec<ptx::Event>]) -> Vec<String> {
-    let shape = |e: Option<&ptx::Event>| match e {
+fn event_pairs(events: &[Vec<cuda::Event>]) -> Vec<String> {
+    let shape = |e: Option<&cuda::Event>| match e {
         None => "-".to_string(),
-        Some(ptx::Event::Fence(f)) => format!("{:?}", (f.sem, f.scope)),
-        Some(ptx::Event::Access(a)) => format!(
+        Some(cuda::Event::Fence(f)) => format!("{:?}", (f.sem, f.scope)),
+        Some(cuda::Event::Access(a)) => format!(
             "{:?}",
             (a.op, a.strength, a.guarded, a.manufactured_dependency)
         ),
@@ -266,7 +266,7 @@ $litmus_test$P1:
 
 fn check(test: &str, sass: &str) -> optcheck::Report {
     let t = litmus::parse_str("t.litmus", test).unwrap();
-    let events = ptx::events(&t).unwrap();
+    let events = cuda::events(&t).unwrap();
     optcheck::check_sass(&t, &events, sass)
 }
 
@@ -430,10 +430,10 @@ fn weak_loads_get_manufactured_dependencies_that_keep_their_order() {
         | ld r2, y ;\n\
         exists (1:r0=1 /\\ 1:r1=0)\n";
     let test = litmus::parse_str("mp.litmus", mp).unwrap();
-    let h = PtxHarness::new("mp", test.clone()).unwrap();
+    let h = Harness::new("mp", test.clone()).unwrap();
     let deps: Vec<bool> = h.events[1]
         .iter()
-        .map(|e| matches!(e, ptx::Event::Access(a) if a.manufactured_dependency))
+        .map(|e| matches!(e, cuda::Event::Access(a) if a.manufactured_dependency))
         .collect();
     assert_eq!(deps, vec![false, true, true]);
     assert_eq!(h.kernel.matches("// manufactured dependency").count(), 2);
@@ -446,15 +446,15 @@ fn weak_loads_get_manufactured_dependencies_that_keep_their_order() {
 fn run_reports_a_missing_driver_or_counts_every_instance() {
     let test = litmus::parse_str("mp.litmus", MP).unwrap();
     let dir = scratch_dir("run");
-    ptx::emit(&test, &params(), &dir).unwrap();
+    cuda::emit(&test, &params(), &dir).unwrap();
     let few = Params {
         iterations: 2,
         ..params()
     };
-    let h = ptx::PtxHarness::load(&dir).expect("the harness loads");
-    match ptx::run(&h, &dir, &few, None).expect("the harness runs") {
-        ptx::Run::Unavailable(why) => assert!(why.contains("CUDA"), "{why}"),
-        ptx::Run::Ran { tally, context, .. } => {
+    let h = cuda::Harness::load(&dir).expect("the harness loads");
+    match cuda::run(&h, &dir, &few, None).expect("the harness runs") {
+        cuda::Run::Unavailable(why) => assert!(why.contains("CUDA"), "{why}"),
+        cuda::Run::Ran { tally, context, .. } => {
             assert_eq!(tally.launches, 2, "{context:?}");
             assert_eq!(
                 tally.bins.iter().sum::<u64>(),
@@ -472,7 +472,7 @@ fn tuning_a_cuda_harness_runs_every_trial_or_reports_the_missing_driver() {
     use mapcheck::gpu::commands::{self, Failure, RunOptions};
     let test = litmus::parse_str("mp.litmus", MP).unwrap();
     let dir = scratch_dir("tune");
-    ptx::emit(&test, &params(), &dir).unwrap();
+    cuda::emit(&test, &params(), &dir).unwrap();
     let options = RunOptions {
         dirs: vec![dir],
         iterations: Some(2),
@@ -505,8 +505,8 @@ fn the_gpu_preset_leaves_the_work_group_count_to_the_device() {
          exists (1:r0=1 /\\ 2:r1=1 /\\ 2:r2=0)\n",
     )
     .unwrap();
-    ptx::emit(&test, &Params::gpu_preset(), &scratch_dir("preset")).expect("sized at run time");
-    let e = ptx::emit(&test, &Params::defaults(), &scratch_dir("pocl")).unwrap_err();
+    cuda::emit(&test, &Params::gpu_preset(), &scratch_dir("preset")).expect("sized at run time");
+    let e = cuda::emit(&test, &Params::defaults(), &scratch_dir("pocl")).unwrap_err();
     assert!(e.message.contains("spans 3 work-groups"), "{e}");
 }
 
@@ -514,11 +514,11 @@ fn the_gpu_preset_leaves_the_work_group_count_to_the_device() {
 fn run_refuses_a_stale_kernel() {
     let test = litmus::parse_str("mp.litmus", MP).unwrap();
     let dir = scratch_dir("stale");
-    ptx::emit(&test, &params(), &dir).unwrap();
-    let kernel = dir.join(ptx::KERNEL_FILE);
+    cuda::emit(&test, &params(), &dir).unwrap();
+    let kernel = dir.join(cuda::KERNEL_FILE);
     let text = std::fs::read_to_string(&kernel).unwrap();
     std::fs::write(&kernel, text.replace("fence.sc.gpu;", "fence.sc.cta;")).unwrap();
-    let e = ptx::PtxHarness::load(&dir).unwrap_err();
+    let e = cuda::Harness::load(&dir).unwrap_err();
     assert!(e.message.contains("differs from the kernel"), "{e}");
 }
 
@@ -532,7 +532,7 @@ fn the_host_loads_the_cubin_optcheck_checked() {
     emitted_and_checked("cubin", &test, &tools);
     let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("gpu_ptx/cubin");
     let on_disk = std::fs::read(dir.join(optcheck::FILES[0])).expect("the checked cubin");
-    let ptx::Module::Cubin { bytes, .. } = ptx::module_for(&dir, "sm_90").unwrap() else {
+    let cuda::Module::Cubin { bytes, .. } = cuda::module_for(&dir, "sm_90").unwrap() else {
         panic!("sm_90 gets the checked cubin");
     };
     assert_eq!(bytes, on_disk);
@@ -557,9 +557,9 @@ fn an_architecture_ptxas_cannot_build_falls_back_to_the_jit_with_a_warning() {
     let _ = tools();
     let test = litmus::parse_str("mp.litmus", MP).unwrap();
     let dir = scratch_dir("jit");
-    ptx::emit(&test, &params(), &dir).unwrap();
-    match ptx::module_for(&dir, "sm_10").unwrap() {
-        ptx::Module::Jit { why } => assert!(why.contains("cannot build sm_10"), "{why}"),
+    cuda::emit(&test, &params(), &dir).unwrap();
+    match cuda::module_for(&dir, "sm_10").unwrap() {
+        cuda::Module::Jit { why } => assert!(why.contains("cannot build sm_10"), "{why}"),
         m => panic!("{m:?}"),
     }
 }
@@ -569,13 +569,13 @@ fn an_architecture_ptxas_cannot_build_falls_back_to_the_jit_with_a_warning() {
 #[test]
 fn ptx_kernels_take_the_opencl_kernels_arguments() {
     let test = litmus::parse_str("mp.litmus", MP).unwrap();
-    let h = PtxHarness::new("mp", test.clone()).unwrap();
+    let h = Harness::new("mp", test.clone()).unwrap();
     let layout = mapcheck::gpu::layout::Layout::of(&test).unwrap();
     let space = outcome::Space::of(&test).unwrap();
     let cl = mapcheck::gpu::opencl::kernel_source(&test, &layout, &space).unwrap();
-    for kernel in [ptx::INIT_KERNEL, ptx::TEST_KERNEL, ptx::CLASSIFY_KERNEL] {
+    for kernel in [cuda::INIT_KERNEL, cuda::TEST_KERNEL, cuda::CLASSIFY_KERNEL] {
         let mut expected = arguments(&cl, &format!("kernel void {kernel}("), ')');
-        if kernel == ptx::TEST_KERNEL {
+        if kernel == cuda::TEST_KERNEL {
             expected.extend(["accesses".to_string(), "zero".to_string()]);
         }
         let found = arguments(&h.kernel, &format!(".entry {kernel}("), ')');

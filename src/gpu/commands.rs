@@ -8,22 +8,24 @@
 //! harness; no CUDA driver or device for a CUDA one).
 use std::path::{Path, PathBuf};
 
+use super::cuda::{self, optcheck};
 use super::detect::{self, OpenCl};
-use super::harness::{self, Harness, PARAMS_FILE, TUNED_FILE};
-use super::judgement::{Judgement, JUDGEMENT_FILE};
+use super::harness::{JUDGEMENT_FILE, PARAMS_FILE, RESULT_FILES, TUNED_FILE};
+use super::judgement::Judgement;
 use super::layout::Layout;
+use super::opencl;
 use super::outcome::{self, Judges, Selection};
 use super::params::{DeviceLimits, Params};
-use super::results::{self, RunResult, RESULT_FILES};
+use super::results::{self, RunResult};
 use super::stats::Tally;
-use super::{optcheck, ptx};
+use super::tune::{self, Trial};
 use crate::diag::{Error, Result};
 use crate::{ir, litmus, mapping};
 
 /// The language a harness is written in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Target {
-    /// PTX kernel and CUDA host (`gpu::ptx`).
+    /// PTX kernel and CUDA host (`gpu::cuda`).
     Cuda,
     /// OpenCL C kernels, run by `mapcheck gpu run` (`gpu::opencl`, `gpu::host`).
     OpenCl,
@@ -99,12 +101,9 @@ pub fn emit(o: &EmitOptions) -> Result<Emitted> {
     let selection = outcome::select(&test, &judges)?;
     let judgement_path = o.output.join(JUDGEMENT_FILE);
     let (files, optcheck) = match o.target {
-        Target::OpenCl => (
-            harness::write_opencl(&selection.test, &params, &o.output)?,
-            None,
-        ),
+        Target::OpenCl => (opencl::write(&selection.test, &params, &o.output)?, None),
         Target::Cuda => {
-            let files = ptx::emit(&selection.test, &params, &o.output)?;
+            let files = cuda::emit(&selection.test, &params, &o.output)?;
             (files, Some(check_sass(&o.output)?))
         }
     };
@@ -358,10 +357,10 @@ fn run_dir(
     print: &mut dyn FnMut(&str),
 ) -> std::result::Result<Vec<RunResult>, Failure> {
     let (params_path, params) = run_params(o, dir)?;
-    if dir.join(ptx::KERNEL_FILE).exists() {
+    if dir.join(cuda::KERNEL_FILE).exists() {
         return run_cuda(dir, o, &params, print);
     }
-    let h = Harness::load(dir)?;
+    let h = opencl::Harness::load(dir)?;
     let judgement = Judgement::load(dir, &h.space)?.unwrap_or_default();
     let devices = match opencl {
         OpenCl::Devices(ds) if !ds.is_empty() => ds,
@@ -382,7 +381,7 @@ fn run_dir(
         resident_workgroups: None,
     });
     let result = |params: &Params, tally: &Tally| {
-        let mut context = harness::context(device);
+        let mut context = opencl::context(device);
         context.notes.extend(cut.clone());
         RunResult::new(
             &dir.display().to_string(),
@@ -397,14 +396,14 @@ fn run_dir(
     };
     match o.tune {
         None => {
-            let tally = harness::run(&h, device, &params)?;
+            let tally = opencl::run(&h, device, &params)?;
             print(&format!("parameters from {}\n", params_path.display()));
             let r = result(&params, &tally);
             report(dir, &r, print)?;
             Ok(vec![r])
         }
         Some(k) => {
-            let (trials, best) = harness::tune(&params, k, &mut |p| harness::run(&h, device, p))?;
+            let (trials, best) = tune::tune(&params, k, &mut |p| opencl::run(&h, device, p))?;
             let results = trials.iter().map(|t| result(&t.params, &t.tally)).collect();
             tuned(dir, &trials, best, print)?;
             Ok(results)
@@ -436,14 +435,14 @@ fn run_params(o: &RunOptions, dir: &Path) -> Result<(PathBuf, Params)> {
     Ok((path, params))
 }
 
-/// A CUDA harness, run (or tuned) by `gpu::ptx` through the driver API.
+/// A CUDA harness, run (or tuned) by `gpu::cuda` through the driver API.
 fn run_cuda(
     dir: &Path,
     o: &RunOptions,
     params: &Params,
     print: &mut dyn FnMut(&str),
 ) -> std::result::Result<Vec<RunResult>, Failure> {
-    let h = ptx::PtxHarness::load(dir)?;
+    let h = cuda::Harness::load(dir)?;
     let judgement = Judgement::load(dir, &h.space)?.unwrap_or_default();
     let result = |context, params: &Params, tally: &Tally| {
         RunResult::new(
@@ -458,9 +457,9 @@ fn run_cuda(
         )
     };
     let Some(k) = o.tune else {
-        return match ptx::run(&h, dir, params, o.device)? {
-            ptx::Run::Unavailable(why) => Err(Failure::NoDevice(why)),
-            ptx::Run::Ran {
+        return match cuda::run(&h, dir, params, o.device)? {
+            cuda::Run::Unavailable(why) => Err(Failure::NoDevice(why)),
+            cuda::Run::Ran {
                 context,
                 params,
                 tally,
@@ -473,8 +472,8 @@ fn run_cuda(
     };
     let mut contexts = vec![];
     let mut unavailable = None;
-    let (trials, best) = harness::tune(params, k, &mut |p| match ptx::run(&h, dir, p, o.device)? {
-        ptx::Run::Ran {
+    let (trials, best) = tune::tune(params, k, &mut |p| match cuda::run(&h, dir, p, o.device)? {
+        cuda::Run::Ran {
             context,
             params,
             tally,
@@ -482,7 +481,7 @@ fn run_cuda(
             contexts.push((context, params));
             Ok(tally)
         }
-        ptx::Run::Unavailable(why) => {
+        cuda::Run::Unavailable(why) => {
             unavailable = Some(why.clone());
             Err(Error::file(dir.display().to_string(), why))
         }
@@ -502,11 +501,11 @@ fn run_cuda(
 
 fn tuned(
     dir: &Path,
-    trials: &[harness::Trial],
+    trials: &[Trial],
     best: Option<usize>,
     print: &mut dyn FnMut(&str),
 ) -> Result<()> {
-    print(&harness::render_trials(trials, best));
+    print(&tune::render_trials(trials, best));
     match best {
         Some(i) => {
             let path = dir.join(TUNED_FILE);

@@ -1,71 +1,28 @@
-//! A harness directory: what `mapcheck gpu emit --target opencl` writes and `gpu run` reads, and
-//! the runs and the tuning over it.
+//! A harness directory, for either target: what `mapcheck gpu emit` writes and `gpu run` reads.
 //!
 //! Files: `test.litmus` (the test with its selected condition; PTX or C/OpenCL syntax as the test
-//! was written), `params.toml` (the parameters it was emitted with), `kernel.cl` (the OpenCL C
-//! harness). `gpu run` regenerates the kernel from `test.litmus` and refuses a `kernel.cl` that
-//! differs (stale, or edited): the test is the one source of truth. Tuning writes
-//! `params-tuned.toml`.
+//! was written), `params.toml` (the parameters it was emitted with), the kernel file of its
+//! target (`opencl::KERNEL_FILE`, `cuda::KERNEL_FILE`), and what later steps add:
+//! `judgement.json` (`gpu emit`), `params-tuned.toml` (`gpu run --tune`), `result.json` and
+//! `result.csv` (`gpu run`), optcheck's files (CUDA). `gpu run` regenerates the kernel from
+//! `test.litmus` and refuses a kernel file that differs (stale, or edited): the test is the one
+//! source of truth.
 //!
-//! Owns: `Harness` (`new`, `load`), `write_opencl`, `run`, `tune`, `context`.
-use std::fmt::Write as _;
+//! Owns: the file names, `write_dir`, `load_checked`, `print_test`.
 use std::path::{Path, PathBuf};
 
-use rand::rngs::StdRng;
-use rand::SeedableRng;
-
-use super::detect::Device;
-use super::judgement::JUDGEMENT_FILE;
-use super::layout::Layout;
-use super::outcome::Space;
 use super::params::Params;
-use super::results::{RunContext, RESULT_FILES};
-use super::stats::Tally;
-use super::{host, opencl};
 use crate::diag::{Error, Result};
 use crate::litmus::{self, Arch, Litmus};
 use crate::output::OutputDir;
 
 pub(crate) const TEST_FILE: &str = "test.litmus";
 pub(crate) const PARAMS_FILE: &str = "params.toml";
-pub(crate) const KERNEL_FILE: &str = "kernel.cl";
 pub(crate) const TUNED_FILE: &str = "params-tuned.toml";
-
-/// A test ready to run: its layout, its outcome space and its OpenCL C kernels.
-#[derive(Clone, Debug)]
-pub struct Harness {
-    /// The harness directory (or test name), for messages.
-    pub(crate) name: String,
-    /// The test, its condition selected.
-    pub test: Litmus,
-    /// Where each thread and location of the test sits in a launch.
-    pub layout: Layout,
-    /// The observable states the kernels classify instances into.
-    pub space: Space,
-    pub(crate) kernel: String,
-}
-
-impl Harness {
-    /// Build the harness of `test`: its layout, outcome space and OpenCL C kernel source; `name` is
-    /// used in messages.
-    pub fn new(name: &str, test: Litmus) -> Result<Harness> {
-        let layout = Layout::of(&test)?;
-        let space = Space::of(&test)?;
-        let kernel = opencl::kernel_source(&test, &layout, &space)?;
-        Ok(Harness {
-            name: name.to_string(),
-            test,
-            layout,
-            space,
-            kernel,
-        })
-    }
-
-    /// The harness in `dir`, its `kernel.cl` checked against the one `test.litmus` gives.
-    pub(crate) fn load(dir: &Path) -> Result<Harness> {
-        load_checked(dir, KERNEL_FILE, "opencl", Harness::new, |h| &h.kernel)
-    }
-}
+/// The models' verdicts on every observable state (`gpu emit`, `judgement`).
+pub(crate) const JUDGEMENT_FILE: &str = "judgement.json";
+/// What `gpu run` writes (`results`).
+pub(crate) const RESULT_FILES: [&str; 2] = ["result.json", "result.csv"];
 
 /// A harness directory read back: its test rebuilt with `build`, and the kernel file on disk
 /// required to be the one the test gives (`kernel_of`), so a stale or edited kernel never runs.
@@ -93,12 +50,6 @@ pub(crate) fn load_checked<H>(
         ));
     }
     Ok(harness)
-}
-
-/// Write the OpenCL harness of `test` (its condition already selected) into `dir`.
-pub(crate) fn write_opencl(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
-    let harness = Harness::new(&dir.display().to_string(), test.clone())?;
-    write_dir(dir, test, params, KERNEL_FILE, &harness.kernel, &[])
 }
 
 /// A harness directory: `test.litmus`, `params.toml` and the kernel file. `later` names the
@@ -140,128 +91,4 @@ pub(crate) fn print_test(test: &Litmus) -> Result<String> {
         )),
         _ => litmus::print_test(test),
     }
-}
-
-/// Run the harness on `device`.
-pub fn run(h: &Harness, device: &Device, params: &Params) -> Result<Tally> {
-    host::run(h, device, params)
-}
-
-/// What ran where, for a run's result: the OpenCL device and its platform.
-pub fn context(device: &Device) -> RunContext {
-    RunContext {
-        target: "opencl",
-        device: device.name.clone(),
-        driver: format!(
-            "{} {}, -cl-std={}",
-            device.platform,
-            device.platform_version,
-            device.cl_std.unwrap_or("?")
-        ),
-        cpu: device.kind == "CPU",
-        module: None,
-        notes: vec![],
-    }
-}
-
-/// One parameter set tried by `tune`.
-#[derive(Clone, Debug)]
-pub(crate) struct Trial {
-    pub(crate) params: Params,
-    pub(crate) tally: Tally,
-}
-
-/// `k` parameter sets drawn at random around `base` (`Params::random`, generator seeded with
-/// `base.seed`), each run by `run` for `base.iterations` launches; the trials, and the index of
-/// the one with the most counted outcomes per second (`None` if none saw the outcome).
-pub(crate) fn tune(
-    base: &Params,
-    k: usize,
-    run: &mut dyn FnMut(&Params) -> Result<Tally>,
-) -> Result<(Vec<Trial>, Option<usize>)> {
-    let mut rng = StdRng::seed_from_u64(base.seed);
-    let mut trials = Vec::with_capacity(k);
-    for _ in 0..k {
-        let params = Params::random(&mut rng, base);
-        let tally = run(&params)?;
-        trials.push(Trial { params, tally });
-    }
-    let best = trials
-        .iter()
-        .enumerate()
-        .filter(|(_, t)| t.tally.counted > 0)
-        .max_by(|(i, a), (j, b)| {
-            a.tally
-                .per_second()
-                .total_cmp(&b.tally.per_second())
-                .then(j.cmp(i))
-        })
-        .map(|(i, _)| i);
-    Ok((trials, best))
-}
-
-/// One line per trial: its Table 3 parameters and its counted outcomes per second.
-pub(crate) fn render_trials(trials: &[Trial], best: Option<usize>) -> String {
-    let mut s = format!(
-        "  {:<5} {:<7} {:<7} {:>7} {:>6} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10}\n",
-        "trial",
-        "shuffle",
-        "barrier",
-        "timeout",
-        "jitter",
-        "stress",
-        "pre-stress",
-        "line",
-        "targets",
-        "assignment",
-        "stride",
-        "counted",
-        "instances",
-        "per second"
-    );
-    for (i, t) in trials.iter().enumerate() {
-        let p = &t.params;
-        let stress = |on: bool, pattern| {
-            if on {
-                kebab(pattern)
-            } else {
-                "off".to_string()
-            }
-        };
-        let _ = writeln!(
-            s,
-            "{} {i:<5} {:<7} {:<7} {:>7} {:>6} {:<12} {:<12} {:>5} {:>7} {:<11} {:>6} {:>8} {:>9} {:>10.1}",
-            if Some(i) == best { '*' } else { ' ' },
-            on_off(p.thread_shuffle),
-            on_off(p.barrier),
-            p.barrier_timeout,
-            p.barrier_jitter,
-            stress(p.mem_stress, p.mem_stress_pattern),
-            stress(p.pre_stress, p.pre_stress_pattern),
-            p.stress_line_size,
-            p.stress_target_lines,
-            kebab(p.stress_assignment),
-            p.mem_stride,
-            t.tally.counted,
-            t.tally.instances,
-            t.tally.per_second()
-        );
-    }
-    s
-}
-
-fn on_off(b: bool) -> &'static str {
-    if b {
-        "on"
-    } else {
-        "off"
-    }
-}
-
-/// A parameter value as the parameter file spells it (`st-ld`, `round-robin`).
-fn kebab<T: serde::Serialize>(v: T) -> String {
-    let text = toml::Value::try_from(v)
-        .map(|v| v.to_string())
-        .unwrap_or_default();
-    text.trim_matches('"').to_string()
 }

@@ -6,7 +6,7 @@
 //! Owns: `Judgement` (per state: allowed by the test's model; for a counterexample, allowed by
 //! the source model too; reachable under sequential consistency; reachable by running whole
 //! threads one after another), `Verdict`,
-//! `JUDGEMENT_FILE`, `Judgement::load`.
+//! `Judgement::load` (from `harness::JUDGEMENT_FILE`).
 //!
 //! Why "whole threads one after another": an instance whose threads did not overlap in time
 //! behaves as the threads run in some order, each to its end, under sequential consistency. When
@@ -20,11 +20,9 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
+use super::harness::{JUDGEMENT_FILE, TEST_FILE};
 use super::outcome::{Space, Values};
 use crate::diag::{self, Error, Result};
-
-/// The file `gpu emit` writes the judgement into.
-pub(crate) const JUDGEMENT_FILE: &str = "judgement.json";
 
 /// The models' verdicts on the states of a harness's outcome space.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
@@ -127,7 +125,7 @@ impl Judgement {
         if !fits {
             return Err(Error::file(
                 &shown,
-                format!("does not judge the states of {} (stale or edited); run `mapcheck gpu emit` again", super::harness::TEST_FILE),
+                format!("does not judge the states of {} (stale or edited); run `mapcheck gpu emit` again", TEST_FILE),
             ));
         }
         Ok(Some(j))

@@ -17,15 +17,14 @@
 //! feeds back into the mapping check. Decisions: `docs/decisions/003-gpu-harness.md`.
 pub(crate) mod classify;
 pub mod commands;
+pub mod cuda;
 pub mod detect;
 pub mod harness;
-pub(crate) mod host;
 pub mod judgement;
 pub mod layout;
 pub mod opencl;
-pub mod optcheck;
 pub mod outcome;
 pub mod params;
-pub mod ptx;
 pub mod results;
 pub mod stats;
+pub mod tune;

@@ -11,15 +11,13 @@ use std::path::Path;
 
 use serde::{Deserialize, Serialize};
 
-use super::judgement::{Judgement, Verdict, JUDGEMENT_FILE};
+use super::harness::{JUDGEMENT_FILE, RESULT_FILES};
+use super::judgement::{Judgement, Verdict};
 use super::outcome::{self, Space, Values};
 use super::params::Params;
 use super::stats::{self, OutcomeStats, Tally};
 use crate::diag::{self, Error, Result};
 use crate::litmus::Litmus;
-
-/// The file names a run writes into its harness directory.
-pub(crate) const RESULT_FILES: [&str; 2] = ["result.json", "result.csv"];
 
 /// What ran where, for the result (the parts the host knows).
 #[derive(Clone, Debug)]

@@ -11,7 +11,7 @@
 //!
 //! Owns: `OpKind`, `Form`, `FORMS`, `scope_order`, `STRONGER`, `VOLATILE`, `releases`,
 //! `acquires`, the word tables and `split` / `unsupported`, shared by the PTX printer
-//! (`litmus::print`) and the PTX emitter (`gpu::ptx::events`). Read by the PTX litmus front end
+//! (`litmus::print`) and the PTX emitter (`gpu::cuda::events`). Read by the PTX litmus front end
 //! and the mapping's target templates. A volatile access is tagged RLX SYS V (PTX: `.volatile`
 //! has "the same memory synchronization semantics as `.relaxed.sys`").
 use super::Words;

@@ -6,11 +6,11 @@
 use std::collections::HashMap;
 use std::fmt::Write as _;
 
-use super::super::layout::Layout;
-use super::super::outcome::Space;
 use super::atomics::{access, cmp, failure_order, fence, fetch_function, word, Kind};
-use super::result;
+use super::kernel::result;
 use crate::diag::{Error, Result};
+use crate::gpu::layout::Layout;
+use crate::gpu::outcome::Space;
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target, Thread};
 use crate::vocab::{Level, Tag};
 

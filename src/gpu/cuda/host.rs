@@ -25,12 +25,13 @@ use cudarc::nvrtc::Ptx;
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
+use super::events::Event;
+use super::harness::{Harness, MAX_BLOCK};
 use super::kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
-use super::{Event, PtxHarness, MAX_BLOCK};
+use super::optcheck;
 use crate::diag::{Error, Result};
 use crate::gpu::detect;
 use crate::gpu::layout::{InstanceSizes, Launch, KNOBS, SCRATCH_WORDS};
-use crate::gpu::optcheck;
 use crate::gpu::params::{DeviceLimits, Params};
 use crate::gpu::results::RunContext;
 use crate::gpu::stats::Tally;
@@ -136,7 +137,7 @@ const INSTANCE_BLOCK: u32 = 256;
 /// Run `params.iterations` launches of the CUDA harness `h` (read from `dir`) on device
 /// `device` (the driver's ordinal; 0 by default), its parameters sized to the device
 /// (`Params::scaled_to`).
-pub fn run(h: &PtxHarness, dir: &Path, params: &Params, device: Option<usize>) -> Result<Run> {
+pub fn run(h: &Harness, dir: &Path, params: &Params, device: Option<usize>) -> Result<Run> {
     if !detect::cuda_driver() {
         let lib = detect::CUDA_DRIVER.to_string_lossy();
         return Ok(Run::Unavailable(format!(
@@ -257,7 +258,7 @@ struct Kernels {
 }
 
 /// The access table `litmus_test` reads: per access, its location's index and its tag.
-fn access_table(h: &PtxHarness) -> Vec<u32> {
+fn access_table(h: &Harness) -> Vec<u32> {
     h.events
         .iter()
         .flatten()
@@ -293,7 +294,7 @@ struct Buffers {
 impl Buffers {
     fn create(
         stream: &Arc<CudaStream>,
-        h: &PtxHarness,
+        h: &Harness,
         params: &Params,
         max_size: u32,
         n: &InstanceSizes,

@@ -222,8 +222,8 @@ impl Body {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::gpu::cuda::{events::events, harness::MAX_BLOCK};
     use crate::gpu::params::Params;
-    use crate::gpu::ptx::{events::events, MAX_BLOCK};
     use crate::litmus::parse_str;
     use std::collections::HashMap;
 

@@ -21,23 +21,21 @@
 //! must not be predicated. A stronger scope or `MEMBAR` passes, with a note.
 //!
 //! Owns: `Tools` (`find_tools`), `check_dir` (assemble, disassemble, check), `check_sass` (the
-//! check itself, on SASS text), `Report`. Uses: `gpu::ptx` (the harness and its events).
+//! check itself, on SASS text), `Report`. Uses: the CUDA `Harness` and its `events`.
 //!
 //! This file: the check of a listing and its report. The parts: `tools` (finding `ptxas` and
 //! `nvdisasm`, running them on a harness), `sass` (reading the listing), `expected` (what each
 //! test instruction must become), `thread` (one thread's events against its function's SASS).
 use std::fmt;
 
-use super::ptx::{thread_function, Event, Op, PtxHarness, Scope, Sem, Strength, TEST_KERNEL};
+use super::events::{Event, Op, Scope, Sem, Strength};
+use super::harness::Harness;
+use super::kernel::TEST_KERNEL;
+use super::thread::name as thread_function;
 use crate::diag::{Error, Result};
 use crate::litmus::Litmus;
 
-/// The architecture optcheck assembles for (a macro too, for the file names in `FILES`).
-macro_rules! arch {
-    () => {
-        "sm_90"
-    };
-}
+/// The architecture optcheck assembles for (`arch!`, also in the file names of `FILES`).
 pub(crate) const ARCH: &str = arch!();
 /// The environment variable naming the directory with `ptxas` and `nvdisasm`.
 pub(crate) const BIN_ENV: &str = "MAPCHECK_CUDA_BIN";
@@ -47,10 +45,11 @@ mod sass;
 mod thread;
 mod tools;
 
+pub use super::harness::{cubin_file, OPTCHECK_FILES as FILES};
 use expected::{expected_text, ptx_text};
 pub(crate) use sass::{functions, Sass};
 use thread::ThreadCheck;
-pub use tools::{check_dir, check_for, cubin_file, find_tools, Checked, Tools, FILES};
+pub use tools::{check_dir, check_for, find_tools, Checked, Tools};
 
 /// What optcheck concluded about one instruction of the test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -5,7 +5,7 @@
 //! (`layout::Launch`), then `litmus_init`, `litmus_test`, `litmus_classify` and the read-back of
 //! the histogram.
 //!
-//! Owns: `run`. Uses: `detect` (the device), `harness` (kernel source, layout, space), `stats`
+//! Owns: `run`. Uses: `detect` (the device), the `Harness` (kernel source, layout, space), `stats`
 //! (the tally). OpenCL failures become `diag::Error`s naming the harness directory.
 use std::ptr;
 use std::time::Instant;
@@ -20,16 +20,16 @@ use opencl3::types::{cl_int, cl_uint, CL_BLOCKING, CL_NON_BLOCKING};
 use rand::rngs::StdRng;
 use rand::SeedableRng;
 
-use super::detect::Device;
-use super::harness::Harness;
-use super::layout::{InstanceSizes, Launch, KNOBS, SCRATCH_WORDS};
-use super::opencl::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
-use super::params::Params;
-use super::stats::Tally;
+use super::kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
+use super::Harness;
 use crate::diag::{Error, Result};
+use crate::gpu::detect::Device;
+use crate::gpu::layout::{InstanceSizes, Launch, KNOBS, SCRATCH_WORDS};
+use crate::gpu::params::Params;
+use crate::gpu::stats::Tally;
 
 /// Run `params.iterations` launches of the harness on `device`.
-pub(crate) fn run(harness: &Harness, device: &Device, params: &Params) -> Result<Tally> {
+pub fn run(harness: &Harness, device: &Device, params: &Params) -> Result<Tally> {
     let fail = |what: &str, e: opencl3::error_codes::ClError| {
         Error::file(&harness.name, format!("OpenCL: {what} failed: {e}"))
     };

@@ -1,47 +1,37 @@
-//! The CUDA target: a litmus test as a PTX harness that mapcheck writes itself (no nvcc), run
-//! through the CUDA driver API, and checked from the SASS by `optcheck`.
-//!
-//! Files of a CUDA harness directory: `test.litmus` and `params.toml` (as for OpenCL,
-//! `harness`), `kernel.ptx`. `run` regenerates the kernel from `test.litmus` and refuses a
-//! `kernel.ptx` that differs: the test is the one source of truth.
-//!
-//! Module map: `events` (each thread's accesses and fences, with the tags that name them in the
-//! SASS and the manufactured dependencies) → `thread` (a test thread as a PTX function) →
-//! `kernel` (the file: `litmus_init`, `litmus_test`, `litmus_classify` over `layout` and
-//! `KNOBS`, the OpenCL kernels' twins) → `host` (`cudarc`, libcuda loaded at run time).
-//! Uses: `gpu::{layout, outcome, params, stats, harness, detect}`, `litmus`, `diag`. Decisions:
-//! `docs/decisions/004-ptx-harness.md`.
-//!
-//! Threads the test puts on different GPUs run in different CTAs of the one device
-//! (`Layout::of`).
-mod events;
-mod host;
-mod kernel;
-mod thread;
-
+//! A CUDA harness: a test's layout, outcome space, memory events and PTX (`kernel.ptx`), and
+//! the directory `emit` writes and `load` reads back.
 use std::path::{Path, PathBuf};
 
-pub use events::{events, tag_of, Access, AtomOp, Event, Fence, Op, Scope, Sem, Strength};
-pub use host::{module_for, run, Module, Run};
-pub use kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};
-pub(crate) use thread::name as thread_function;
-
-use super::harness::{load_checked, write_dir};
-use super::layout::Layout;
-use super::outcome::Space;
-use super::params::Params;
+use super::events::{events, Event};
+use super::kernel;
 use crate::diag::{Error, Result};
+use crate::gpu::harness::{load_checked, write_dir};
+use crate::gpu::layout::Layout;
+use crate::gpu::outcome::Space;
+use crate::gpu::params::Params;
 use crate::litmus::Litmus;
 
 /// Name of the PTX file of a CUDA harness directory.
 pub const KERNEL_FILE: &str = "kernel.ptx";
+
+/// The files optcheck writes into a harness directory (`optcheck::check_dir`): the cubin (only
+/// when optcheck passed) and its SASS.
+pub const OPTCHECK_FILES: [&str; 2] = [
+    concat!("kernel.", arch!(), ".cubin"),
+    concat!("kernel.", arch!(), ".sass"),
+];
+
+/// The name of a harness's cubin for `arch` (`kernel.sm_90.cubin`).
+pub fn cubin_file(arch: &str) -> String {
+    format!("kernel.{arch}.cubin")
+}
 
 /// The most threads a CUDA block has on every device since sm_20.
 pub(crate) const MAX_BLOCK: u32 = 1024;
 
 /// A test ready to run on CUDA: its layout, outcome space, events and PTX.
 #[derive(Clone, Debug)]
-pub struct PtxHarness {
+pub struct Harness {
     /// The harness directory (or test name), for messages.
     pub(crate) name: String,
     pub(crate) test: Litmus,
@@ -53,11 +43,11 @@ pub struct PtxHarness {
     pub kernel: String,
 }
 
-impl PtxHarness {
+impl Harness {
     /// Build the CUDA harness of `test`: layout, outcome space, memory events and PTX; `name` is
     /// used in messages. An error if the test accesses no memory or has an instruction the harness
     /// cannot emit.
-    pub fn new(name: &str, test: Litmus) -> Result<PtxHarness> {
+    pub fn new(name: &str, test: Litmus) -> Result<Harness> {
         let layout = Layout::of(&test)?;
         if layout.locations.is_empty() {
             return Err(Error::file(&test.name, "the test accesses no memory"));
@@ -65,7 +55,7 @@ impl PtxHarness {
         let space = Space::of(&test)?;
         let events = events(&test)?;
         let kernel = kernel::kernel_file(&test, &layout, &space, &events)?;
-        Ok(PtxHarness {
+        Ok(Harness {
             name: name.to_string(),
             test,
             layout,
@@ -76,8 +66,8 @@ impl PtxHarness {
     }
 
     /// The harness in `dir`, its `kernel.ptx` checked against the one `test.litmus` gives.
-    pub fn load(dir: &Path) -> Result<PtxHarness> {
-        load_checked(dir, KERNEL_FILE, "cuda", PtxHarness::new, |h| &h.kernel)
+    pub fn load(dir: &Path) -> Result<Harness> {
+        load_checked(dir, KERNEL_FILE, "cuda", Harness::new, |h| &h.kernel)
     }
 }
 
@@ -86,13 +76,13 @@ impl PtxHarness {
 /// work-groups for its CTAs, unless they are sized to the device at run time; blocks large
 /// enough for its threads per CTA).
 pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
-    let harness = PtxHarness::new(&dir.display().to_string(), test.clone())?;
+    let harness = Harness::new(&dir.display().to_string(), test.clone())?;
     // Counts sized to the device at run time are checked there.
     if params.workgroups_per_compute_unit == 0 {
         harness.layout.testing_workgroups(params)?;
     }
     harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
-    let optcheck_files = super::optcheck::FILES;
+    let optcheck_files = OPTCHECK_FILES;
     write_dir(
         dir,
         test,

@@ -4,6 +4,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 use super::*;
+use crate::gpu::cuda::harness::KERNEL_FILE;
 
 /// Where `ptxas` and `nvdisasm` are.
 #[derive(Clone, Debug)]
@@ -55,18 +56,6 @@ fn wheel_bins(root: &Path) -> Vec<PathBuf> {
     bins
 }
 
-/// The files `check_dir` writes into a harness directory: the cubin (only when optcheck passed)
-/// and its SASS.
-pub const FILES: [&str; 2] = [
-    concat!("kernel.", arch!(), ".cubin"),
-    concat!("kernel.", arch!(), ".sass"),
-];
-
-/// The name of a harness's cubin for `arch` (`kernel.sm_90.cubin`).
-pub fn cubin_file(arch: &str) -> String {
-    format!("kernel.{arch}.cubin")
-}
-
 /// What `check_for` came to.
 #[derive(Clone, Debug)]
 pub enum Checked {
@@ -103,9 +92,9 @@ pub fn check_dir(dir: &Path, tools: &Tools) -> Result<Report> {
 /// `kernel.<arch>.sass`) and check the SASS against the expectations measured for sm_90
 /// (decision 004; a later architecture that emits other instructions fails, and says which).
 pub fn check_for(dir: &Path, tools: &Tools, arch: &str, out: &Path) -> Result<Checked> {
-    let h = PtxHarness::load(dir)?;
+    let h = Harness::load(dir)?;
     let cubin = out.join(cubin_file(arch));
-    let ptx = dir.join(crate::gpu::ptx::KERNEL_FILE);
+    let ptx = dir.join(KERNEL_FILE);
     let arch_flag = format!("-arch={arch}");
     let assembled = Command::new(&tools.ptxas)
         .args([
