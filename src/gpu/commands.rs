@@ -27,7 +27,7 @@ use crate::{ir, litmus, mapping};
 pub enum Target {
     /// PTX kernel and CUDA host (`gpu::cuda`).
     Cuda,
-    /// OpenCL C kernels, run by `mapcheck gpu run` (`gpu::opencl`, `gpu::host`).
+    /// OpenCL C kernels, run by `mapcheck gpu run` (`gpu::opencl`).
     OpenCl,
 }
 

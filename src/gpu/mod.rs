@@ -2,14 +2,16 @@
 //! a harness that runs it many times under stress on a GPU and reports what it saw.
 //!
 //! Flow: `outcome::select` (the condition that identifies the execution, checked with the
-//! runner, and the models' verdict on every observable state, kept by `judgement`) → `layout` (the scope tree as work-groups; per-launch iteration parameters) →
-//! `opencl` (the OpenCL C kernels; `classify` is the on-device outcome classification, C shared
-//! with the CUDA side) → `harness` (the directory `gpu emit` writes, `gpu run` reads) → `host`
-//! (the `opencl3` runner on a device found by `detect`) → `stats` (tally, P_rep, bounds, report).
-//! `params` holds the Table 3 parameters of Kirkham et al. (OOPSLA 2020); `commands` is the
-//! `mapcheck gpu emit` / `gpu run` pair as library calls.
-//! CUDA target: `ptx` (the PTX harness mapcheck writes itself, and its `cudarc` host) and
-//! `optcheck` (ptxas and nvdisasm: did every access and fence of the test survive in the SASS?).
+//! runner, and the models' verdict on every observable state, kept by `judgement`) → `layout`
+//! (the scope tree as work-groups; per-launch iteration parameters) → a target's kernels and
+//! host → `stats` (tally, P_rep, bounds, report) → `results`. The core is target-neutral:
+//! `harness` (the directory `gpu emit` writes and `gpu run` reads, and its file names),
+//! `classify` (the on-device outcome classification, C that both targets' kernels use), `tune`,
+//! `params` (the Table 3 parameters of Kirkham et al., OOPSLA 2020), `detect` (what can run).
+//! The targets: `opencl` (OpenCL C kernels, the `opencl3` host) and `cuda` (the PTX harness
+//! mapcheck writes itself, its `cudarc` host, and `optcheck`: did every access and fence of the
+//! test survive in the SASS?). They import the core, never each other; `commands` (the
+//! `mapcheck gpu emit` / `gpu run` pair as library calls) picks one.
 //!
 //! Uses: `litmus`, `runner`, `ir`, `mapping` (its target's tags), `isa` and `vocab` (the words
 //! the emitters print), `output` (the files), `diag`. Nothing outside `gpu` and the CLI uses it;

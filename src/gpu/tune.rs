@@ -1,6 +1,6 @@
 //! Tuning (`gpu run --tune`), for either target: parameter sets drawn at random around the
 //! harness's own (`Params::random`), each run, and the one that shows the counted outcome most
-//! often per second picked (Kirkham et al., OOPSLA 2020, §3.3).
+//! often per second picked.
 //!
 //! Owns: `Trial`, `tune`, `render_trials`.
 use std::fmt::Write as _;

@@ -82,13 +82,12 @@ pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> 
         harness.layout.testing_workgroups(params)?;
     }
     harness.layout.max_workgroup_size(params, MAX_BLOCK)?;
-    let optcheck_files = OPTCHECK_FILES;
     write_dir(
         dir,
         test,
         params,
         KERNEL_FILE,
         &harness.kernel,
-        &optcheck_files,
+        &OPTCHECK_FILES,
     )
 }
