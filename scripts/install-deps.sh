@@ -4,7 +4,7 @@
 #   - PoCL, a CPU OpenCL device, with the OpenCL ICD loader, for the OpenCL harness,
 #   - the PyPI CUDA wheels (ptxas, nvdisasm, cuobjdump) into .tools/cuda, for optcheck,
 #   - Slurm (slurm-wlm: slurmctld, slurmd, sbatch, …) and munge, for the sharded check on a
-#     single-node cluster (tests/slurm_cluster.rs, scripts/slurm/local-cluster.sh).
+#     single-node cluster (tests/it/slurm_cluster.rs, scripts/slurm/local-cluster.sh).
 # Each part is skipped when already present, so a second run costs nothing.
 set -eu
 cd "$(dirname "$0")/.."

@@ -29,7 +29,7 @@ pub(crate) const B1_MAPPING: &str = "mappings/known-bugs/b1-rmw-sc-release-dropp
 /// `cnf`: the artifact's own CNF (its Kodkod 2.0 translation, symmetry breaking 20) solved by
 /// CaDiCaL on 2 cores, measured beside mapcheck's bench when issue 15 was filed (solve time only,
 /// without the translation): the stronger peer, the one the rows must beat. The artifact's
-/// facts admit no RMW (`tests/alloy_artifact_rmw.rs`, decision 002), so its Atomicity times are
+/// facts admit no RMW (`tests/it/alloy_artifact_rmw.rs`, decision 002), so its Atomicity times are
 /// of a vacuous check (`VACUOUS`) and its other rows search programs without RMWs.
 fn alloy_times(axiom: &str, bound: usize) -> (&'static str, &'static str) {
     const TABLE: &[(&str, usize, &str, &str)] = &[
@@ -56,7 +56,7 @@ fn alloy_times(axiom: &str, bound: usize) -> (&'static str, &'static str) {
 
 /// Under the table when it has Alloy-counting rows: what the peer's times are of.
 const VACUOUS: &str = "Alloy's rows search no RMW: the artifact's facts (src11.als, rmw_sbimm) \
-     admit none, so its Atomicity check is vacuous (tests/alloy_artifact_rmw.rs, decision 002); \
+     admit none, so its Atomicity check is vacuous (tests/it/alloy_artifact_rmw.rs, decision 002); \
      mapcheck's Alloy-counting rows include RMW programs.";
 
 /// Holes of the pigeonhole formula `machine_reference` solves.

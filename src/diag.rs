@@ -2,8 +2,9 @@
 //!
 //! Owns: `Span`, `Error` (what went wrong, in which file, at which byte range) and its rendering as a
 //! diagnostic with file, line, column and the offending text (codespan-reporting), and `Internal`,
-//! a bug in mapcheck. Every front end (cat, litmus, mapping) reports through `Error`; `main` renders
-//! it and exits with status 2 for bad input, 70 for an internal error (`Error::fault`).
+//! a bug in mapcheck, with `catching_panics`, which turns a panic into one. Every front end (cat,
+//! litmus, mapping) reports through `Error`; `main` renders it and exits with its fault's
+//! `exit_status`: 2 for bad input, 70 for an internal error.
 use std::ops::Range;
 use std::sync::Arc;
 
@@ -38,6 +39,40 @@ pub enum Fault {
     Input,
     /// A bug in mapcheck (`Internal`): never the user's (status 70, sysexits' `EX_SOFTWARE`).
     Internal,
+}
+
+impl Fault {
+    /// `mapcheck`'s exit status for an error of this fault.
+    pub fn exit_status(self) -> u8 {
+        match self {
+            Fault::Input => 2,
+            Fault::Internal => 70,
+        }
+    }
+}
+
+/// `command()`, a panic in it (a "cannot happen" that did, on any thread) turned into an
+/// internal error: the panic's message and place are its diagnostic, not Rust's report. It sets
+/// the process's panic hook and leaves it set: the process is about to end.
+pub fn catching_panics<T>(command: impl FnOnce() -> T) -> std::result::Result<T, Error> {
+    let panicked = Arc::new(std::sync::Mutex::new(None));
+    let first = panicked.clone();
+    std::panic::set_hook(Box::new(move |info| {
+        let what = info.payload_as_str().unwrap_or("a panic");
+        let at = info
+            .location()
+            .map(|l| format!(" ({l})"))
+            .unwrap_or_default();
+        let mut first = first.lock().unwrap_or_else(|e| e.into_inner());
+        first.get_or_insert_with(|| format!("{what}{at}"));
+    }));
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(command)).map_err(|_| {
+        let what = panicked.lock().unwrap_or_else(|e| e.into_inner()).take();
+        Error::internal(
+            "mapcheck",
+            Internal(what.unwrap_or_else(|| "a panic".into())),
+        )
+    })
 }
 
 /// A bug in mapcheck: two of its parts disagree (the encoder and the runner, the solver and the

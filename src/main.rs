@@ -25,7 +25,6 @@ use cli::args::{
     BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, ExportCoqArgs, GpuCommand,
     GpuEmitArgs, MergeArgs, OracleArgs, RepairArgs, RunArgs,
 };
-use mapcheck::diag::{Fault, Internal};
 use mapcheck::gpu::commands::{self, Failure};
 use mapcheck::output::{self, eprint, print, OutputDir};
 use mapcheck::{
@@ -72,27 +71,9 @@ fn main() -> ExitCode {
     exit_status(result, errors_as_json)
 }
 
-/// `command()`, a panic in it (a "cannot happen" that did, on any thread) turned into an
-/// internal error: the panic's message and place are its diagnostic, not Rust's report.
+/// `command()`, a panic in it turned into an internal error (`diag::catching_panics`).
 fn run_catching_panics(command: impl FnOnce() -> Result<Ended, Failure>) -> Result<Ended, Failure> {
-    let panicked = std::sync::Arc::new(std::sync::Mutex::new(None));
-    let first = panicked.clone();
-    std::panic::set_hook(Box::new(move |info| {
-        let what = info.payload_as_str().unwrap_or("a panic");
-        let at = info
-            .location()
-            .map(|l| format!(" ({l})"))
-            .unwrap_or_default();
-        let mut first = first.lock().unwrap_or_else(|e| e.into_inner());
-        first.get_or_insert_with(|| format!("{what}{at}"));
-    }));
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(command)).unwrap_or_else(|_| {
-        let what = panicked.lock().unwrap_or_else(|e| e.into_inner()).take();
-        let bug = Internal(what.unwrap_or_else(|| "a panic".into()));
-        Err(Failure::Diagnostic(mapcheck::diag::Error::internal(
-            "mapcheck", bug,
-        )))
-    })
+    mapcheck::diag::catching_panics(command).unwrap_or_else(|e| Err(Failure::Diagnostic(e)))
 }
 
 /// The exit status of a command's result; a failure is reported first, on stderr (bad input
@@ -118,10 +99,7 @@ fn status(result: &Result<Ended, Failure>) -> u8 {
         Ok(Ended::Counterexample | Ended::Disagreement | Ended::Forbidden) => 1,
         Ok(Ended::Stopped) => 4,
         Ok(Ended::NotRun) => 2,
-        Err(Failure::Diagnostic(e)) => match e.fault() {
-            Fault::Input => 2,
-            Fault::Internal => 70,
-        },
+        Err(Failure::Diagnostic(e)) => e.fault().exit_status(),
         Err(Failure::NoDevice(_)) => 3,
     }
 }
@@ -507,27 +485,4 @@ fn emit(args: &GpuEmitArgs) -> Result<Option<commands::RunOptions>, Failure> {
     let emitted = commands::emit(&args.options())?;
     print(&commands::render_emitted(&emitted));
     Ok(args.run_options())
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// A panic anywhere in a command (here on a rayon worker) ends as an internal error with
-    /// the panic's message and place, which `exit_status` gives status 70.
-    #[test]
-    fn a_panic_is_an_internal_error() {
-        let result = run_catching_panics(|| {
-            rayon::scope(|s| s.spawn(|_| panic!("two parts disagree")));
-            Ok(Ended::Done)
-        });
-        let Err(Failure::Diagnostic(e)) = result else {
-            panic!("the panic was not caught");
-        };
-        assert_eq!(e.fault(), Fault::Internal);
-        assert!(e
-            .message
-            .starts_with("internal error: two parts disagree (src/main.rs:"));
-        assert_eq!(status(&Err(Failure::Diagnostic(e))), 70);
-    }
 }

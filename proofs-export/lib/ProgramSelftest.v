@@ -1,7 +1,7 @@
 (* ProgramSelftest.v — a worked example of Program.v: a statement about every execution of a
    concrete program, proved by enumerating its candidates with vm_compute.
 
-   Compiled by tests/coq_program.rs inside an export directory (it needs the generated Exec.v
+   Compiled by tests/it/coq_program.rs inside an export directory (it needs the generated Exec.v
    and Model_wf.v). The skeleton literals list every field of [bexec]: a new vocabulary name
    must be added here too.
 

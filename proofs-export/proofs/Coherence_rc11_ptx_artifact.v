@@ -138,7 +138,7 @@ Qed.
 
 (* RC11's eco, (rf | mo | rb)+, is eco as rc11-base.cat writes it, on the lift: a path of any
    length shortens to the normal form ([coh_nf_step]); conversely each case of rc11-base.cat's
-   eco is a path of at most two steps. (tests/wf_model.rs checks the same equality over every
+   eco is a path of at most two steps. (tests/it/wf_model.rs checks the same equality over every
    well-formed execution of up to five events.) *)
 Lemma coh_closure_eco : forall x y,
   tc (union (rf Xs) (union (co Xs) (fr Xs))) x y -> ~ ~ rc11_scoped_eco Xs x y.

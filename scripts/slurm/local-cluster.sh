@@ -1,7 +1,7 @@
 #!/bin/sh
 # A single-node Slurm on localhost, without systemd, everything under one directory: a munge key
 # and munged on its own socket, slurm.conf, slurmctld and slurmd (run as root). What
-# tests/slurm_cluster.rs runs the shard scripts on; also a way to try them by hand.
+# tests/it/slurm_cluster.rs runs the shard scripts on; also a way to try them by hand.
 #
 #   scripts/slurm/local-cluster.sh start DIR    # prints the SLURM_CONF line to export
 #   scripts/slurm/local-cluster.sh stop DIR     # stops the daemons this script started in DIR

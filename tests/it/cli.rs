@@ -1,0 +1,399 @@
+//! The command line as a user meets it: the README's main command, JSON output, exit statuses.
+
+use crate::support::cli::mapcheck;
+
+const ORACLE: &str = "tests/data/oracle/dat3m";
+
+/// The README's main command: store buffering with fence.sc.sys is forbidden by PTX 6.0.
+#[test]
+fn readme_main_command_prints_herd_shape() {
+    let (code, out, _) = mapcheck(&[
+        "run",
+        "models/ptx-v6.cat",
+        "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+    ]);
+    assert_eq!(code, 0);
+    let lines: Vec<&str> = out.lines().collect();
+    assert!(
+        lines[0].starts_with("Test ") && lines[0].ends_with(" Allowed"),
+        "{out}"
+    );
+    assert_eq!(lines[1], "States 3");
+    assert!(lines.contains(&"No"), "{out}");
+    assert!(
+        lines.contains(&"Condition exists (0:r0=0 /\\ 1:r1=0)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("Observation") && out.contains("Never 0"),
+        "{out}"
+    );
+}
+
+#[test]
+fn json_output_carries_the_verdict() {
+    let (code, out, _) = mapcheck(&[
+        "run",
+        "--json",
+        "models/sc.cat",
+        "tests/data/ptx-manual/0009_sb_fence_acq_rel_sys.litmus",
+    ]);
+    assert_eq!(code, 0);
+    // `run --json` prints one array, whatever the number of tests (one outcome here).
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let v = &v[0];
+    assert_eq!(
+        v["validated"], false,
+        "SC forbids store buffering whatever the fences"
+    );
+    assert!(v["candidates"].as_u64().unwrap() > 0);
+}
+
+#[test]
+fn bad_litmus_input_exits_2_with_a_located_diagnostic() {
+    let dir = std::env::temp_dir().join("mapcheck-cli-test");
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.litmus");
+    std::fs::write(
+        &bad,
+        "PTX bad\n{ x=0; }\n P0@cta 0,gpu 0 ;\n ld.weird r0, x ;\nexists (P0:r0 == 1)\n",
+    )
+    .unwrap();
+    let (code, out, err) = mapcheck(&["run", "models/ptx-v6.cat", bad.to_str().unwrap()]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty());
+    assert!(
+        err.contains("bad.litmus:4:5") && err.contains("`.weird`"),
+        "{err}"
+    );
+}
+
+#[test]
+fn missing_model_exits_2() {
+    let (code, _, err) = mapcheck(&[
+        "run",
+        "models/no-such-model.cat",
+        "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+    ]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no-such-model.cat") && err.contains("cannot read"),
+        "{err}"
+    );
+}
+
+#[test]
+fn oracle_command_prints_the_agreement_table() {
+    let (code, out, _) = mapcheck(&["oracle", "tests/data/oracle/dat3m", "--suite", "RC11"]);
+    assert_eq!(code, 0);
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("RC11"))
+        .expect("a row for RC11");
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    assert_eq!(&cols[1..5], ["100", "0", "0", "100"], "{out}");
+}
+
+#[test]
+fn run_json_on_several_tests_is_one_document() {
+    let tests = [
+        "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus",
+        "tests/data/ptx-manual/0009_sb_fence_acq_rel_sys.litmus",
+    ];
+    let (code, out, err) = mapcheck(&["run", "--json", "models/ptx-v6.cat", tests[0], tests[1]]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
+    let outcomes = v.as_array().expect("an array of outcomes");
+    assert_eq!(outcomes.len(), 2);
+    // fence.sc forbids store buffering in PTX; fence.acq_rel does not.
+    assert_eq!(outcomes[0]["validated"], false);
+    assert_eq!(outcomes[1]["validated"], true);
+}
+
+/// A Dat3M checkout read as it is: verdicts in `dartagnan/src/test/resources/*-expected.csv`.
+const DAT3M_CHECKOUT: &str = "tests/data/oracle/dat3m-checkout";
+
+#[test]
+fn oracle_reads_a_dat3m_checkout() {
+    let (code, out, err) = mapcheck(&["oracle", DAT3M_CHECKOUT, "--suite", "C11"]);
+    assert_eq!(code, 0, "{out}{err}");
+    let row = out
+        .lines()
+        .find(|l| l.starts_with("C11"))
+        .expect("a C11 row");
+    let cols: Vec<&str> = row.split_whitespace().collect();
+    // Four tests, one of them listed twice: five rows, as the file has them.
+    assert_eq!(&cols[1..5], ["5", "0", "0", "5"], "{out}");
+}
+
+#[test]
+fn oracle_exits_1_and_says_so_when_a_test_disagrees() {
+    // The fixture's RC11 verdict for lb.litmus is wrong on purpose (its README).
+    let (code, out, err) = mapcheck(&["oracle", DAT3M_CHECKOUT, "--suite", "RC11"]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("RC11: DISAGREE litmus/C11/auto/lb.litmus (expected 1, got 0)"),
+        "{out}"
+    );
+    assert!(err.contains("1 test(s) disagree"), "{err}");
+}
+
+#[test]
+fn unknown_oracle_suite_is_an_error() {
+    let (code, _, err) = mapcheck(&["oracle", "tests/data/oracle/dat3m", "--suite", "ARMv8"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("no suite `ARMv8`") && err.contains("PTXv6_0"),
+        "{err}"
+    );
+}
+
+#[test]
+fn cli_compile_then_run() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-compile-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let out = dir.join("mp.litmus");
+    let source = format!("{ORACLE}/litmus/OPENCL/herd/MP.litmus");
+    let (code, stdout, err) = mapcheck(&[
+        "compile",
+        "mappings/opencl-ptx.map",
+        &source,
+        "-o",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(stdout.is_empty());
+    let (code, stdout, err) = mapcheck(&["run", "models/ptx-v6.cat", out.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        stdout.starts_with("Test ") && stdout.contains("Observation"),
+        "{stdout}"
+    );
+    let (code, stdout, _) = mapcheck(&["compile", "mappings/opencl-ptx.map", &source]);
+    assert_eq!(code, 0);
+    assert_eq!(stdout, std::fs::read_to_string(&out).unwrap());
+}
+
+#[test]
+fn cli_compile_bad_input_exits_2() {
+    let (code, out, err) = mapcheck(&[
+        "compile",
+        "mappings/opencl-ptx.map",
+        "tests/data/no-such.litmus",
+    ]);
+    assert_eq!(code, 2);
+    assert!(out.is_empty() && err.contains("no-such.litmus"), "{err}");
+}
+
+/// `mapcheck FILE.map` is `mapcheck check FILE.map`; a counterexample exits 1 and is written out
+/// as tests the `run` command accepts, with the verdicts the check claims.
+#[test]
+fn check_finds_m4_and_writes_runnable_tests() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-m4-{}", std::process::id()));
+    let dir_s = dir.to_str().unwrap();
+    let map = "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map";
+    let (code, out, err) = mapcheck(&[map, "--bound", "3", "--axiom", "Coherence", "-o", dir_s]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(
+        out.contains("Coherence: COUNTEREXAMPLE at bound 3"),
+        "{out}"
+    );
+    let case = dir.join("m4-release-acquire-gpu-narrowed-Coherence");
+    for f in ["source.litmus", "target.litmus", "graph.dot"] {
+        assert!(case.join(f).is_file(), "{f} missing");
+    }
+    let run = |model: &str, test: &str| {
+        let (code, out, _) = mapcheck(&["run", model, case.join(test).to_str().unwrap()]);
+        assert_eq!(code, 0);
+        out
+    };
+    let source = run("models/rc11-scoped.cat", "source.litmus");
+    let target = run("models/ptx-v6.cat", "target.litmus");
+    assert!(source.lines().any(|l| l == "No"), "{source}");
+    assert!(target.lines().any(|l| l == "Ok"), "{target}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_clean_mapping_exits_0_with_json() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-ok-{}", std::process::id()));
+    let (code, out, err) = mapcheck(&[
+        "check",
+        "mappings/rc11-ptx.map",
+        "--bound",
+        "3",
+        "--json",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
+    let axioms = v["axioms"].as_array().unwrap();
+    assert_eq!(axioms.len(), 3);
+    for a in axioms {
+        assert_eq!(a["clean_to"], 3, "{a}");
+        assert!(a["counterexample"].is_null());
+    }
+    assert!(!dir.exists(), "nothing to write when nothing is found");
+}
+
+/// `check --test`: the 8-event Atomicity test is a counterexample to Coherence and Atomicity,
+/// not SC (exit 1, one JSON document naming the target model and its reading, the files of each
+/// counterexample written, `readings.tsv` among them: every PTX reading allows the compiled test);
+/// the written source test, given back, gets the same verdicts; a search option beside `--test`
+/// is refused.
+#[test]
+fn check_test_judges_a_given_test_and_writes_its_counterexamples() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-test-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let judge = |test: &str, out: &str| {
+        let out = dir.join(out);
+        let (code, json, err) = mapcheck(&[
+            "check",
+            "mappings/rc11-ptx-artifact.map",
+            "--test",
+            test,
+            "--json",
+            "-o",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(code, 1, "{err}");
+        let v: serde_json::Value = serde_json::from_str(&json).expect("one JSON document");
+        let target = v["target_model"].as_str().unwrap();
+        assert!(
+            target.ends_with(
+                "ptx-v6.cat (default reading; it also offers --variant dep-without-rmw)"
+            ),
+            "{target}"
+        );
+        let readings = v["readings"].as_array().unwrap();
+        assert_eq!(readings.len(), 6, "{json}");
+        assert!(readings.iter().all(|r| r["allows"] == true), "{json}");
+        let verdicts: Vec<(String, String)> = v["axioms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|a| (a["axiom"].to_string(), a["verdict"].to_string()))
+            .collect();
+        (verdicts, out)
+    };
+    let (first, out) = judge(
+        "tests/data/search/rc11-ptx-artifact-atomicity-8.litmus",
+        "a",
+    );
+    let cx = "\"counterexample\"".to_string();
+    let not = "\"not a counterexample\"".to_string();
+    assert_eq!(
+        first,
+        [
+            ("\"Coherence\"".into(), cx.clone()),
+            ("\"Atomicity\"".into(), cx),
+            ("\"SC\"".into(), not)
+        ]
+    );
+    let written = out.join("rc11-ptx-artifact-Atomicity/source.litmus");
+    assert!(out
+        .join("rc11-ptx-artifact-Atomicity/target.litmus")
+        .exists());
+    let table = std::fs::read_to_string(out.join("rc11-ptx-artifact-Atomicity/readings.tsv"))
+        .expect("readings.tsv written");
+    let rows: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
+    assert_eq!(rows.len(), 6, "{table}");
+    assert!(rows.contains(&"ptx-v6.cat\t-\tyes\tallows"), "{table}");
+    assert!(
+        rows.contains(&"ptx-v7.5.cat\tdep-without-rmw\tno\tallows"),
+        "{table}"
+    );
+    let (again, _) = judge(written.to_str().unwrap(), "b");
+    assert_eq!(again, first);
+    let (code, _, err) = mapcheck(&[
+        "check",
+        "mappings/rc11-ptx-artifact.map",
+        "--test",
+        written.to_str().unwrap(),
+        "--bound",
+        "5",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("--bound"), "{err}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+/// `check --test` names the readings in text too: the 7-event Coherence test is no counterexample
+/// under the searched (default) reading, exit 0, and its compiled test is allowed exactly by the
+/// `dep-without-rmw` readings of the three PTX models.
+#[test]
+fn check_test_names_the_readings_that_allow_the_compiled_test() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-readings-{}", std::process::id()));
+    let (code, out, err) = mapcheck(&[
+        "check",
+        "mappings/rc11-ptx-artifact.map",
+        "--test",
+        "tests/data/search/rc11-ptx-artifact-coherence-7.litmus",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("(default reading; it also offers --variant dep-without-rmw)"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    allowed by: ptx-v6-alloy.cat --variant dep-without-rmw, ptx-v6.cat --variant dep-without-rmw, ptx-v7.5.cat --variant dep-without-rmw\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains("    forbidden by: ptx-v6-alloy.cat, ptx-v6.cat (searched), ptx-v7.5.cat\n"),
+        "{out}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn check_bad_input_exits_2() {
+    let (code, _, err) = mapcheck(&["check", "mappings/rc11-ptx.map", "--axiom", "Nope"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("no axiom `Nope`"), "{err}");
+    let (code, _, err) = mapcheck(&["missing.map"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("missing.map"), "{err}");
+}
+
+/// `bench` at bound 4: the Fig. 17 rows carry both peers' times beside mapcheck's, the run
+/// measures its machine reference, and B1's Coherence is clean at 4 under NVIDIA's reading of
+/// PTX (its counterexample has 7 events; timings are printed, never asserted).
+#[test]
+fn bench_rows_carry_the_peer_times_and_the_machine_reference() {
+    let (code, out, err) = mapcheck(&[
+        "bench",
+        "--bounds",
+        "4",
+        "--natural-bounds",
+        "4",
+        "--b1-bound",
+        "4",
+        "--solver",
+        "batsat",
+        "--json",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let v: serde_json::Value = serde_json::from_str(&out).expect("JSON");
+    assert!(
+        v["machine_reference_seconds"].as_f64().unwrap() > 0.0,
+        "{out}"
+    );
+    let rows = v["checks"].as_array().unwrap();
+    let row = |check: &str| {
+        rows.iter()
+            .find(|r| r["check"] == check)
+            .unwrap_or_else(|| panic!("no {check} row: {out}"))
+    };
+    assert_eq!(rows.len(), 5, "{out}");
+    assert_eq!(row("Coherence")["alloy"], "41 s");
+    assert_eq!(row("Coherence")["alloy_cnf"], "2.70 s");
+    assert_eq!(row("SC")["alloy_cnf"], "0.68 s");
+    assert_eq!(row("Atomicity")["alloy"], "4 s, vacuous");
+    assert_eq!(row("Atomicity")["alloy_cnf"], "-");
+    assert_eq!(row("all axioms")["result"], "none");
+    assert_eq!(row("find B1")["result"], "none");
+}

@@ -1,0 +1,203 @@
+//! Faults from outside (issue 41): a disk that fills up and a `kill -9` at any moment, against
+//! the two commands that write many files (`export-coq -o` and `check -o`). Whatever happens, a
+//! file in the output directory is whole (byte for byte what an undisturbed run writes) and the
+//! next run leaves exactly one run's result; a full disk is also a diagnostic and status 2.
+//! Two writers at once and INT/TERM are in `cli_results.rs`.
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::Duration;
+
+const BIN: &str = env!("CARGO_BIN_EXE_mapcheck");
+
+/// The two writing commands, with `OUT` for the output directory.
+const RUNS: [&[&str]; 2] = [
+    &[
+        "export-coq",
+        "mappings/rc11-ptx.map",
+        "--bound",
+        "3",
+        "-o",
+        "OUT",
+    ],
+    &[
+        "check",
+        "mappings/known-bugs/m2-release-store-relaxed.map",
+        "--bound",
+        "4",
+        "-o",
+        "OUT",
+    ],
+];
+
+fn command(run: &[&str], out: &Path) -> Vec<String> {
+    run.iter()
+        .map(|w| {
+            if *w == "OUT" {
+                out.display().to_string()
+            } else {
+                w.to_string()
+            }
+        })
+        .collect()
+}
+
+/// Every file under `dir`, by path relative to it, with its bytes.
+fn tree(dir: &Path) -> BTreeMap<PathBuf, Vec<u8>> {
+    fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<PathBuf, Vec<u8>>) {
+        for entry in std::fs::read_dir(dir).unwrap() {
+            let path = entry.unwrap().path();
+            if path.is_dir() {
+                walk(root, &path, out);
+            } else {
+                let bytes = std::fs::read(&path).unwrap();
+                out.insert(path.strip_prefix(root).unwrap().to_path_buf(), bytes);
+            }
+        }
+    }
+    let mut out = BTreeMap::new();
+    if dir.exists() {
+        walk(dir, dir, &mut out);
+    }
+    out
+}
+
+fn is_bookkeeping(path: &Path) -> bool {
+    path.file_name()
+        .and_then(|n| n.to_str())
+        .is_some_and(|n| n.starts_with(".mapcheck-"))
+}
+
+/// What an undisturbed run of one of `RUNS` writes into a fresh directory, and its exit status.
+struct Reference {
+    run: &'static [&'static str],
+    files: BTreeMap<PathBuf, Vec<u8>>,
+    status: Option<i32>,
+}
+
+impl Reference {
+    fn of(run: &'static [&'static str], root: &Path) -> Reference {
+        let out = root.join(format!("reference-{}", run[0]));
+        let status = Command::new(BIN)
+            .args(command(run, &out))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .unwrap();
+        let files = tree(&out);
+        assert!(files.len() > 5, "{run:?} wrote {} files", files.len());
+        Reference {
+            run,
+            files,
+            status: status.code(),
+        }
+    }
+
+    /// Each result file (not bookkeeping) left in `out` is the reference's file, whole.
+    fn only_whole_files(&self, out: &Path, what: &str) {
+        for (path, bytes) in tree(out) {
+            if is_bookkeeping(&path) {
+                continue;
+            }
+            assert!(
+                self.files.get(&path) == Some(&bytes),
+                "{what}: {} is not a whole result file",
+                path.display()
+            );
+        }
+    }
+
+    /// A rerun into `out` ends as the reference run did and leaves exactly its files.
+    fn rerun_leaves_one_result(&self, out: &Path, what: &str) {
+        let again = Command::new(BIN)
+            .args(command(self.run, out))
+            .output()
+            .unwrap();
+        assert_eq!(
+            again.status.code(),
+            self.status,
+            "{what}: {}",
+            String::from_utf8_lossy(&again.stderr)
+        );
+        let left = tree(out);
+        let extra: Vec<&PathBuf> = left
+            .keys()
+            .filter(|p| !self.files.contains_key(*p))
+            .collect();
+        let missing: Vec<&PathBuf> = self
+            .files
+            .keys()
+            .filter(|p| !left.contains_key(*p))
+            .collect();
+        assert!(
+            extra.is_empty() && missing.is_empty(),
+            "{what}: extra {extra:?}, missing {missing:?}"
+        );
+        assert!(
+            left == self.files,
+            "{what}: a file differs from the reference run's"
+        );
+    }
+}
+
+/// For each of `RUNS`: its reference, and an output directory beside it for the faulty runs.
+fn for_each_run(check: impl Fn(&Reference, &Path)) {
+    let root = tempfile::tempdir().unwrap();
+    for run in RUNS {
+        let reference = Reference::of(run, root.path());
+        check(&reference, &root.path().join(format!("faulty-{}", run[0])));
+    }
+}
+
+/// A file-size limit (`ulimit -f`, with SIGXFSZ ignored so a write fails with EFBIG as on a full
+/// disk) of 512 bytes: the run stops at the first larger file with a diagnostic naming it and
+/// status 2, leaves no temporary file, and what it did write is whole.
+#[test]
+fn a_full_disk_is_a_diagnostic_and_leaves_only_whole_files() {
+    for_each_run(|reference, out| {
+        let words = command(reference.run, out).join(" ");
+        let limited = Command::new("sh")
+            .arg("-c")
+            .arg(format!("trap '' XFSZ; ulimit -f 1; exec {BIN} {words}"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&limited.stderr);
+        assert_eq!(limited.status.code(), Some(2), "{words}: {err}");
+        assert!(
+            err.contains("error: ") && err.contains("File too large"),
+            "{words}: {err}"
+        );
+        assert!(!err.contains("panicked"), "{err}");
+        reference.only_whole_files(out, &words);
+        let temporary = tree(out)
+            .into_keys()
+            .find(|p| p.to_string_lossy().contains(".mapcheck-tmp-"));
+        assert_eq!(temporary, None, "{words}");
+        reference.rerun_leaves_one_result(out, &words);
+    });
+}
+
+/// `kill -9` at moments spread over a whole run (every few milliseconds from its start to
+/// past its end): each file left is whole, and the next run into the directory (which sweeps
+/// the dead run's temporary files) leaves exactly one run's result.
+#[test]
+#[ignore = "CI tier (scripts/test)"]
+fn a_kill_at_any_moment_leaves_only_whole_files_and_the_next_run_completes() {
+    for_each_run(|reference, out| {
+        for delay_ms in (0..400).step_by(16) {
+            let _ = std::fs::remove_dir_all(out);
+            let mut child = Command::new(BIN)
+                .args(command(reference.run, out))
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .spawn()
+                .unwrap();
+            std::thread::sleep(Duration::from_millis(delay_ms));
+            let _ = child.kill();
+            child.wait().unwrap();
+            let what = format!("{:?} killed after {delay_ms} ms", reference.run);
+            reference.only_whole_files(out, &what);
+            reference.rerun_leaves_one_result(out, &what);
+        }
+    });
+}

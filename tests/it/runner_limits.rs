@@ -1,0 +1,234 @@
+//! The runner's bounded memory: its estimate of the candidate executions bounds them (and is the
+//! exact count when the traces can be gone through), and a test above `--max-candidates` is
+//! refused before enumeration with the estimate and the way to raise the limit.
+
+use crate::support::cli::mapcheck;
+use std::path::{Path, PathBuf};
+
+use mapcheck::{ir, litmus, oracle, runner};
+
+const ORACLE: &str = "tests/data/oracle/dat3m";
+
+/// A PTX test of `threads` threads, each alternating `accesses` stores (of its own value) and loads
+/// over three locations.
+fn generated(threads: usize, accesses: usize) -> String {
+    let locs = ["x", "y", "z"];
+    let mut text = format!("PTX gen-{threads}x{accesses}\n{{\nx=0;\ny=0;\nz=0;\n}}\n");
+    let heads: Vec<String> = (0..threads).map(|t| format!("P{t}@cta 0,gpu 0")).collect();
+    text += &format!(" {} ;\n", heads.join(" | "));
+    for i in 0..accesses {
+        let row: Vec<String> = (0..threads)
+            .map(|t| {
+                let loc = locs[(t + i) % 3];
+                if i % 2 == 0 {
+                    format!("st.relaxed.gpu {loc}, {}", t + 1)
+                } else {
+                    format!("ld.relaxed.gpu r{}, {loc}", i / 2)
+                }
+            })
+            .collect();
+        text += &format!(" {} ;\n", row.join(" | "));
+    }
+    text + "exists\n(x == 1)\n"
+}
+
+fn write_generated(threads: usize, accesses: usize) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("mapcheck-limits-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("temp dir");
+    let path = dir.join(format!("gen-{threads}x{accesses}.litmus"));
+    std::fs::write(&path, generated(threads, accesses)).expect("write test");
+    path
+}
+
+/// Every test of the vendored oracle suites under its suite's model, the PTX manual's tests, and
+/// small generated ones.
+fn corpus() -> Vec<(PathBuf, PathBuf)> {
+    let mut out = vec![];
+    for suite in oracle::read_suites(Path::new("models/suites.tsv")).expect("suite table") {
+        for (test, _) in oracle::read_expected(Path::new(ORACLE), &suite.name).expect("list") {
+            out.push((suite.model.clone(), Path::new(ORACLE).join(test)));
+        }
+    }
+    let manual = std::fs::read_dir("tests/data/ptx-manual").expect("manual tests");
+    for entry in manual {
+        let path = entry.expect("entry").path();
+        if path.extension().is_some_and(|e| e == "litmus") {
+            out.push((PathBuf::from("models/ptx-v6.cat"), path));
+        }
+    }
+    for (threads, accesses) in [(2, 4), (3, 4), (2, 6)] {
+        out.push((
+            PathBuf::from("models/ptx-v6.cat"),
+            write_generated(threads, accesses),
+        ));
+    }
+    out
+}
+
+#[test]
+#[ignore = "CI tier (scripts/test)"]
+fn the_estimate_bounds_the_candidates_and_the_count_is_exact() {
+    let opts = runner::Options::default();
+    let mut checked = 0;
+    let mut failures = vec![];
+    for (model_path, path) in corpus() {
+        let model = ir::load(&model_path).expect("model loads");
+        let test = litmus::parse_file(&path).expect("test parses");
+        // Tests beyond the limit are decided by the solver (`tests/it/decide_agreement.rs`).
+        let Ok(outcome) = runner::run_within(&model, &test, &opts).expect("prepares") else {
+            continue;
+        };
+        let estimate = runner::estimate(&model, &test, &opts).expect("within the default limit");
+        let candidates = outcome.candidates as u128;
+        if estimate.from_code < candidates || estimate.counted != Some(candidates) {
+            failures.push(format!(
+                "{}: {estimate:?}, {candidates} candidates",
+                path.display()
+            ));
+        }
+        checked += 1;
+    }
+    assert!(checked >= 490, "only {checked} tests");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// The issue's test: 4 threads of 30 accesses, 123 events per execution. Its traces alone are
+/// beyond any memory; it is refused from the code, before a single trace is generated.
+#[test]
+fn a_test_too_big_to_enumerate_is_refused_with_exit_status_2() {
+    let path = write_generated(4, 30);
+    let (code, out, err) = mapcheck(&["run", "models/ptx-v6.cat", path.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.is_empty(), "{out}");
+    assert!(err.contains("gen-4x30"), "{err}");
+    assert!(
+        err.contains(
+            "the runner's estimate of the candidate executions (an upper bound) is over 10^38"
+        ),
+        "{err}"
+    );
+    let limit = runner::MAX_CANDIDATES;
+    assert!(
+        err.contains(&format!("more than the limit of {limit}")),
+        "{err}"
+    );
+    assert!(err.contains("raise it with --max-candidates N"), "{err}");
+}
+
+/// A test whose bound is modest is counted before it is judged; the refusal gives the estimate
+/// from the code.
+#[test]
+fn a_test_counted_past_the_limit_is_refused_with_its_estimate() {
+    let model = ir::load(Path::new("models/ptx-v6.cat")).expect("model loads");
+    let test = litmus::parse_str("gen-2x6", &generated(2, 6)).expect("parses");
+    let unlimited = runner::Options {
+        max_candidates: u64::MAX,
+        ..Default::default()
+    };
+    let estimate = runner::estimate(&model, &test, &unlimited).expect("no limit");
+    assert_eq!(estimate.counted, Some(19683));
+    let low = runner::Options {
+        max_candidates: 1000,
+        ..Default::default()
+    };
+    let err = runner::run(&model, &test, &low).expect_err("over the limit");
+    assert!(
+        err.message.contains("more than 1000 candidate executions"),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.message.contains(&format!(
+            "upper bound from the code is {}",
+            estimate.from_code
+        )),
+        "{}",
+        err.message
+    );
+    assert!(
+        err.message.contains("--max-candidates N"),
+        "{}",
+        err.message
+    );
+}
+
+/// One candidate over the limit, the test is decided by the solver instead of enumerated; at
+/// the limit it is enumerated. Both give the same verdict.
+#[test]
+fn over_the_limit_a_test_is_decided_by_the_solver() {
+    let path = write_generated(2, 6);
+    let path = path.to_str().unwrap();
+    let run = |limit: &str| {
+        let (code, out, err) =
+            mapcheck(&["run", "--max-candidates", limit, "models/ptx-v6.cat", path]);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let decided = run("19682");
+    assert!(decided.contains("Candidates gen-2x6 0"), "{decided}");
+    assert!(decided.contains("Decided by the solver"), "{decided}");
+    let enumerated = run("19683");
+    assert!(
+        enumerated.contains("Candidates gen-2x6 19683"),
+        "{enumerated}"
+    );
+    assert!(
+        !enumerated.contains("Decided by the solver"),
+        "{enumerated}"
+    );
+    let verdict = |out: &str| {
+        out.lines()
+            .find(|l| *l == "Ok" || *l == "No")
+            .map(str::to_string)
+    };
+    assert_eq!(verdict(&decided), verdict(&enumerated));
+    assert!(verdict(&decided).is_some(), "{decided}");
+}
+
+/// When the traces are more than the limit but the bound from the code is within it, the test
+/// runs on the bound alone, uncounted: one thread reads `x` twice (4 traces), the other writes it
+/// once (1 trace), and the bound is the 4 candidates exactly.
+#[test]
+fn a_test_within_its_bound_runs_uncounted() {
+    let text = "PTX reads\n{\nx=0;\n}\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+                ld.relaxed.gpu r0, x | st.relaxed.gpu x, 1 ;\n \
+                ld.relaxed.gpu r1, x | ;\nexists\n(0:r0 == 1)\n";
+    let model = ir::load(Path::new("models/ptx-v6.cat")).expect("model loads");
+    let test = litmus::parse_str("reads", text).expect("parses");
+    let opts = runner::Options {
+        max_candidates: 4,
+        ..Default::default()
+    };
+    let estimate = runner::estimate(&model, &test, &opts).expect("within the limit");
+    assert_eq!(estimate.counted, None);
+    assert_eq!(estimate.from_code, 4);
+    let outcome = runner::run(&model, &test, &opts).expect("runs");
+    assert_eq!(outcome.candidates, 4);
+}
+
+/// Issue 41 row 8: `Ticketlock-acq2rlx-2` with one constant of its condition changed (0 → 7, a
+/// value every location's domain is then seeded with) has few candidates the runner can count
+/// but a vast number of trace combinations to go through before counting any; the count used to
+/// run for hours. It is bounded like the candidates: past the limit's worth of traces the test is
+/// refused (here by the symbolic decision it falls back to), with a diagnostic and status 2.
+#[test]
+fn counting_through_too_many_trace_combinations_is_refused() {
+    let original = std::fs::read_to_string(
+        Path::new(ORACLE).join("litmus/PTX/Manual/Ticketlock-acq2rlx-2.litmus"),
+    )
+    .expect("the vendored test");
+    let changed = original.replace("P0:r3 == 0", "P0:r3 == 7");
+    assert_ne!(changed, original);
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("ticketlock-7.litmus");
+    std::fs::write(&path, changed).unwrap();
+    let (code, out, err) = mapcheck(&[
+        "run",
+        "--max-candidates",
+        "1000000",
+        "models/ptx-v6.cat",
+        path.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(err.contains("Ticketlock-acq2rlx-2"), "{err}");
+}
