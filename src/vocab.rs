@@ -63,7 +63,7 @@ macro_rules! tags {
             }
 
             /// The scope level of a scope tag; `None` for every other tag.
-            pub(crate) fn level(self) -> Option<Level> {
+            pub fn level(self) -> Option<Level> {
                 match self {
                     $(Tag::$variant => tags!(@level $($level)?),)*
                 }

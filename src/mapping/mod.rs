@@ -217,7 +217,7 @@ fn load_model(
 impl Mapping {
     /// The memory region every source event of a searched program is in: `GLOBAL` when the
     /// source model names it (OpenCL), none otherwise.
-    pub(crate) fn region(&self) -> Option<Tag> {
+    pub fn region(&self) -> Option<Tag> {
         let global = Tag::Global;
         self.source.uses(Name::Tag(global)).then_some(global)
     }

@@ -18,7 +18,7 @@ use crate::support::coq::coqc_all;
 
 use crate::support::expected::{expected, natural_check};
 
-use crate::support::litmus::mapping_reading;
+use crate::support::litmus::{mapping_reading, region_program};
 use crate::support::tools::{self, Tool};
 
 fn refutation(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
@@ -196,4 +196,51 @@ fn exhaustive_the_bound_9_test_refutes_the_artifact_atomicity_claim_without_the_
         "Atomicity",
         Some("dep-without-rmw"),
     );
+}
+
+/// Issue 59: one work-item's `*x = 1; r0 = *x` with the store in no memory region
+/// (`support::litmus::region_program`). `check --test` judges it a GnaRf counterexample to
+/// `opencl-ptx.map`, but the search never makes such a program: every event it makes is
+/// `global`. Its refutation, written as `check --coq` writes them, must not compile,
+/// and Coq must stop at the claim that the program is searched (`c_searched_holds`).
+#[test]
+fn a_refutation_from_a_store_in_no_memory_region_does_not_compile() {
+    if tools::absent(Tool::Coqc) {
+        return;
+    }
+    let m = mapping_reading("mappings/opencl-ptx.map", None);
+    let source = region_program(false);
+    let cx = match search::confirm(&m, &source, &["GnaRf".to_string()])
+        .expect("confirm runs")
+        .remove(0)
+        .1
+    {
+        TestVerdict::Counterexample(cx) => cx,
+        other => panic!("the region program is no GnaRf counterexample: {other:?}"),
+    };
+    let dir = std::env::temp_dir().join(format!("mapcheck-region-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let w = coq::export_refutation(&m, &cx, &dir).expect("export");
+    let (refutation, export) = w.files.split_last().expect("files");
+    coqc_all(&w.dir, export).unwrap_or_else(|e| panic!("the export compiles: {e}"));
+    let err = coqc_all(&w.dir, std::slice::from_ref(refutation))
+        .expect_err("a refutation from a program the search never makes compiled");
+    let text = std::fs::read_to_string(w.dir.join(refutation)).expect("read");
+    assert_eq!(
+        lemma_at_error(&text, &err),
+        Some("c_searched_holds"),
+        "Coq must refuse the program's membership of the class:\n{err}"
+    );
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// The lemma of `text` (a Coq file) that coqc's error message `err` points into.
+fn lemma_at_error<'a>(text: &'a str, err: &str) -> Option<&'a str> {
+    let line: usize = err.split(", line ").nth(1)?.split(',').next()?.parse().ok()?;
+    text.lines()
+        .take(line)
+        .filter_map(|l| l.strip_prefix("Lemma "))
+        .last()?
+        .split([' ', ':'])
+        .next()
 }

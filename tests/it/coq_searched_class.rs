@@ -9,6 +9,15 @@
 //! - a program with no initial write for a location it reads and writes is rejected; with the
 //!   initial write it is searched.
 //!
+//! And the two of issue 59, under `opencl-ptx.map`, whose search tags every event `global` and
+//! places one sub-group per work-group:
+//! - one work-item's `*x = 1; r0 = *x` with the store in no memory region (`opencl.cat` then
+//!   orders nothing before the load by `sb`, so the load may read only 0, while the compiled PTX
+//!   reads 1: every lift fails GnaRf) is rejected; with every event `global` it is searched — and
+//!   a refutation of GnaRf built from the first no longer compiles (`coq_refutation.rs`);
+//! - a relaxed sub-group-scoped store and load in one work-group, in two sub-groups, is rejected;
+//!   in one sub-group it is searched.
+//!
 //! Needs `coqc`.
 use std::path::Path;
 
@@ -17,7 +26,8 @@ use mapcheck::eval::Base;
 use mapcheck::rel::{Rel, Set};
 use mapcheck::{coq, litmus, mapping};
 
-use crate::support::coq::{coqc_all, dropped, first_event};
+use crate::support::coq::{coqc_all, dropped, first_event, split_subgroups};
+use crate::support::litmus::region_program;
 use crate::support::tools::{self, Tool};
 
 /// The 3-event GnaRf counterexample `mapcheck check` finds to `opencl-ptx.map` without its
@@ -35,6 +45,18 @@ P1@wg 0, dev 0 (global atomic_int* x) {
   atomic_store_explicit(x, 1, memory_order_relaxed, memory_scope_sub_group);
 }
 exists (P0:r0 == 1)
+";
+
+/// A relaxed store and load at sub-group scope, in two threads of one work-group.
+const SUBGROUP: &str = "OPENCL subgroup
+{ [x] = 0; }
+P0@wg 0, dev 0 (global atomic_int* x) {
+  atomic_store_explicit(x, 1, memory_order_relaxed, memory_scope_sub_group);
+}
+P1@wg 0, dev 0 (global atomic_int* x) {
+  int r0 = atomic_load_explicit(x, memory_order_relaxed, memory_scope_sub_group);
+}
+exists (P1:r0 == 1)
 ";
 
 const STORE_LOAD: &str = "C store-load
@@ -133,7 +155,11 @@ fn prove(map: &str, obligations: &str, imports: &str, cases: &[(&str, &Program, 
         .unwrap()
         .to_string_lossy()
         .to_string();
-    let dir = std::env::temp_dir().join(format!("mapcheck-class-{stem}-{}", std::process::id()));
+    let name = cases.iter().map(|c| c.0).collect::<Vec<_>>().join("-");
+    let dir = std::env::temp_dir().join(format!(
+        "mapcheck-class-{stem}-{name}-{}",
+        std::process::id()
+    ));
     let _ = std::fs::remove_dir_all(&dir);
     let mut written = coq::export_mapping(&m, &[], &[], &dir).expect("export");
     let mut text = coq::header(
@@ -272,4 +298,35 @@ fn an_unused_declared_location_gives_the_same_program() {
     for (x, y) in [(&a.source, &b.source), (&a.target, &b.target)] {
         assert_eq!(bprogram_literal(x), bprogram_literal(y));
     }
+}
+
+#[test]
+fn an_event_outside_the_memory_region_and_two_sub_groups_are_not_searched() {
+    if tools::absent(Tool::Coqc) {
+        return;
+    }
+    let map = "mappings/opencl-ptx.map";
+    let m = mapping::load(Path::new(map)).unwrap();
+    let global = Programs::of(&m, &region_program(true)).expect("programs");
+    let untagged = Programs::of(&m, &region_program(false)).expect("programs");
+    let one = programs(&m, SUBGROUP);
+    let two = split_subgroups(&one.source);
+    let wf = coq::wf_model().expect("wf");
+    assert_eq!(
+        mapcheck::eval::evaluate(&wf, &two.skeleton).failed,
+        Vec::<String>::new(),
+        "in two sub-groups the skeleton is still well formed"
+    );
+    assert_ne!(two.skeleton.rels["ssg"], one.source.skeleton.rels["ssg"]);
+    prove(
+        map,
+        "Obligations_opencl_ptx",
+        "Model_opencl Mirror_opencl Model_ptx_v6",
+        &[
+            ("global", &global.source, global.numbering.n, true),
+            ("no_region", &untagged.source, untagged.numbering.n, false),
+            ("one_subgroup", &one.source, one.numbering.n, true),
+            ("two_subgroups", &two, one.numbering.n, false),
+        ],
+    );
 }

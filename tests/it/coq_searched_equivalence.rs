@@ -39,6 +39,7 @@ use mapcheck::coq::program::{bprogram_literal, Program, Programs};
 use mapcheck::eval::{self, Base};
 use mapcheck::mapping::{self, Mapping};
 use mapcheck::rel::{Rel, Set};
+use mapcheck::vocab::Tag;
 use mapcheck::{coq, ir};
 
 use crate::support::search_space::{
@@ -90,22 +91,27 @@ struct Judge {
     /// `searched_on_b`, compiled.
     statement: Statement,
     wf: ir::Model,
-    /// The tags the statement tells apart (those it reads).
+    /// The tags the models tell apart: every tag the source model reads, and the scope tags
+    /// (`wf.cat` reads `sr` and `incl` off them). Not the ones the statement reads: a tag the
+    /// statement forgets must still be edited. (`wf.cat` names every other tag too, but only to
+    /// keep it on the events.)
     tags: Vec<String>,
 }
 
 impl Judge {
-    fn new(text: &str) -> Judge {
+    fn new(text: &str, m: &Mapping) -> Judge {
         let statements = Statements::read(text);
-        let tags = statements
-            .fields("searched_on_b")
-            .into_iter()
-            .filter(|f| f.chars().all(|c| c.is_ascii_uppercase() || c == '_'))
-            .filter(|f| !EVENT_SETS.contains(&f.as_str()))
+        let wf = coq::wf_model().expect("wf.cat");
+        let told = |name: &str| {
+            Tag::from_name(name).is_some_and(|t| t.level().is_some() || m.source.used_builtins().contains(name))
+        };
+        let tags = mapcheck::vocab::all_names()
+            .filter(|name| told(name))
+            .map(str::to_string)
             .collect();
         Judge {
             statement: statements.compile("searched_on_b"),
-            wf: coq::wf_model().expect("wf.cat"),
+            wf,
             tags,
         }
     }
@@ -381,7 +387,7 @@ fn edits(judge: &Judge, p: &Program) -> Vec<(String, Program)> {
     let mut out = vec![];
     for tag in &judge.tags {
         let name = key(base, tag);
-        for &e in &thread {
+        for &e in thread.iter().chain(&iws) {
             out.push((format!("{tag} toggled on {e}"), toggled_set(p, name, &[e])));
         }
         for &(r, w) in &rmw {
@@ -467,6 +473,12 @@ fn edits(judge: &Judge, p: &Program) -> Vec<(String, Program)> {
         out.push((
             "an initial write nothing accesses".into(),
             with_initial_write(p, iw, false),
+        ));
+    }
+    if base.rels["scta"].pairs().any(|(a, b)| !same_thread(a, b)) {
+        out.push((
+            "each thread in a sub-group of its own".into(),
+            support::coq::split_subgroups(p),
         ));
     }
     out
@@ -571,7 +583,7 @@ struct Tally {
 /// `searched` of `m`'s export (`text`, its obligations) against the class, as far as `sizes` say.
 fn compare(m: &Mapping, stem: &str, text: &str, sizes: &Sizes) -> Tally {
     let (k, edited, larger, count) = (sizes.k, sizes.edited, sizes.larger, sizes.sample);
-    let judge = Judge::new(text);
+    let judge = Judge::new(text, m);
     let mut tally = Tally::default();
     // (1) every program of the space up to k events; the shapes of those in the class, and the
     // programs whose edits (2) are compared.
@@ -719,6 +731,48 @@ fn statement_key(m: &Mapping, text: &str) -> String {
         .collect();
     let classes: Vec<String> = m.classes().iter().map(|c| c.to_string()).collect();
     format!("{statement:?} {classes:?} {}", m.typed_locations)
+}
+
+/// Issue 59's region gap, in the statement d1d695e exported (`tests/data/coq/searched-d1d695e`):
+/// compared with the search's own programs (every event `global`) under edits of every tag the
+/// models tell apart, a store without its region is searched there and in no program of the
+/// class. (The comparison once missed it: its programs had no region and its edits toggled only
+/// the tags the statement reads.)
+#[test]
+fn the_comparison_finds_the_region_gap_of_d1d695e() {
+    assert_d1d695e_admits(1, "GLOBAL toggled on");
+}
+
+/// Issue 59's sub-group gap in the same statement: two threads of one work-group in two
+/// sub-groups are searched there, while the search puts every work-group in one sub-group.
+#[test]
+#[ignore = "CI tier (scripts/test)"]
+fn the_comparison_finds_the_sub_group_gap_of_d1d695e() {
+    assert_d1d695e_admits(2, "each thread in a sub-group of its own");
+}
+
+/// The comparison of d1d695e's `searched` of `opencl-ptx.map` over programs of up to `k` events
+/// and their edits finds an edit named `edit` that the statement admits and the class does not.
+fn assert_d1d695e_admits(k: usize, edit: &str) {
+    let m = mapping::load(Path::new("mappings/opencl-ptx.map")).expect("mapping loads");
+    let text =
+        std::fs::read_to_string("tests/data/coq/searched-d1d695e/Obligations_opencl_ptx.v")
+            .expect("the old statement");
+    let sizes = Sizes {
+        k,
+        edited: k,
+        larger: 0,
+        sample: 0,
+    };
+    let tally = compare(&m, "opencl-ptx-d1d695e", &text, &sizes);
+    assert!(
+        tally
+            .disagreements
+            .iter()
+            .any(|d| d.contains(edit) && d.contains("searched true")),
+        "no `{edit}` admitted: {:?}",
+        tally.disagreements
+    );
 }
 
 /// The CI tier's instance: (1) up to 2 events (every mapping, typed or not), (2) edits of those,

@@ -9,7 +9,7 @@ use super::lowering::{
 use super::Models;
 use crate::coq::model::Side;
 use crate::mapping::{Class, ClassKind, Mapping, TargetOp};
-use crate::vocab::{Role, Tag};
+use crate::vocab::{Role, SameScope, Tag};
 
 /// A Prop and its boolean mirror, printed as a Definition over an execution skeleton `X` and
 /// the guard relations `gr` (guard read to guarded event) and `gw` (the write it must read from)
@@ -281,6 +281,33 @@ pub(super) fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Con
             &|side| typed_locations(side, mapping, "X"),
         );
     }
+    if let Some(region) = mapping.region() {
+        push(
+            "every event is in the search's memory region: each memory event, fence and initial write carries its tag",
+            &|side| {
+                let outside = app(side, "set_minus", side.field("E", "X"), side.field(region.name(), "X"));
+                format!("{} {outside}", side.op_n("set_empty"))
+            },
+        );
+    }
+    push(
+        "an initial write has no tag its models tell apart but the search's memory region",
+        &|side| {
+            let tags = told
+                .iter()
+                .filter(|&&t| Some(t) != mapping.region())
+                .map(|t| side.field(t.name(), "X"));
+            let tagged = app(side, "set_inter", side.field("IW", "X"), union_of_sets(side, tags));
+            format!("{} {tagged}", side.op_n("set_empty"))
+        },
+    );
+    push(
+        "one sub-group per CTA, as the search places threads: two events of one CTA share a sub-group",
+        &|side| {
+            let (cta, sg) = (SameScope::Scta.name(), SameScope::Ssg.name());
+            within(side, side.field(cta, "X"), side.field(sg, "X"))
+        },
+    );
     conds
 }
 

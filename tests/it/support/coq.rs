@@ -13,6 +13,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::OnceLock;
 
+use mapcheck::coq::program::Program;
 use mapcheck::eval::Base;
 use mapcheck::rel::{Rel, Set};
 use sha2::{Digest, Sha256};
@@ -149,6 +150,29 @@ fn store_cached(key: &str, dir: &Path, file: &str, output: &str) {
 
 fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+/// `p` with every thread in a sub-group of its own (the search puts each work-group in one):
+/// `ssg` loses every pair of events of two threads, and so do `sr` and `incl` where either event
+/// has sub-group scope (wf.cat reads them off `ssg` there).
+pub fn split_subgroups(p: &Program) -> Program {
+    let s = &p.skeleton;
+    let int = &s.rels["int"];
+    let sg = s.sets.get("SG").copied().unwrap_or(Set::EMPTY);
+    let mut skeleton = s.clone();
+    let ssg = s.rels["ssg"].pairs().filter(|&(a, b)| int.contains(a, b));
+    skeleton.rels.insert("ssg", Rel::from_pairs(s.n, ssg));
+    for name in ["sr", "incl"] {
+        let kept = s.rels[name]
+            .pairs()
+            .filter(|&(a, b)| int.contains(a, b) || !(sg.contains(a) || sg.contains(b)));
+        skeleton.rels.insert(name, Rel::from_pairs(s.n, kept));
+    }
+    Program {
+        skeleton,
+        gread: p.gread.clone(),
+        gwrite: p.gwrite.clone(),
+    }
 }
 
 /// The first event of `base` in every set of `all` and in none of `none`.

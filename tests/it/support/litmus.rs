@@ -167,3 +167,32 @@ pub fn counterexample_bounds(
         })
         .collect()
 }
+
+/// Issue 59's region program: one OpenCL work-item stores 1 to `x` and loads it. With `global`,
+/// every event is in the `global` region, as in every program the search makes; without it, the
+/// load alone is `global` (tagged on the instruction), and the store and the initial write are
+/// in no region: a program the search never makes, where `opencl.cat` orders nothing before the
+/// load by `sb` (`ghb` has `sb` only between `global` events), so the load may read only 0, while
+/// the compiled PTX reads 1.
+pub fn region_program(global: bool) -> mapcheck::Litmus {
+    let region = if global { "global " } else { "" };
+    let text = format!(
+        "OPENCL region
+{{ [x] = 0; }}
+P0@wg 0, dev 0 ({region}int* x) {{
+  *x = 1;
+  int r0 = *x;
+}}
+exists (P0:r0 == 0)
+"
+    );
+    let mut test = mapcheck::litmus::parse_str("region.litmus", &text).expect("parses");
+    if !global {
+        for instr in &mut test.threads[0].code {
+            if let Instr::Load { tags, .. } = instr {
+                tags.push(Tag::Global);
+            }
+        }
+    }
+    test
+}

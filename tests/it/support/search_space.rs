@@ -4,7 +4,8 @@
 //! that is not its thread's last instruction, maybe a guard `if (r != v) goto END` on the value
 //! of a write to the same location (not the read's own RMW write), 0 for the initial write; stores and RMWs write 1, 2, 3, … in
 //! event order; any nesting of the threads into CTAs and GPUs; where the mapping declares
-//! `locations typed`, no location both non-atomic and atomic). No symmetry reduction:
+//! `locations typed`, no location both non-atomic and atomic; every memory event, fence and
+//! initial write in the search's memory region, `Mapping::region`). No symmetry reduction:
 //! `canonical` gives one program per renaming class.
 //!
 //! Used by `search_exhaustive.rs` (the search against this enumeration judged by the runner) and
@@ -129,7 +130,9 @@ pub fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
                         tags,
                         fail_tags: None,
                     },
-                    ClassKind::F => Instr::Fence { tags },
+                    ClassKind::F => Instr::Fence {
+                        tags: tags.into_iter().chain(m.region()).collect(),
+                    },
                 });
                 if let Some(g) = ins.guard {
                     let v = match g {
@@ -168,7 +171,13 @@ pub fn to_litmus(m: &Mapping, p: &Prog) -> Litmus {
         init_regs: vec![],
         ssw: vec![],
         filter: None,
-        loc_tags: vec![],
+        loc_tags: match m.region() {
+            Some(r) => used
+                .iter()
+                .map(|&l| (LOCATIONS[l].to_string(), vec![r]))
+                .collect(),
+            None => vec![],
+        },
         aliases: vec![],
         threads,
         condition: Condition {

@@ -13,7 +13,7 @@
 //! that mirror).
 
 use std::cell::Cell;
-use std::collections::{BTreeSet, HashMap};
+use std::collections::HashMap;
 
 use mapcheck::eval::Base;
 
@@ -241,23 +241,6 @@ impl Statements {
             );
         }
         Statements { defs }
-    }
-
-    /// The execution fields (`b_<field> XB`) the body of `name` reads itself.
-    pub fn fields(&self, name: &str) -> BTreeSet<String> {
-        fn walk(t: &Term, out: &mut BTreeSet<String>) {
-            match t {
-                Term::Name(x) => {
-                    if let Some(field) = x.strip_prefix("b_") {
-                        out.insert(field.to_string());
-                    }
-                }
-                Term::App(items) | Term::And(items) => items.iter().for_each(|i| walk(i, out)),
-            }
-        }
-        let mut out = BTreeSet::new();
-        walk(&self.def(name).body, &mut out);
-        out
     }
 
     fn def(&self, name: &str) -> &Definition {
