@@ -236,7 +236,13 @@ fn a_refutation_from_a_store_in_no_memory_region_does_not_compile() {
 
 /// The lemma of `text` (a Coq file) that coqc's error message `err` points into.
 fn lemma_at_error<'a>(text: &'a str, err: &str) -> Option<&'a str> {
-    let line: usize = err.split(", line ").nth(1)?.split(',').next()?.parse().ok()?;
+    let line: usize = err
+        .split(", line ")
+        .nth(1)?
+        .split(',')
+        .next()?
+        .parse()
+        .ok()?;
     text.lines()
         .take(line)
         .filter_map(|l| l.strip_prefix("Lemma "))

@@ -330,3 +330,65 @@ fn an_event_outside_the_memory_region_and_two_sub_groups_are_not_searched() {
         ],
     );
 }
+
+/// Decision 005's audit of the class lists every tag and relation a shipped mapping's source
+/// model reads, each with what `searched` does with it: "fixed by the search to …", "free in
+/// both" or "constrained by wf.cat".
+#[test]
+fn decision_005_audits_every_name_the_source_models_read() {
+    let doc = std::fs::read_to_string("docs/decisions/005-coq-export.md").expect("decision 005");
+    let audit = doc
+        .split("### What `searched` fixes")
+        .nth(1)
+        .expect("an audit section")
+        .split("\n#")
+        .next()
+        .unwrap();
+    // Each row: its first cell's names (`rf`, `co`, `fr`), each with the row's last cell.
+    let rows: std::collections::BTreeMap<String, String> = audit
+        .lines()
+        .filter(|l| l.starts_with("| `"))
+        .flat_map(|l| {
+            let cells: Vec<&str> = l.split('|').collect();
+            let last = cells[cells.len() - 2].to_string();
+            let names: Vec<String> = cells[1]
+                .split('`')
+                .skip(1)
+                .step_by(2)
+                .map(str::to_string)
+                .collect();
+            names.into_iter().map(move |n| (n, last.clone()))
+        })
+        .collect();
+    for rest in rows.values() {
+        assert!(
+            [
+                "fixed by the search to",
+                "free in both",
+                "constrained by wf.cat"
+            ]
+            .iter()
+            .any(|c| rest.contains(c)),
+            "a row without its category: {rest}"
+        );
+    }
+    let mut missing = std::collections::BTreeSet::new();
+    for entry in std::fs::read_dir("mappings").unwrap().flatten() {
+        let path = entry.path();
+        if path.extension().is_none_or(|e| e != "map") {
+            continue;
+        }
+        let m = mapping::load(&path).expect("mapping loads");
+        for name in m.source.used_builtins() {
+            let is_event_kind =
+                ["_", "R", "W", "M", "F", "E", "IW", "RMW", "BAR", "EF", "XF"].contains(&name);
+            if !is_event_kind && !rows.contains_key(name) {
+                missing.insert(format!("{name} ({})", path.display()));
+            }
+        }
+    }
+    assert!(
+        missing.is_empty(),
+        "not in decision 005's audit: {missing:?}"
+    );
+}

@@ -103,7 +103,8 @@ impl Judge {
         let statements = Statements::read(text);
         let wf = coq::wf_model().expect("wf.cat");
         let told = |name: &str| {
-            Tag::from_name(name).is_some_and(|t| t.level().is_some() || m.source.used_builtins().contains(name))
+            Tag::from_name(name)
+                .is_some_and(|t| t.level().is_some() || m.source.used_builtins().contains(name))
         };
         let tags = mapcheck::vocab::all_names()
             .filter(|name| told(name))
@@ -755,9 +756,8 @@ fn the_comparison_finds_the_sub_group_gap_of_d1d695e() {
 /// and their edits finds an edit named `edit` that the statement admits and the class does not.
 fn assert_d1d695e_admits(k: usize, edit: &str) {
     let m = mapping::load(Path::new("mappings/opencl-ptx.map")).expect("mapping loads");
-    let text =
-        std::fs::read_to_string("tests/data/coq/searched-d1d695e/Obligations_opencl_ptx.v")
-            .expect("the old statement");
+    let text = std::fs::read_to_string("tests/data/coq/searched-d1d695e/Obligations_opencl_ptx.v")
+        .expect("the old statement");
     let sizes = Sizes {
         k,
         edited: k,

@@ -297,7 +297,12 @@ pub(super) fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Con
                 .iter()
                 .filter(|&&t| Some(t) != mapping.region())
                 .map(|t| side.field(t.name(), "X"));
-            let tagged = app(side, "set_inter", side.field("IW", "X"), union_of_sets(side, tags));
+            let tagged = app(
+                side,
+                "set_inter",
+                side.field("IW", "X"),
+                union_of_sets(side, tags),
+            );
             format!("{} {tagged}", side.op_n("set_empty"))
         },
     );
