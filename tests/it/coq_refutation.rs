@@ -160,7 +160,7 @@ fn assert_claim_refuted_by(map: &str, test: &str, axiom: &str, variant: Option<&
 
 /// `rc11-ptx-artifact.map`'s Coherence claim under Dartagnan's reading of PTX is false: the
 /// bound-7 counterexample the search printed under that reading (decision 002; under NVIDIA's,
-/// the default, the compiled test is forbidden and the claim is open).
+/// the default, this compiled test is forbidden, and the claim falls to the 8-event test).
 #[test]
 #[ignore = "CI tier (scripts/test)"]
 fn the_bound_7_test_refutes_the_artifact_coherence_claim_without_the_rmw_dependency() {
