@@ -14,10 +14,8 @@ use mapcheck::encode::Backend;
 use mapcheck::search::{self, Options, TestVerdict};
 use mapcheck::{coq, litmus, mapping};
 
-use crate::support::coq::coqc_all;
-
+use crate::support::coq::{coqc_all, scratch_dir};
 use crate::support::expected::{expected, natural_check};
-
 use crate::support::litmus::{mapping_reading, region_program};
 use crate::support::tools::{self, Tool};
 
@@ -28,9 +26,7 @@ fn refutation(map: &str, bound: usize, name: &str) -> (coq::Written, String) {
         ..Options::natural(bound, Backend::BatSat)
     };
     let report = search::check(&m, &opts, &|_| {}).expect("search runs");
-    let dir =
-        std::env::temp_dir().join(format!("mapcheck-refutation-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch_dir(&format!("refutation-{name}"));
     let mut written = coq::export_refutations(&m, &report, &dir).expect("refutations");
     assert!(
         !written.is_empty(),
@@ -74,12 +70,7 @@ fn coq_refutes_every_expected_counterexample() {
             .iter()
             .filter_map(|a| a.counterexample.as_ref())
             .collect();
-        let dir = std::env::temp_dir().join(format!(
-            "mapcheck-refutations-{}-{}",
-            std::process::id(),
-            coq::model_prefix(&map)
-        ));
-        let _ = std::fs::remove_dir_all(&dir);
+        let dir = scratch_dir(&format!("refutations-{}", coq::model_prefix(&map)));
         let w = coq::export_mapping(&m, &coq::evidence(&report), &found, &dir).expect("export");
         for axiom in &broken {
             let file = format!("Refutation_{}.v", coq::ident(axiom));
@@ -134,22 +125,13 @@ fn assert_artifact_claim_refuted_by(test: &str, axiom: &str, variant: Option<&st
 fn assert_claim_refuted_by(map: &str, test: &str, axiom: &str, variant: Option<&str>) {
     let m = mapping_reading(map, variant);
     let source = litmus::parse_file(Path::new(test)).expect("test reads");
-    let cx = match search::confirm(&m, &source, &[axiom.to_string()])
-        .expect("confirm runs")
-        .remove(0)
-        .1
-    {
-        TestVerdict::Counterexample(cx) => cx,
-        other => panic!("{test} is not a counterexample to {axiom}: {other:?}"),
-    };
+    let cx = counterexample_to(&m, &source, axiom);
     let stem = Path::new(test).file_stem().expect("a file name");
-    let dir = std::env::temp_dir().join(format!(
-        "mapcheck-{}-{}-{axiom}-{}",
+    let dir = scratch_dir(&format!(
+        "{}-{}-{axiom}",
         coq::model_prefix(map),
-        stem.to_string_lossy(),
-        std::process::id()
+        stem.to_string_lossy()
     ));
-    let _ = std::fs::remove_dir_all(&dir);
     let w = coq::export_refutation(&m, &cx, &dir).expect("export");
     let file = format!("Refutation_{axiom}.v");
     assert_eq!(w.files.last(), Some(&file));
@@ -241,16 +223,8 @@ fn a_refutation_from_a_store_in_no_memory_region_does_not_compile() {
     }
     let m = mapping_reading("mappings/opencl-ptx.map", None);
     let source = region_program(false);
-    let cx = match search::confirm(&m, &source, &["GnaRf".to_string()])
-        .expect("confirm runs")
-        .remove(0)
-        .1
-    {
-        TestVerdict::Counterexample(cx) => cx,
-        other => panic!("the region program is no GnaRf counterexample: {other:?}"),
-    };
-    let dir = std::env::temp_dir().join(format!("mapcheck-region-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let cx = counterexample_to(&m, &source, "GnaRf");
+    let dir = scratch_dir("region");
     let w = coq::export_refutation(&m, &cx, &dir).expect("export");
     let (refutation, export) = w.files.split_last().expect("files");
     coqc_all(&w.dir, export).unwrap_or_else(|e| panic!("the export compiles: {e}"));
@@ -263,6 +237,26 @@ fn a_refutation_from_a_store_in_no_memory_region_does_not_compile() {
         "Coq must refuse the program's membership of the class:\n{err}"
     );
     let _ = std::fs::remove_dir_all(&dir);
+}
+
+/// `check --test`'s verdict on `source` for `axiom` (`search::confirm`), which must be a
+/// counterexample.
+fn counterexample_to(
+    m: &mapping::Mapping,
+    source: &litmus::Litmus,
+    axiom: &str,
+) -> search::Counterexample {
+    match search::confirm(m, source, &[axiom.to_string()])
+        .expect("confirm runs")
+        .remove(0)
+        .1
+    {
+        TestVerdict::Counterexample(cx) => *cx,
+        other => panic!(
+            "{} is not a counterexample to {axiom}: {other:?}",
+            source.name
+        ),
+    }
 }
 
 /// The lemma of `text` (a Coq file) that coqc's error message `err` points into.

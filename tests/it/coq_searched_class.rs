@@ -26,7 +26,7 @@ use mapcheck::eval::Base;
 use mapcheck::rel::{Rel, Set};
 use mapcheck::{coq, litmus, mapping};
 
-use crate::support::coq::{coqc_all, dropped, first_event, split_subgroups};
+use crate::support::coq::{coqc_all, dropped, first_event, scratch_dir, split_subgroups};
 use crate::support::litmus::region_program;
 use crate::support::tools::{self, Tool};
 
@@ -155,12 +155,7 @@ fn prove(map: &str, obligations: &str, imports: &str, cases: &[(&str, &Program, 
         .unwrap()
         .to_string_lossy()
         .to_string();
-    let name = cases.iter().map(|c| c.0).collect::<Vec<_>>().join("-");
-    let dir = std::env::temp_dir().join(format!(
-        "mapcheck-class-{stem}-{name}-{}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
+    let dir = scratch_dir(&format!("class-{stem}"));
     let mut written = coq::export_mapping(&m, &[], &[], &dir).expect("export");
     let mut text = coq::header(
         &format!("programs in and out of the searched class of {map}"),

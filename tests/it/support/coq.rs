@@ -18,6 +18,17 @@ use mapcheck::eval::Base;
 use mapcheck::rel::{Rel, Set};
 use sha2::{Digest, Sha256};
 
+/// A new, empty directory for one export, named after `what`: unique in the test process, where
+/// tests run side by side (a name made of the process id alone is not). Kept until the test
+/// removes it, so that a failing test leaves its files to read.
+pub fn scratch_dir(what: &str) -> PathBuf {
+    tempfile::Builder::new()
+        .prefix(&format!("mapcheck-{what}-"))
+        .tempdir()
+        .expect("a scratch directory")
+        .keep()
+}
+
 /// Compile every file of an export directory in order; the compiler's output on failure.
 pub fn coqc_all(dir: &Path, files: &[String]) -> Result<String, String> {
     let mut compiled = compiled_libraries(dir);

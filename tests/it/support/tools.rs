@@ -58,7 +58,7 @@ pub fn absent(tool: Tool) -> bool {
 }
 
 /// Why `tool` is missing here, if it is (looked up once per process).
-pub fn why_missing(tool: Tool) -> Option<String> {
+fn why_missing(tool: Tool) -> Option<String> {
     static FOUND: [OnceLock<Option<String>>; 4] = [const { OnceLock::new() }; 4];
     FOUND[tool as usize]
         .get_or_init(|| match tool {
