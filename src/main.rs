@@ -230,15 +230,23 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
     Ok(check_ended(&r))
 }
 
-/// `mapcheck check MAP --test FILE`: 1 when the test is a counterexample to some axiom, else 0.
+/// `mapcheck check MAP --test FILE`: 1 when the test is a counterexample to some axiom, else 0
+/// (2 for a test outside the searched class, as for bad input).
 fn check_test(
     args: &CheckArgs,
     opts: &search::Options,
     mapping: &mapping::Mapping,
     test: &std::path::Path,
 ) -> Result<Ended, Failure> {
-    let source = litmus::parse_file(test)?;
-    let found = report::confirm_test(mapping, &source, opts, &args.output, args.coq.as_deref())?;
+    let (source, positions) = litmus::parse_file_with_positions(test)?;
+    let found = report::confirm_test(
+        mapping,
+        &source,
+        &positions,
+        opts,
+        &args.output,
+        args.coq.as_deref(),
+    )?;
     if args.json {
         print(&format!(
             "{}\n",

@@ -490,19 +490,22 @@ fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> serde_json
     })
 }
 
-/// `mapcheck check MAP --test FILE`: the given source test judged for each selected axiom
+/// `mapcheck check MAP --test FILE`: the given source test, refused unless it is in the
+/// searched class (`coq::class::hold_to_class`), judged for each selected axiom
 /// (`search::confirm`), each counterexample written out as a search's is (its files, and its
 /// Coq refutation when asked), and its compiled test under every reading of the target. Output
 /// directories are refused before any work, as `check_live` does.
 pub fn confirm_test(
     mapping: &Mapping,
     test: &Litmus,
+    positions: &litmus::Positions,
     opts: &Options,
     out: &Path,
     coq: Option<&Path>,
 ) -> Result<Confirmations> {
     let axioms = crate::search::selected_axioms(mapping, opts)?;
     check_output_directories(mapping, &axioms, out, coq)?;
+    crate::coq::class::hold_to_class(mapping, test, positions)?;
     let compiled = mapping.compile_program(test)?;
     Ok(Confirmations {
         axioms: confirm_axioms(mapping, test, &axioms, out, coq)?,

@@ -17,7 +17,7 @@ use std::fmt::Write;
 use super::model::Names;
 use crate::diag;
 use crate::mapping::Mapping;
-use lowering::print_lowering;
+use lowering::{print_lowering, Condition};
 use searched::{compiled_guard_conditions, print_statement, searched_conditions, Statement};
 
 /// What the search found for one source axiom, for the theorem's comment.
@@ -52,6 +52,15 @@ pub(crate) fn print(
     print_programs(mapping, models, evidence, &mut out);
     out.push_str(&super::program::satisfiable(mapping, models)?);
     Ok(out)
+}
+
+/// The conditions of `searched`, each with its reason and its boolean text over `n XB grb gwb`,
+/// and the definitions those texts call (the class sets and `ipo`), as the obligations print
+/// them.
+pub(crate) fn searched_class(mapping: &Mapping, models: &Models) -> (String, Vec<Condition>) {
+    let mut definitions = String::new();
+    print_lowering(mapping, &mut definitions);
+    (definitions, searched_conditions(mapping, models))
 }
 
 pub(crate) fn co_total_needed(model: &crate::ir::Model) -> bool {

@@ -10,8 +10,10 @@
 //! concrete values), `mapping`, `litmus` and `runner` (programs, skeletons, race freedom),
 //! `search` (refutations), `output` (the files), `diag`. The Coq library the files build on is
 //! `proofs-export/lib`, copied into every export directory.
+pub mod class;
 pub mod concrete;
 pub(crate) mod exec;
+pub mod judge;
 pub(crate) mod mapping;
 pub mod mirror;
 pub mod model;
@@ -154,6 +156,38 @@ pub fn wf_model() -> diag::Result<crate::ir::Model> {
     crate::ir::load_str("models/wf.cat", WF_MODEL, None)
 }
 
+/// The names of `wf.cat` and of `m`'s source and target models, as their Coq files give them.
+fn model_names<'a>(m: &'a Mapping, wf: &'a crate::ir::Model) -> (Names<'a>, Names<'a>, Names<'a>) {
+    let prefix = |path: &Path| model_prefix(&path.to_string_lossy());
+    (
+        Names::new(wf, "wf"),
+        Names::new(&m.source, &prefix(&m.source_path)),
+        Names::new(&m.target, &prefix(&m.target_path)),
+    )
+}
+
+/// `Ok` when the statements describe `m`'s search: their programs have no barriers
+/// (`mapping::searched`), and a mapping whose search places them is refused.
+fn statements_cover(m: &Mapping) -> diag::Result<()> {
+    match m.searched_barrier {
+        Some(_) => Err(diag::Error::file(
+            &m.path,
+            "the Coq statements cover programs without barriers, and this mapping's search places them",
+        )),
+        None => Ok(()),
+    }
+}
+
+/// `f` given the three models of mapping `m`'s statements.
+fn with_names<T>(m: &Mapping, wf: &crate::ir::Model, f: impl FnOnce(&mapping::Models) -> T) -> T {
+    let (wf, source, target) = model_names(m, wf);
+    f(&mapping::Models {
+        wf: &wf,
+        source: &source,
+        target: &target,
+    })
+}
+
 /// An export directory for mapping `m` with the library and its three models written, handed
 /// to `f` with the models' names and the imports of a file that uses them all.
 fn with_models(
@@ -162,9 +196,7 @@ fn with_models(
     f: impl FnOnce(&mut Written, &mapping::Models, &str) -> diag::Result<()>,
 ) -> diag::Result<Written> {
     let wf = wf_model()?;
-    let wf_names = Names::new(&wf, "wf");
-    let source = Names::new(&m.source, &model_prefix(&m.source_path.to_string_lossy()));
-    let target = Names::new(&m.target, &model_prefix(&m.target_path.to_string_lossy()));
+    let (wf_names, source, target) = model_names(m, &wf);
     let mut out = Written::new(dir)?;
     write_common(&mut out, &[&wf_names, &source, &target])?;
     let mirrored = |names: &Names| {
@@ -199,14 +231,7 @@ pub fn export_mapping(
     counterexamples: &[&crate::search::Counterexample],
     dir: &Path,
 ) -> diag::Result<Written> {
-    if m.searched_barrier.is_some() {
-        // The statements' programs have no barriers (`mapping::searched`): they would not
-        // describe this mapping's search.
-        return Err(diag::Error::file(
-            &m.path,
-            "the Coq statements cover programs without barriers, and this mapping's search places them",
-        ));
-    }
+    statements_cover(m)?;
     with_models(m, dir, |out, models, imports| {
         let text = mapping::print(m, models, evidence, imports)?;
         let obligations = obligations_name(m);

@@ -270,6 +270,14 @@ impl Program {
     /// skeleton under `model` and its guards, its events numbered as the runner numbers them.
     /// `Programs::of` gives the same program, up to numbering, as the source of a compilation.
     pub fn of_test(model: &Model, test: &Litmus) -> diag::Result<Program> {
+        Program::of_test_keyed(model, test).map(|(p, _)| p)
+    }
+
+    /// `of_test`, and the key in `test` of each event number.
+    pub(crate) fn of_test_keyed(
+        model: &Model,
+        test: &Litmus,
+    ) -> diag::Result<(Program, Vec<EventKey>)> {
         let test = &test.without_unused_locations();
         let skel = skeleton(model, test)?;
         let keys = execution_keys(&skel);
@@ -279,11 +287,12 @@ impl Program {
                 .expect("a key of the skeleton")
         };
         let (gread, gwrite) = guards(test, &skel, &keys, &number);
-        Ok(Program {
+        let program = Program {
             skeleton: embed(&skel, &number, keys.len()),
             gread,
             gwrite,
-        })
+        };
+        Ok((program, keys))
     }
 }
 

@@ -17,7 +17,7 @@ use std::collections::HashSet;
 
 use crate::diag::Result;
 use crate::isa::c::{ADDRESS_SPACES, C11_PLACEMENT, OPENCL_PLACEMENT};
-use crate::litmus::ast::Spanned;
+use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::c_ast::CThread;
 use crate::litmus::c_lower::Lowerer;
 use crate::litmus::cond::{self, Init};
@@ -35,7 +35,13 @@ const NAMES: TokenNames = &[
 ];
 
 /// Parse a C11 (`arch` = C11) or OpenCL test whose title is `name`.
-pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> Result<Litmus> {
+/// Also, per thread, where each instruction was written.
+pub(crate) fn parse(
+    src: &Source,
+    arch: Arch,
+    name: String,
+    layout: &Layout,
+) -> Result<(Litmus, Vec<Vec<Span>>)> {
     let init_items = cond::parse_init(src, layout.init)?;
     let asts = grammars::c_threads()
         .parse(layout.body.lo, src.slice(layout.body))
@@ -44,9 +50,11 @@ pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> 
     let init = cond::resolve_init(src, init_items, &names)?;
     let loc_tags = with_array_elements(&init, loc_tags(src, arch, &asts)?);
     let mut barrier_ids = Vec::new();
-    let mut threads = Vec::with_capacity(asts.len());
+    let (mut threads, mut spans) = (Vec::with_capacity(asts.len()), vec![]);
     for t in &asts {
-        threads.push(thread(src, arch, &init, &mut barrier_ids, t)?);
+        let (thread, written) = thread(src, arch, &init, &mut barrier_ids, t)?;
+        threads.push(thread);
+        spans.push(written);
     }
     let pointers: Vec<HashSet<String>> = asts
         .iter()
@@ -63,7 +71,7 @@ pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> 
         locations,
         filter,
     } = cond::parse_condition(src, layout.condition, &scope)?;
-    Ok(Litmus {
+    let test = Litmus {
         arch,
         name,
         init_mem: init.mem,
@@ -75,7 +83,8 @@ pub(crate) fn parse(src: &Source, arch: Arch, name: String, layout: &Layout) -> 
         condition,
         locations,
         filter,
-    })
+    };
+    Ok((test, spans))
 }
 
 fn thread_names(src: &Source, asts: &[CThread], layout: &Layout) -> Result<Vec<String>> {
@@ -106,7 +115,7 @@ fn thread(
     init: &Init,
     barrier_ids: &mut Vec<String>,
     t: &CThread,
-) -> Result<Thread> {
+) -> Result<(Thread, Vec<Span>)> {
     let placement = placement(src, arch, t)?;
     let mut params = HashSet::new();
     for p in &t.params {
@@ -118,14 +127,15 @@ fn thread(
             ));
         }
     }
-    let (code, unsequenced) =
+    let lowered =
         Lowerer::new(src, arch, init, barrier_ids, params).thread(&t.name.node, &t.body)?;
-    Ok(Thread {
+    let thread = Thread {
         name: t.name.node.clone(),
         placement,
-        code,
-        unsequenced,
-    })
+        code: lowered.code,
+        unsequenced: lowered.unsequenced,
+    };
+    Ok((thread, lowered.spans))
 }
 
 /// `@wg W, dev D` for OpenCL, `@cta C, gpu G` for C11 (either order; a missing one is 0).

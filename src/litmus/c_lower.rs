@@ -17,7 +17,7 @@
 //!   array declared in the initial state. A non-constant index becomes a branch per element
 //!   (`BranchIf idx == i` to an access of `x[i]`); an index outside the array skips the access.
 //!
-//! Owns: `Lowerer` (per-thread state), statement, expression, condition and address lowering.
+//! Owns: `Lowerer` (per-thread state), `Lowered`, statement, expression, condition and address lowering.
 //! Builtin calls are in `c_calls`. Uses `c_ast`, `program`, `cond` (arrays), `labels`, `source`.
 use std::collections::HashSet;
 
@@ -49,6 +49,14 @@ pub(crate) struct Addr {
     pub(crate) span: Span,
 }
 
+/// A thread body lowered: its code, the unsequenced operands in it and where each instruction
+/// of the code was written.
+pub(crate) struct Lowered {
+    pub(crate) code: Vec<Instr>,
+    pub(crate) unsequenced: Vec<Unsequenced>,
+    pub(crate) spans: Vec<Span>,
+}
+
 /// Per-thread lowering state.
 pub(crate) struct Lowerer<'a> {
     pub(crate) src: &'a Source,
@@ -62,6 +70,11 @@ pub(crate) struct Lowerer<'a> {
     pub(crate) globals: HashSet<String>,
     pub(crate) locals: HashSet<String>,
     pub(crate) code: Vec<Instr>,
+    /// Where each instruction of `code` was written: the innermost expression (or statement)
+    /// being lowered when it was emitted.
+    spans: Vec<Span>,
+    /// The innermost expression or statement being lowered.
+    at: Span,
     /// Operands of one operator lowered to code that accesses memory on both sides.
     unsequenced: Vec<Unsequenced>,
     pub(crate) labels: Labels,
@@ -88,6 +101,8 @@ impl<'a> Lowerer<'a> {
             globals,
             locals: HashSet::new(),
             code: Vec::new(),
+            spans: Vec::new(),
+            at: Span::new(0, 0),
             unsequenced: Vec::new(),
             labels: Labels::default(),
             fresh: 0,
@@ -95,17 +110,26 @@ impl<'a> Lowerer<'a> {
         }
     }
 
-    /// Lower a whole thread body: its code and the unsequenced operands in it.
-    pub(crate) fn thread(
-        mut self,
-        name: &str,
-        body: &[Stmt],
-    ) -> Result<(Vec<Instr>, Vec<Unsequenced>)> {
+    /// Lower a whole thread body: its code, the unsequenced operands in it and where each
+    /// instruction was written.
+    pub(crate) fn thread(mut self, name: &str, body: &[Stmt]) -> Result<Lowered> {
         for s in body {
             self.stmt(s)?;
         }
         self.labels.finish(self.src, name)?;
-        Ok((self.code, self.unsequenced))
+        Ok(Lowered {
+            code: self.code,
+            unsequenced: self.unsequenced,
+            spans: self.spans,
+        })
+    }
+
+    /// `lower()` with `at` the innermost span being lowered.
+    fn lowering_at<T>(&mut self, at: Span, lower: impl FnOnce(&mut Self) -> T) -> T {
+        let outer = std::mem::replace(&mut self.at, at);
+        let out = lower(self);
+        self.at = outer;
+        out
     }
 
     /// The values of the two operands of one operator, recorded as unsequenced when both
@@ -126,6 +150,7 @@ impl<'a> Lowerer<'a> {
 
     pub(crate) fn emit(&mut self, i: Instr) {
         self.code.push(i);
+        self.spans.push(self.at);
     }
 
     pub(crate) fn fresh_reg(&mut self) -> String {
@@ -141,6 +166,10 @@ impl<'a> Lowerer<'a> {
     // ------------------------------------------------------------ statements
 
     fn stmt(&mut self, s: &Stmt) -> Result<()> {
+        self.lowering_at(s.span, |this| this.stmt_here(s))
+    }
+
+    fn stmt_here(&mut self, s: &Stmt) -> Result<()> {
         match &s.kind {
             StmtKind::Decl { types, name, init } => self.decl(types, name, init.as_ref()),
             StmtKind::Assign { dst, value } => {
@@ -261,6 +290,10 @@ impl<'a> Lowerer<'a> {
 
     /// Evaluate `e`, putting its value where `want` says. `None` only for `Want::Discard`.
     pub(crate) fn eval(&mut self, e: &CExpr, want: Want) -> Result<Option<Expr>> {
+        self.lowering_at(e.span, |this| this.eval_here(e, want))
+    }
+
+    fn eval_here(&mut self, e: &CExpr, want: Want) -> Result<Option<Expr>> {
         match &e.kind {
             ExprKind::Call { name, args } => self.call(name, args, want, e.span),
             ExprKind::Unary(UnOp::Deref, a) => {

@@ -319,6 +319,75 @@ fn check_test_judges_a_given_test_and_writes_its_counterexamples() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// `check --test` holds a test to the searched class (issue 59): the untyped 3-event program
+/// under `opencl-ptx.map` (which declares `locations typed`) is refused with exit status 2, the
+/// condition it breaks and the plain read's line and column, and nothing is written; so is a
+/// program whose events are in no memory region. Without `locations typed` the same program is
+/// judged (and is a GnaRf counterexample).
+#[test]
+fn check_test_refuses_a_test_outside_the_searched_class() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-class-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    let (out, coq) = (dir.join("out"), dir.join("coq"));
+    let check = |map: &str, test: &str| {
+        mapcheck(&[
+            "check",
+            map,
+            "--test",
+            test,
+            "-o",
+            out.to_str().unwrap(),
+            "--coq",
+            coq.to_str().unwrap(),
+        ])
+    };
+    let untyped = "tests/data/search/opencl-ptx-untyped-3.litmus";
+    let (code, stdout, err) = check("mappings/opencl-ptx.map", untyped);
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(
+        err.contains("error: not in the searched class of mappings/opencl-ptx.map: locations are typed (`locations typed`)"),
+        "{err}"
+    );
+    assert!(err.contains(&format!("{untyped}:10:10")), "{err}");
+    assert!(
+        err.contains("no counterexample verdict and no refutation"),
+        "{err}"
+    );
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(!out.exists() && !coq.exists(), "nothing written");
+
+    std::fs::create_dir_all(&dir).unwrap();
+    let region = dir.join("region.litmus");
+    std::fs::write(
+        &region,
+        "OPENCL region\n{ [x] = 0; }\nP0@wg 0, dev 0 (int* x) {\n  *x = 1;\n  int r0 = *x;\n}\nexists (P0:r0 == 0)\n",
+    )
+    .unwrap();
+    let (code, _, err) = check("mappings/opencl-ptx.map", region.to_str().unwrap());
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("every event is in the search's memory region"),
+        "{err}"
+    );
+    assert!(err.contains("the initial write of `x`"), "{err}");
+
+    let untyped_map = dir.join("opencl-ptx-untyped.map");
+    let text = std::fs::read_to_string("mappings/opencl-ptx.map").unwrap();
+    assert!(
+        text.contains("\nlocations typed\n"),
+        "the mapping declares typed locations"
+    );
+    let root = std::env::current_dir().unwrap();
+    let text = text
+        .replace("\nlocations typed\n", "\n")
+        .replace("../models/", &format!("{}/models/", root.display()));
+    std::fs::write(&untyped_map, text).unwrap();
+    let (code, stdout, err) = check(untyped_map.to_str().unwrap(), untyped);
+    assert_eq!(code, 1, "{stdout}{err}");
+    assert!(stdout.contains("GnaRf: COUNTEREXAMPLE"), "{stdout}");
+    std::fs::remove_dir_all(&dir).ok();
+}
+
 /// `check --test` names the readings in text too: the 7-event Coherence test is no counterexample
 /// under the searched (default) reading, exit 0, and its compiled test is allowed exactly by the
 /// `dep-without-rmw` readings of the three PTX models.

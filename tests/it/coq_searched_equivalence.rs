@@ -3,7 +3,7 @@
 //!
 //! - **the statement**: `searched_on_b`, the boolean mirror `export-coq` writes into
 //!   `Obligations_<mapping>.v` (Coq proves it equivalent to `searched`: `searched_on_dec`), read
-//!   back from the file and evaluated by `support::searched`'s interpreter of `Dec.v`;
+//!   back from the file and evaluated by `coq::judge`, mapcheck's interpreter of `Dec.v`;
 //! - **the class**: the search's program space enumerated by brute force (`support::search_space`,
 //!   which `search_exhaustive.rs` holds to the SAT search), one program per renaming class; a
 //!   program is in the class when it is in that space with its locations typed where the mapping
@@ -22,7 +22,9 @@
 //! events: in the statement. (4) For each verdict, a few programs of (1) and (2) are decided by
 //! Coq itself (`vm_compute` on `searched_on_b`), which must agree with the interpreter. Mappings
 //! whose statement and class are the same (the known-bug variants of `rc11-ptx.map`) are compared
-//! once.
+//! once. On every program of (1) and (2), the judge `check --test` holds a test to
+//! (`coq::class::SearchedClass`: the same conditions, one by one) must give the statement's
+//! verdict.
 //!
 //! The CI tier compares (1) up to 2 events with the same edits and sample; the exhaustive tier
 //! up to `K` (docs/testing.md). `SEARCHED_EQUIVALENCE_K`, `…_EDITED`, `…_LARGER`, `…_SAMPLE`
@@ -35,6 +37,8 @@ use std::time::Instant;
 
 use rayon::prelude::*;
 
+use mapcheck::coq::class::SearchedClass;
+use mapcheck::coq::judge::{Input, Statement, Statements};
 use mapcheck::coq::program::{bprogram_literal, Program, Programs};
 use mapcheck::eval::{self, Base};
 use mapcheck::mapping::{self, Mapping};
@@ -46,7 +50,6 @@ use crate::support::search_space::{
     for_each_program, is_canonical, locations_typed, random_program, setting, to_litmus, Prog,
     Shape,
 };
-use crate::support::searched::{Input, Statement, Statements};
 use crate::support::tools::{self, Tool};
 
 const K: usize = 3;
@@ -90,6 +93,9 @@ const EVENT_SETS: [&str; 10] = ["R", "W", "M", "F", "BAR", "EF", "XF", "IW", "RM
 struct Judge {
     /// `searched_on_b`, compiled.
     statement: Statement,
+    /// The judge `check --test` holds a test to (`coq::class`), for a statement exported now
+    /// (`None` for one kept as data): it must give every program the statement's verdict.
+    class: Option<SearchedClass>,
     wf: ir::Model,
     /// The tags the models tell apart: every tag the source model reads, and the scope tags
     /// (`wf.cat` reads `sr` and `incl` off them). Not the ones the statement reads: a tag the
@@ -99,7 +105,7 @@ struct Judge {
 }
 
 impl Judge {
-    fn new(text: &str, m: &Mapping) -> Judge {
+    fn new(text: &str, m: &Mapping, exported_now: bool) -> Judge {
         let statements = Statements::read(text);
         let wf = coq::wf_model().expect("wf.cat");
         let told = |name: &str| {
@@ -112,6 +118,7 @@ impl Judge {
             .collect();
         Judge {
             statement: statements.compile("searched_on_b"),
+            class: exported_now.then(|| SearchedClass::new(m).expect("the searched class")),
             wf,
             tags,
         }
@@ -140,6 +147,19 @@ impl Judge {
     fn searched_given(&self, p: &Program, well_formed: bool) -> bool {
         let input = Judge::input(p, well_formed);
         self.statement.decide(&input)
+    }
+
+    /// A disagreement when `check --test`'s judge does not give `p` the statement's verdict
+    /// `searched`.
+    fn same_as_check(&self, p: &Program, searched: bool) -> Option<String> {
+        let class = self.class.as_ref()?;
+        (class.admits(p) != searched).then(|| {
+            format!(
+                "check --test's judge says {} where searched_on_b says {searched}: {}",
+                !searched,
+                bprogram_literal(p)
+            )
+        })
     }
 
     /// The conjuncts of `searched_on_b` that fail on `p`.
@@ -404,8 +424,13 @@ fn edits(judge: &Judge, p: &Program) -> Vec<(String, Program)> {
         for &r in &reads {
             for &w in &writes {
                 if r != e && !(p.gread.contains(&(r, e)) && p.gwrite.contains(&(w, e))) {
+                    let own = if rmw.contains(&(r, e)) {
+                        "its own RMW's read "
+                    } else {
+                        ""
+                    };
                     out.push((
-                        format!("{e} guarded by {r} reading {w}"),
+                        format!("{e} guarded by {own}{r} reading {w}"),
                         reguarded(p, e, Some((r, w))),
                     ));
                 }
@@ -582,9 +607,9 @@ struct Tally {
 }
 
 /// `searched` of `m`'s export (`text`, its obligations) against the class, as far as `sizes` say.
-fn compare(m: &Mapping, stem: &str, text: &str, sizes: &Sizes) -> Tally {
+fn compare(m: &Mapping, stem: &str, text: &str, exported_now: bool, sizes: &Sizes) -> Tally {
     let (k, edited, larger, count) = (sizes.k, sizes.edited, sizes.larger, sizes.sample);
-    let judge = Judge::new(text, m);
+    let judge = Judge::new(text, m, exported_now);
     let mut tally = Tally::default();
     // (1) every program of the space up to k events; the shapes of those in the class, and the
     // programs whose edits (2) are compared.
@@ -593,17 +618,21 @@ fn compare(m: &Mapping, stem: &str, text: &str, sizes: &Sizes) -> Tally {
     let mut picked: BTreeMap<(bool, bool), usize> = BTreeMap::new();
     for events in 1..=k {
         for_each_chunk_of_space(m, events, &mut |chunk| {
-            let judged: Vec<(Case, bool, Option<Vec<u16>>)> = chunk
+            let judged: Vec<(Case, bool, Option<Vec<u16>>, Option<String>)> = chunk
                 .par_iter()
                 .map(|p| {
                     let c = case(m, p);
                     let searched = judge.searched(&c.program);
                     let shape = (c.in_class && events <= edited).then(|| judge.shape(&c.program));
-                    (c, searched, shape)
+                    let check = judge.same_as_check(&c.program, searched);
+                    (c, searched, shape, check)
                 })
                 .collect();
-            for (c, searched, shape) in judged {
+            for (c, searched, shape, check) in judged {
                 tally.programs += 1;
+                tally
+                    .disagreements
+                    .extend(check.map(|d| format!("{stem}: {d}")));
                 if searched != c.in_class {
                     tally.disagreements.push(format!(
                         "{stem}: a {events}-event program of the space: searched {searched} (failing {:?}), in the class {}: {}",
@@ -640,18 +669,22 @@ fn compare(m: &Mapping, stem: &str, text: &str, sizes: &Sizes) -> Tally {
     }
     // (2) the edits, a chunk of programs at a time (an edit is a whole skeleton).
     for chunk in to_edit.chunks(256) {
-        let judged: Vec<(String, Program, bool, bool)> = chunk
+        let judged: Vec<(String, Program, bool, bool, Option<String>)> = chunk
             .par_iter()
             .flat_map(|p| edits(&judge, p))
             .map(|(what, q)| {
                 let well_formed = judge.well_formed(&q);
                 let searched = judge.searched_given(&q, well_formed);
                 let in_class = well_formed && shapes.contains(&judge.shape(&q));
-                (what, q, searched, in_class)
+                let check = judge.same_as_check(&q, searched);
+                (what, q, searched, in_class, check)
             })
             .collect();
         tally.edits += judged.len();
-        for (what, q, searched, in_class) in judged {
+        for (what, q, searched, in_class, check) in judged {
+            tally
+                .disagreements
+                .extend(check.map(|d| format!("{stem}: edit `{what}`: {d}")));
             if searched != in_class {
                 tally.disagreements.push(format!(
                     "{stem}: edit `{what}`: searched {searched} (failing {:?}), in the class {in_class}: {}",
@@ -741,7 +774,7 @@ fn statement_key(m: &Mapping, text: &str) -> String {
 /// the tags the statement reads.)
 #[test]
 fn the_comparison_finds_the_region_gap_of_d1d695e() {
-    assert_d1d695e_admits(1, "GLOBAL toggled on");
+    assert_old_statement_admits(D1D695E, "opencl-ptx", (1, 1), "GLOBAL toggled on");
 }
 
 /// Issue 59's sub-group gap in the same statement: two threads of one work-group in two
@@ -749,29 +782,46 @@ fn the_comparison_finds_the_region_gap_of_d1d695e() {
 #[test]
 #[ignore = "CI tier (scripts/test)"]
 fn the_comparison_finds_the_sub_group_gap_of_d1d695e() {
-    assert_d1d695e_admits(2, "each thread in a sub-group of its own");
+    let edit = "each thread in a sub-group of its own";
+    assert_old_statement_admits(D1D695E, "opencl-ptx", (2, 2), edit);
 }
 
-/// The comparison of d1d695e's `searched` of `opencl-ptx.map` over programs of up to `k` events
-/// and their edits finds an edit named `edit` that the statement admits and the class does not.
-fn assert_d1d695e_admits(k: usize, edit: &str) {
-    let m = mapping::load(Path::new("mappings/opencl-ptx.map")).expect("mapping loads");
-    let text = std::fs::read_to_string("tests/data/coq/searched-d1d695e/Obligations_opencl_ptx.v")
-        .expect("the old statement");
+/// The two gaps issue 40's review found, in the statement f8679c0 exported
+/// (`tests/data/coq/searched-f8679c0`): under `opencl-ptx.map`'s `locations typed`, a program
+/// that reads one location atomically and plainly is searched there and not in the class; and
+/// under `rc11-ptx-artifact.map`, an RMW whose write is guarded by its own read.
+#[test]
+fn the_comparison_finds_the_untyped_and_self_guarded_gaps_of_f8679c0() {
+    let untyped = "a 2-event program of the space";
+    assert_old_statement_admits(F8679C0, "opencl-ptx", (2, 0), untyped);
+    let self_guarded = "guarded by its own RMW's read";
+    assert_old_statement_admits(F8679C0, "rc11-ptx-artifact", (2, 2), self_guarded);
+}
+
+const D1D695E: &str = "tests/data/coq/searched-d1d695e";
+const F8679C0: &str = "tests/data/coq/searched-f8679c0";
+
+/// The comparison of the `searched` of `mappings/<map>.map` kept in `dir`, over programs of up
+/// to `k` events and the edits of those of up to `edited`, finds a program or edit whose
+/// description contains `what` that the statement admits and the class does not.
+fn assert_old_statement_admits(dir: &str, map: &str, (k, edited): (usize, usize), what: &str) {
+    let m = mapping::load(Path::new(&format!("mappings/{map}.map"))).expect("mapping loads");
+    let file = format!("{dir}/Obligations_{}.v", map.replace('-', "_"));
+    let text = std::fs::read_to_string(&file).expect("the old statement");
     let sizes = Sizes {
         k,
-        edited: k,
+        edited,
         larger: 0,
         sample: 0,
     };
-    let tally = compare(&m, "opencl-ptx-d1d695e", &text, &sizes);
+    let tally = compare(&m, &file, &text, false, &sizes);
     assert!(
         tally
             .disagreements
             .iter()
-            .any(|d| d.contains(edit) && d.contains("searched true")),
-        "no `{edit}` admitted: {:?}",
-        tally.disagreements
+            .any(|d| d.contains(what) && d.contains("searched true")),
+        "{file}: no `{what}` admitted: {:?}",
+        tally.disagreements.iter().take(5).collect::<Vec<_>>()
     );
 }
 
@@ -831,7 +881,7 @@ fn compare_every_mapping(k: usize) {
             sample: setting("SEARCHED_EQUIVALENCE_SAMPLE", SAMPLE),
         };
         let started = Instant::now();
-        let tally = compare(&m, &stem, &text, &sizes);
+        let tally = compare(&m, &stem, &text, true, &sizes);
         eprintln!(
             "{} ({} classes): {} programs of at most {} events ({} of them also built by Programs::of), {} edits of those of at most {} events, {} random programs of {} to {} events: {} disagreements ({:.1} s, {} threads)",
             path.display(),

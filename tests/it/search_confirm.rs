@@ -10,6 +10,7 @@
 //! lifted execution race-free, cannot find them.
 use std::path::Path;
 
+use mapcheck::coq::class::SearchedClass;
 use mapcheck::encode::Backend;
 use mapcheck::search::{self, Counterexample, NotOne, Options, TestVerdict};
 use mapcheck::{litmus, mapping, runner, Model};
@@ -43,8 +44,9 @@ const FIG11_MAPPINGS: [&str; 3] = [
 ];
 
 /// Every counterexample the search finds (M4 at 3, M1 at 4, B1 and Fig. 11's SC rows at 5),
-/// printed as the user gets it and read back, is confirmed as a counterexample to the same
-/// axiom, at the same size, with a cycle of that axiom on the lift.
+/// printed as the user gets it and read back, is in the searched class as `check --test` judges
+/// it, and is confirmed as a counterexample to the same axiom, at the same size, with a cycle of
+/// that axiom on the lift.
 #[test]
 fn a_counterexample_the_search_prints_is_confirmed_when_given_back() {
     for (map, bound) in [
@@ -62,9 +64,12 @@ fn a_counterexample_the_search_prints_is_confirmed_when_given_back() {
             .filter_map(|a| a.counterexample.as_ref())
             .collect();
         assert!(!found.is_empty(), "{map}: no counterexample at {bound}");
+        let class = SearchedClass::new(&m).expect("the searched class");
         for cx in found {
             let printed = litmus::print_c(&cx.found.source).expect("prints");
             let given = litmus::parse_str("given.litmus", &printed).expect("reads back");
+            let breaches = class.breaches(&m, &given).expect("judged");
+            assert!(breaches.is_empty(), "{map}: {breaches:?}\n{printed}");
             match verdict(map, &given, &cx.axiom) {
                 TestVerdict::Counterexample(c) => {
                     assert_eq!((c.bound, c.axiom.as_str()), (cx.bound, cx.axiom.as_str()));

@@ -6,5 +6,4 @@ pub mod expected;
 pub mod litmus;
 pub mod random;
 pub mod search_space;
-pub mod searched;
 pub mod tools;

@@ -1,21 +1,23 @@
 //! The boolean statements of an export, read back and evaluated: an interpreter of the Coq
 //! library's boolean operators (`proofs-export/lib/Dec.v`) over the `Definition …_b` texts that
-//! `export-coq` writes, so that a test can decide the exported `searched_on_b` (equivalent to
-//! `searched` by its `_dec` lemma) on millions of programs without running Coq on each.
+//! `export-coq` writes. `check --test` holds a test to `searched` with it (`coq::class`), and
+//! `tests/it/coq_searched_equivalence.rs` decides the exported `searched_on_b` (equivalent to
+//! `searched` by its `_dec` lemma) on millions of programs with it, without running Coq on each.
 //!
 //! A definition is read into terms, then compiled once (`Statements::compile`): every call of
 //! another definition inlined (the definitions do not recurse), every operator and execution
 //! field resolved. Sets are bit masks over the events `0..n` (`n` at most `MAX_EVENTS`),
 //! relations one mask per row; every operator is read as `Dec.v` defines it on `0..n` (the only
-//! part any check looks at). A name the interpreter does not know is an error, never a guess.
-//! `wf_consistent_b`, a chain of mirrors in `Mirror_wf.v`, is the one call it leaves to its
-//! caller (the tests use the evaluator on `models/wf.cat`, which `tests/it/coq_fidelity.rs` ties to
-//! that mirror).
-
+//! part any check looks at). A name the interpreter does not know is a bug in the export or
+//! here, never a guess: it panics. `wf_consistent_b`, a chain of mirrors in `Mirror_wf.v`, is the
+//! one call it leaves to its caller (who evaluates `models/wf.cat`, which
+//! `tests/it/coq_fidelity.rs` ties to that mirror).
+//!
+//! Owns: `Statements`, `Statement`, `Input`. Uses: `eval::Base` (the skeleton).
 use std::cell::Cell;
 use std::collections::HashMap;
 
-use mapcheck::eval::Base;
+use crate::eval::Base;
 
 /// The most events a statement is evaluated on (a set is a `u32`).
 pub const MAX_EVENTS: usize = 32;
@@ -50,9 +52,13 @@ struct Definition {
 /// What a boolean statement is evaluated on: a skeleton, its guards and the value of
 /// `wf_consistent_b`.
 pub struct Input<'a> {
+    /// The skeleton: every event of the program, with its tags and relations.
     pub base: &'a Base,
+    /// `(guard read, guarded event)` pairs (`grb`).
     pub gread: &'a [(usize, usize)],
+    /// `(guard write, guarded event)` pairs (`gwb`).
     pub gwrite: &'a [(usize, usize)],
+    /// The value of `wf_consistent_b` on the skeleton.
     pub wf_consistent: bool,
 }
 
@@ -190,6 +196,15 @@ fn sequence(toks: &[String], at: &mut usize) -> Term {
     }
 }
 
+/// The term `text` reads as.
+fn term(text: &str) -> Term {
+    let toks = tokens(text);
+    let mut at = 0;
+    let t = sequence(&toks, &mut at);
+    assert_eq!(at, toks.len(), "trailing tokens in {text}");
+    t
+}
+
 /// `(n : nat) (XB : bexec) (grb gwb : brel)` → `[n, XB, grb, gwb]`.
 fn parameters(text: &str) -> Vec<String> {
     text.split(['(', ')'])
@@ -228,15 +243,11 @@ impl Statements {
             }
             let typed = head[name.len()..].trim();
             let params = typed.rsplit_once(':').map_or("", |(p, _)| p);
-            let toks = tokens(body);
-            let mut at = 0;
-            let body = sequence(&toks, &mut at);
-            assert_eq!(at, toks.len(), "{name}: trailing tokens");
             defs.insert(
                 name,
                 Definition {
                     params: parameters(params),
-                    body,
+                    body: term(body),
                 },
             );
         }
@@ -253,9 +264,19 @@ impl Statements {
     /// `searched_on_b` takes them), compiled.
     pub fn compile(&self, name: &str) -> Statement {
         let def = self.def(name);
+        self.compile_term(name, &def.params, &def.body)
+    }
+
+    /// A body over `n XB grb gwb` (one condition of `searched_on_b`), compiled against these
+    /// definitions.
+    pub fn compile_body(&self, body: &str) -> Statement {
+        let params: Vec<String> = ["n", "XB", "grb", "gwb"].map(str::to_string).into();
+        self.compile_term(body, &params, &term(body))
+    }
+
+    fn compile_term(&self, what: &str, params: &[String], body: &Term) -> Statement {
         let mut guards = 0..;
-        let env: HashMap<String, Node> = def
-            .params
+        let env: HashMap<String, Node> = params
             .iter()
             .map(|p| {
                 let node = match p.as_str() {
@@ -266,9 +287,9 @@ impl Statements {
                 (p.clone(), node)
             })
             .collect();
-        assert!(guards.next() == Some(2), "{name}: two guard relations");
+        assert!(guards.next() == Some(2), "{what}: two guard relations");
         let mut fields = vec![];
-        let conjuncts = conjuncts(&def.body)
+        let conjuncts = conjuncts(body)
             .into_iter()
             .map(|t| self.node(t, &env, &mut fields))
             .collect();
@@ -344,6 +365,44 @@ impl Statement {
         (0..self.conjuncts.len())
             .filter(|&i| !boolean(eval.node(&self.conjuncts[i])))
             .collect()
+    }
+
+    /// The events named by the conjuncts that fail on `input` (a set that must be empty, the
+    /// pairs of a relation that must be empty: their first events, then their second); empty
+    /// when it holds or when what fails names no event (`wf_consistent_b`).
+    pub fn witnesses(&self, input: &Input) -> Vec<usize> {
+        let eval = Eval::new(self, input);
+        let mut events = vec![];
+        for c in self.conjuncts.iter().filter(|c| !boolean(eval.node(c))) {
+            witnesses(&eval, c, &mut events);
+        }
+        events
+    }
+}
+
+/// The events a failing conjunct names, added to `out` in order: those of the set it says is
+/// empty, or of the pairs of the relation it says is empty (their first events, then their
+/// second), or, for a conjunction, of each failing part.
+fn witnesses(eval: &Eval, t: &Node, out: &mut Vec<usize>) {
+    let mut add = |events: u32| {
+        let new = (0..eval.n).filter(|&x| events >> x & 1 == 1 && !out.contains(&x));
+        let new: Vec<usize> = new.collect();
+        out.extend(new);
+    };
+    match t {
+        Node::And(parts) => {
+            for p in parts.iter().filter(|p| !boolean(eval.node(p))) {
+                witnesses(eval, p, out);
+            }
+        }
+        Node::Apply(Op::SetEmpty, args) => add(set(eval.node(&args[1]))),
+        Node::Apply(Op::Empty, args) => {
+            let r = rel(eval.node(&args[1]));
+            let pairs = (0..eval.n).filter(|&x| r[x] & eval.all() != 0);
+            add(pairs.clone().fold(0, |acc, x| acc | 1 << x));
+            add(pairs.fold(0, |acc, x| acc | r[x] & eval.all()));
+        }
+        _ => {}
     }
 }
 
