@@ -3,8 +3,10 @@
 //!
 //! A read may return any value its location can hold (`Domain`); the trace records the events the
 //! thread performs, their values and dependencies, and the final registers. Loops are unrolled: an
-//! instruction executed more than `unroll` times ends the path, which is then dropped (the thread
-//! would still be spinning). Which reads are actually justified is decided later, by `rf`.
+//! instruction executed more than `unroll` times ends the path, which is then no trace (the thread
+//! would still be spinning), but its events were performed: `for_each_path` hands them on, so
+//! that the value domain counts the writes of a thread that spins until another thread writes.
+//! Which reads are actually justified is decided later, by `rf`.
 use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::{Error, Result};
@@ -99,6 +101,15 @@ pub(crate) fn for_each_trace(
     ctx: &ThreadContext,
     f: &mut dyn FnMut(Trace) -> Result<()>,
 ) -> Result<()> {
+    for_each_path(ctx, f, &mut |_| {})
+}
+
+/// `for_each_trace`, and `cut` on the events of every path the unroll bound ends.
+pub(crate) fn for_each_path(
+    ctx: &ThreadContext,
+    f: &mut dyn FnMut(Trace) -> Result<()>,
+    cut: &mut dyn FnMut(&[TraceEvent]),
+) -> Result<()> {
     let labels = label_positions(ctx.thread)?;
     let start = Path {
         pc: 0,
@@ -130,6 +141,7 @@ pub(crate) fn for_each_trace(
         }
         path.visits[path.pc] += 1;
         if path.visits[path.pc] > ctx.unroll {
+            cut(&path.events);
             continue;
         }
         let (pc, before) = (path.pc, path.events.len());

@@ -49,6 +49,7 @@ mod mapping_verdicts;
 mod oracle_agreement;
 mod repair;
 mod runner_limits;
+mod runner_loops;
 mod runner_semantics;
 mod search_confirm;
 mod search_cycles;

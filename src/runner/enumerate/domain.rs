@@ -11,7 +11,7 @@ use crate::exec::EventKind;
 use crate::ir::CoKind;
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target};
 use crate::runner::bound;
-use crate::runner::traces::{for_each_trace, Domain, ThreadContext, Trace};
+use crate::runner::traces::{for_each_path, for_each_trace, Domain, ThreadContext, Trace, TraceEvent};
 use crate::runner::Options;
 use crate::vocab::Tag;
 
@@ -122,6 +122,11 @@ impl Threads<'_> {
         domain: &Domain,
         f: &mut dyn FnMut(Trace) -> Result<()>,
     ) -> Result<()> {
+        self.with_context(t, domain, |ctx| for_each_trace(ctx, f))
+    }
+
+    /// `f` given what the trace generator needs for thread `t` under `domain`.
+    fn with_context<T>(&self, t: usize, domain: &Domain, f: impl FnOnce(&ThreadContext) -> T) -> T {
         let index = |l: &str| self.mem.index(self.test, l);
         let address = |l: &str| self.mem.address(self.test, l);
         let tags = |l: usize| self.mem.tags[l].clone();
@@ -132,7 +137,7 @@ impl Threads<'_> {
             .filter(|(i, _, _)| *i == t)
             .map(|(_, r, v)| (r.clone(), *v))
             .collect();
-        let ctx = ThreadContext {
+        f(&ThreadContext {
             thread: &self.test.threads[t],
             loc_index: &index,
             address_index: &address,
@@ -141,19 +146,23 @@ impl Threads<'_> {
             unroll: self.opts.unroll,
             domain,
             barrier_fences: self.barrier_fences,
-        };
-        for_each_trace(&ctx, f)
+        })
     }
 
-    /// One pass over each thread's traces under `domain`.
+    /// One pass over each thread's paths under `domain`: its traces, and the paths the unroll
+    /// bound cuts.
     pub(super) fn summaries(&self, domain: &Domain) -> Result<Vec<Summary>> {
         (0..self.test.threads.len())
             .map(|t| {
-                let mut summary = Summary::default();
-                self.for_each_trace(t, domain, &mut |trace| {
-                    summary.add(&trace);
-                    Ok(())
+                let (mut summary, mut cut) = (Summary::default(), Reached::default());
+                self.with_context(t, domain, |ctx| {
+                    let mut trace = |trace: Trace| {
+                        summary.add(&trace);
+                        Ok(())
+                    };
+                    for_each_path(ctx, &mut trace, &mut |events| cut.add(events))
                 })?;
+                summary.reached.merge(cut);
                 Ok(summary)
             })
             .collect()
@@ -166,14 +175,45 @@ pub(super) struct Summary {
     /// The `(location, value)` pairs some trace reads, and those some trace writes.
     reads: BTreeSet<(usize, i64)>,
     writes: BTreeSet<(usize, i64)>,
-    /// The most writes one trace performs, and the number of traces.
-    trace_writes: usize,
+    /// The number of traces.
     pub(super) traces: usize,
+    /// What every path writes, traces and the paths the unroll bound cuts alike.
+    reached: Reached,
+}
+
+/// The writes of a thread's paths, complete or cut by the unroll bound: a thread that spins
+/// until another writes a value performs its writes before it spins, and the other thread's
+/// write may need them.
+#[derive(Default)]
+struct Reached {
+    /// The `(location, value)` pairs some path writes.
+    writes: BTreeSet<(usize, i64)>,
+    /// The most writes one path performs.
+    path_writes: usize,
+}
+
+impl Reached {
+    fn add(&mut self, events: &[TraceEvent]) {
+        let written = events.iter().filter_map(|e| match (e.kind, e.loc) {
+            (EventKind::Write, Some(l)) => Some((l, e.value)),
+            _ => None,
+        });
+        let mut count = 0;
+        for w in written {
+            self.writes.insert(w);
+            count += 1;
+        }
+        self.path_writes = self.path_writes.max(count);
+    }
+
+    fn merge(&mut self, other: Reached) {
+        self.writes.extend(other.writes);
+        self.path_writes = self.path_writes.max(other.path_writes);
+    }
 }
 
 impl Summary {
     pub(super) fn add(&mut self, trace: &Trace) {
-        let mut writes = 0;
         for e in &trace.events {
             match (e.kind, e.loc) {
                 (EventKind::Read, Some(l)) => {
@@ -181,12 +221,11 @@ impl Summary {
                 }
                 (EventKind::Write, Some(l)) => {
                     self.writes.insert((l, e.value));
-                    writes += 1;
                 }
                 _ => {}
             }
         }
-        self.trace_writes = self.trace_writes.max(writes);
+        self.reached.add(&trace.events);
         self.traces += 1;
     }
 }
@@ -200,10 +239,13 @@ pub(super) struct Prepared {
 
 /// The value domain; an error when the bound from the code exceeds the limit and so do the traces.
 ///
-/// The domain holds initial values and stored constants, then values propagated through thread
-/// traces. A value needing a chain of k writes (each reading the previous one's value) appears
+/// The domain holds initial values and stored constants, then values propagated through every
+/// path of every thread, complete or cut by the unroll bound (a thread that spins until another
+/// thread writes 2 performs its own writes first, and the other's write of 2 may need them: the
+/// domain grown from complete traces alone missed such values and gave a wrong "Never", issue
+/// 60). A value needing a chain of k writes (each reading the previous one's value) appears
 /// after k rounds, and no execution has more writes than the sum over threads of the most one
-/// trace performs (traces only grow with the domain), so that many rounds over-approximate every
+/// path performs (paths only grow with the domain), so that many rounds over-approximate every
 /// realisable value. Reads of values no write of the execution produces are discarded later by
 /// `rf`, so over-approximation costs time, never precision. The bounds grow with the domain too,
 /// so they are checked before each round goes through the traces.
@@ -232,10 +274,10 @@ pub(super) fn prepare(threads: &Threads, coherence: CoKind) -> Result<Prepared> 
         let summaries = threads.summaries(&domain)?;
         round += 1;
         let mut next = domain.clone();
-        for &(l, v) in summaries.iter().flat_map(|s| &s.writes) {
+        for &(l, v) in summaries.iter().flat_map(|s| &s.reached.writes) {
             next[l].insert(v);
         }
-        let writes: usize = summaries.iter().map(|s| s.trace_writes).sum();
+        let writes: usize = summaries.iter().map(|s| s.reached.path_writes).sum();
         if next == domain || round > writes {
             return Ok(Prepared {
                 domain,
