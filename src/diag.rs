@@ -181,7 +181,7 @@ impl Error {
         let mut out = NoColor::new(Vec::new());
         let config = term::Config::default();
         match (&self.source, &self.span) {
-            (Some(src), Some(span)) if self.echo_line => {
+            (Some(src), Some(span)) if self.echo_line && !long_line(src, span) => {
                 let file = SimpleFile::new(self.path.clone(), src.clone());
                 let d = Diagnostic::error()
                     .with_message(&self.message)
@@ -193,7 +193,7 @@ impl Error {
             }
             _ => {
                 let mut s = format!("error: {self}\n");
-                if let (false, Some(src), Some(span)) = (self.echo_line, &self.source, &self.span) {
+                if let (Some(src), Some(span)) = (&self.source, &self.span) {
                     s.push_str(&format!("  = at `{}`\n", clipped(&src[span.clone()])));
                 }
                 for n in &self.notes {
@@ -203,6 +203,17 @@ impl Error {
             }
         }
     }
+}
+
+/// Whether the line `span` starts on is too long to echo whole (`MAX_LINE` bytes): the
+/// diagnostic then shows the span's text, cut, instead of the line.
+fn long_line(src: &str, span: &Range<usize>) -> bool {
+    const MAX_LINE: usize = 240;
+    let start = src[..span.start].rfind('\n').map_or(0, |i| i + 1);
+    let end = src[span.start..]
+        .find('\n')
+        .map_or(src.len(), |i| span.start + i);
+    end - start > MAX_LINE
 }
 
 /// At most `MAX_ECHO` characters of `text`, an ellipsis marking any cut.
@@ -226,10 +237,23 @@ impl std::fmt::Display for Error {
 impl std::error::Error for Error {}
 
 /// Read a file, turning an I/O failure into an `Error`.
+/// At most `MAX_INPUT_BYTES` are read: a larger file (or an endless one, `/dev/zero`) is refused
+/// after one byte more, never read whole.
 pub(crate) fn read_source(path: &std::path::Path) -> Result<Arc<str>> {
+    use std::io::Read as _;
     let shown = path.display().to_string();
-    let bytes =
-        std::fs::read(path).map_err(|e| Error::file(&shown, format!("cannot read file: {e}")))?;
+    let cannot = |e: std::io::Error| Error::file(&shown, format!("cannot read file: {e}"));
+    let file = std::fs::File::open(path).map_err(cannot)?;
+    let mut bytes = vec![];
+    file.take(MAX_INPUT_BYTES as u64 + 1)
+        .read_to_end(&mut bytes)
+        .map_err(cannot)?;
+    if bytes.len() > MAX_INPUT_BYTES {
+        return Err(Error::file(
+            &shown,
+            format!("the file has more than the {MAX_INPUT_BYTES} bytes a file may have"),
+        ));
+    }
     source_text(&shown, bytes)
 }
 
@@ -314,6 +338,30 @@ mod tests {
         assert_eq!(e.line_col(), Some((2, 2 + 3 * 500)));
         let flat: Arc<str> = Arc::from("(po) ".repeat(10_000));
         assert!(check_input_limits("flat.cat", &flat, &flat).is_ok());
+    }
+
+    /// Issue 60: a file over the limit is read only one byte past it (`/dev/zero` ends at
+    /// once), and a diagnostic on a very long line shows the span, cut, not the line.
+    #[test]
+    fn inputs_are_read_to_the_limit_and_long_lines_are_not_echoed() {
+        let dir = tempfile::tempdir().unwrap();
+        let big = dir.path().join("big.cat");
+        std::fs::write(&big, vec![b' '; MAX_INPUT_BYTES + 1]).unwrap();
+        let e = read_source(&big).unwrap_err();
+        assert!(e.message.contains("more than the"), "{}", e.message);
+        #[cfg(unix)]
+        {
+            let e = read_source(std::path::Path::new("/dev/zero")).unwrap_err();
+            assert!(e.message.contains("more than the"), "{}", e.message);
+        }
+        let line: Arc<str> = Arc::from(format!("let a = {}x", "po | ".repeat(100_000)));
+        let at = line.len() - 1;
+        let shown = Error::at("long.cat", &line, at..at + 1, "unknown name `x`").render();
+        assert!(shown.len() < 1_000, "{} bytes", shown.len());
+        assert!(
+            shown.contains("long.cat:1:") && shown.contains("`x`"),
+            "{shown}"
+        );
     }
 
     #[test]

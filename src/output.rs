@@ -97,6 +97,33 @@ pub fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> Result<()> {
     }
 }
 
+/// Whether paths `a` and `b`, which need not exist yet, name one place: their nearest existing
+/// ancestors resolved (symbolic links followed) and the rest compared as written.
+pub(crate) fn same_place(a: &Path, b: &Path) -> bool {
+    resolved(a) == resolved(b)
+}
+
+/// `path` with its nearest existing ancestor canonicalized.
+fn resolved(path: &Path) -> std::path::PathBuf {
+    let absolute = std::path::absolute(path).unwrap_or_else(|_| path.to_path_buf());
+    let mut existing = absolute.as_path();
+    let mut rest = vec![];
+    while !existing.exists() {
+        match (existing.parent(), existing.file_name()) {
+            (Some(parent), Some(name)) => {
+                rest.push(name.to_os_string());
+                existing = parent;
+            }
+            _ => return absolute,
+        }
+    }
+    let mut out = existing
+        .canonicalize()
+        .unwrap_or_else(|_| existing.to_path_buf());
+    out.extend(rest.iter().rev());
+    out
+}
+
 /// Refuse, before any work, a path that exists and is not a directory (where a run will put
 /// directories of its own), or a place this process cannot write into: the directory if it
 /// exists, else the nearest directory above it, where the run would create it. Creates nothing
@@ -212,8 +239,13 @@ impl OutputDir {
     pub(crate) fn claim(dir: &Path) -> Result<OutputDir> {
         OutputDir::check(dir)?;
         std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create directory", e))?;
+        // A run wrote here before only if its lock or manifest is here: temporary files are
+        // swept only then (a user's own `.mapcheck-tmp-*` files elsewhere are not mapcheck's).
+        let ours = [LOCK, MANIFEST].iter().any(|f| dir.join(f).exists());
         let lock = lock(dir)?;
-        sweep_temporary_files(dir)?;
+        if ours {
+            sweep_temporary_files(dir)?;
+        }
         let manifest = dir.join(MANIFEST);
         if let Ok(listed) = std::fs::read_to_string(&manifest) {
             for name in listed.lines().filter(|l| !l.starts_with('#')) {
@@ -263,15 +295,20 @@ impl OutputDir {
     }
 }
 
-/// `dir`'s `LOCK`, locked by this process; an error when another run holds it.
+/// `dir`'s `LOCK`, locked by this process; an error when another run holds it. A lock that is
+/// a symbolic link is not followed (the open fails).
 fn lock(dir: &Path) -> Result<std::fs::File> {
     let path = dir.join(LOCK);
-    let file = std::fs::OpenOptions::new()
-        .create(true)
-        .truncate(false)
-        .write(true)
+    let mut options = std::fs::OpenOptions::new();
+    options.create(true).truncate(false).write(true);
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::OpenOptionsExt as _;
+        options.custom_flags(libc::O_NOFOLLOW);
+    }
+    let file = options
         .open(&path)
-        .map_err(|e| io_error(&path, "create", e))?;
+        .map_err(|e| io_error(&path, "create (a lock file that is not a symbolic link)", e))?;
     match file.try_lock() {
         Ok(()) => Ok(file),
         Err(std::fs::TryLockError::WouldBlock) => Err(Error::file(
@@ -353,6 +390,30 @@ mod tests {
             let e = OutputDir::claim(&link).unwrap_err();
             assert!(e.message.contains("symbolic link"), "{}", e.message);
         }
+    }
+
+    /// Issue 60: a `.mapcheck-lock` planted as a symbolic link is not followed (no file is
+    /// created where it points), and a user's own `.mapcheck-tmp-*` files in a directory
+    /// mapcheck never wrote (no lock, no manifest) are not swept.
+    #[test]
+    fn a_planted_lock_link_is_not_followed_and_foreign_temporary_files_stay() {
+        let tmp = tempfile::tempdir().unwrap();
+        #[cfg(unix)]
+        {
+            let dir = tmp.path().join("planted");
+            std::fs::create_dir(&dir).unwrap();
+            let target = tmp.path().join("target-of-the-link");
+            std::os::unix::fs::symlink(&target, dir.join(LOCK)).unwrap();
+            let e = OutputDir::claim(&dir).unwrap_err();
+            assert!(e.message.contains("not a symbolic link"), "{}", e.message);
+            assert!(!target.exists(), "the link was followed");
+        }
+        let users = tmp.path().join("users");
+        std::fs::create_dir(&users).unwrap();
+        let own = users.join(format!("{TEMPORARY}notes"));
+        std::fs::write(&own, "the user's").unwrap();
+        drop(OutputDir::claim(&users).unwrap());
+        assert!(own.exists(), "a foreign temporary file was swept");
     }
 
     #[test]

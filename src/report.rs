@@ -632,9 +632,18 @@ fn check_output_directories(
         output::check_directory(dir)?;
     }
     for axiom in axioms {
-        OutputDir::check(&counterexample_dir(out, mapping, axiom))?;
+        let files = counterexample_dir(out, mapping, axiom);
+        OutputDir::check(&files)?;
         if let Some(dir) = coq {
-            OutputDir::check(&crate::coq::refutation_dir(dir, mapping, axiom))?;
+            let refutation = crate::coq::refutation_dir(dir, mapping, axiom);
+            if output::same_place(&files, &refutation) {
+                return Err(Error::file(
+                    refutation.display().to_string(),
+                    "is both the counterexample's directory (-o) and its refutation's (--coq): the Coq export would replace the counterexample's files",
+                )
+                .with_note("give --coq another directory than -o"));
+            }
+            OutputDir::check(&refutation)?;
         }
     }
     Ok(())

@@ -99,17 +99,19 @@ pub fn emit(o: &EmitOptions) -> Result<Emitted> {
         source: source_judge,
     };
     let selection = outcome::select(&test, &judges)?;
-    let judgement_path = o.output.join(JUDGEMENT_FILE);
-    let (files, optcheck) = match o.target {
-        Target::OpenCl => (opencl::write(&selection.test, &params, &o.output)?, None),
+    // The directory stays held (locked) until the judgement and optcheck's files are written.
+    let (mut files, mut held, optcheck) = match o.target {
+        Target::OpenCl => {
+            let (files, held) = opencl::write(&selection.test, &params, &o.output)?;
+            (files, held, None)
+        }
         Target::Cuda => {
-            let files = cuda::emit(&selection.test, &params, &o.output)?;
-            (files, Some(check_sass(&o.output)?))
+            let (files, held) = cuda::emit_held(&selection.test, &params, &o.output)?;
+            (files, held, Some(check_sass(&o.output)?))
         }
     };
-    crate::output::write_file(&judgement_path, selection.judgement.to_json())?;
-    let mut files = files;
-    files.push(judgement_path);
+    files.push(held.write(JUDGEMENT_FILE, selection.judgement.to_json())?);
+    drop(held);
     Ok(Emitted {
         selection,
         files,

@@ -29,6 +29,7 @@ pub mod optcheck;
 mod thread;
 
 pub use events::{events, tag_of, Access, AtomOp, Event, Fence, Op, Scope, Sem, Strength};
+pub(crate) use harness::emit_held;
 pub use harness::{emit, Harness, KERNEL_FILE};
 pub use host::{module_for, run, Module, Run};
 pub use kernel::{CLASSIFY_KERNEL, INIT_KERNEL, TEST_KERNEL};

@@ -54,7 +54,9 @@ pub(crate) fn load_checked<H>(
 
 /// A harness directory: `test.litmus`, `params.toml` and the kernel file. `later` names the
 /// files other steps write into it (`gpu emit`'s judgement, `gpu run --tune`, optcheck), listed as this run's so that the
-/// next `gpu emit` into the directory removes them with the rest.
+/// next `gpu emit` into the directory removes them with the rest. The directory is returned
+/// still held, so that `gpu emit` writes its judgement and optcheck's files under the same
+/// lock (issue 60: a second run claimed it in between and swept a file being written).
 pub(crate) fn write_dir(
     dir: &Path,
     test: &Litmus,
@@ -62,7 +64,7 @@ pub(crate) fn write_dir(
     kernel_file: &str,
     kernel: &str,
     later: &[&str],
-) -> Result<Vec<PathBuf>> {
+) -> Result<(Vec<PathBuf>, OutputDir)> {
     let mut out = OutputDir::claim(dir)?;
     for name in [TUNED_FILE, JUDGEMENT_FILE]
         .iter()
@@ -76,10 +78,11 @@ pub(crate) fn write_dir(
         (PARAMS_FILE, params.to_toml()),
         (kernel_file, kernel.to_string()),
     ];
-    files
+    let written = files
         .into_iter()
         .map(|(name, text)| out.write(name, text))
-        .collect()
+        .collect::<Result<_>>()?;
+    Ok((written, out))
 }
 
 /// A test in the syntax it was written in.

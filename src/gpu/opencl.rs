@@ -13,6 +13,8 @@ mod thread;
 
 use std::path::{Path, PathBuf};
 
+use crate::output::OutputDir;
+
 pub use host::run;
 pub use kernel::kernel_source;
 
@@ -64,8 +66,12 @@ impl Harness {
     }
 }
 
-/// Write the OpenCL harness of `test` (its condition already selected) into `dir`.
-pub(crate) fn write(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
+/// Write the OpenCL harness of `test` (its condition already selected) into `dir`, returned held.
+pub(crate) fn write(
+    test: &Litmus,
+    params: &Params,
+    dir: &Path,
+) -> Result<(Vec<PathBuf>, OutputDir)> {
     let harness = Harness::new(&dir.display().to_string(), test.clone())?;
     write_dir(dir, test, params, KERNEL_FILE, &harness.kernel, &[])
 }

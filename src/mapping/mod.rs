@@ -169,7 +169,35 @@ fn model_path(
         return Err(at(format!("no model file `{}`", full.display()))
             .with_note("model paths are relative to the mapping file"));
     }
+    let roots = model_roots(dir);
+    let inside = std::fs::canonicalize(&full).is_ok_and(|f| roots.iter().any(|r| f.starts_with(r)));
+    if !inside || full.extension().is_none_or(|e| e != "cat") {
+        let shown: Vec<String> = roots.iter().map(|r| r.display().to_string()).collect();
+        return Err(at(format!(
+            "`{}` is not a `.cat` file in the places a mapping may name models in",
+            full.display()
+        ))
+        .with_note(format!(
+            "those are the mapping's directory and the one above it (`mappings/` beside `models/`), the current directory and mapcheck's models (here: {}); a mapping is data, and mapcheck reads no other file it names (decision 015)",
+            shown.join(", ")
+        )));
+    }
     Ok(full)
+}
+
+/// Where a mapping in `dir` may name model files: under its own directory or the one above it
+/// (unless that is the file system's root), the current directory or mapcheck's `models/`,
+/// symbolic links followed.
+fn model_roots(dir: &Path) -> Vec<PathBuf> {
+    let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
+    let current = std::env::current_dir().unwrap_or_default();
+    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let above = dir.parent().filter(|p| p.parent().is_some());
+    [Some(dir.as_path()), above, Some(&current), Some(&models)]
+        .into_iter()
+        .flatten()
+        .filter_map(|d| std::fs::canonicalize(d).ok())
+        .collect()
 }
 
 /// Each variant a mapping reads its target model with must be one the model tests.

@@ -257,6 +257,13 @@ pub fn render_merged(m: &Merged) -> String {
         },
         m.dir.display()
     );
+    if !m.present.is_empty() {
+        s.push_str(
+            "  (a result's SHA-256 digest detects a change made after it was written, unless the \
+             digest was recomputed too; it is not a signature: whoever can write the directory \
+             can edit a result and recompute it)\n",
+        );
+    }
     for a in &m.axioms {
         if let Some(cx) = &a.counterexample {
             s.push_str(&cx.text);

@@ -189,12 +189,7 @@ pub fn merge_dir(
     if !how.run_missing || todo.is_empty() {
         return one_build(&loaded, how).map(|()| merge(&loaded));
     }
-    let mapping = crate::mapping::load(Path::new(&plan.mapping)).map_err(|e| {
-        e.with_note(format!(
-            "the shards in {} name this mapping; run merge where they ran",
-            dir.display()
-        ))
-    })?;
+    let mapping = plan_mapping(dir, &plan.mapping)?;
     let opts = Options {
         stop: stop.clone(),
         ..plan.options.clone()
@@ -225,6 +220,30 @@ pub fn merge_dir(
     }
     let loaded = load(dir)?;
     one_build(&loaded, how).map(|()| merge(&loaded))
+}
+
+/// The mapping a shard directory's plan names, loaded for `merge --run-missing`: a `.map` file
+/// under the current directory only (the plan is data from the shard directory, and no digest
+/// covers its path), its diagnostics echoing only their spans.
+fn plan_mapping(dir: &Path, named: &str) -> Result<Mapping> {
+    let note = format!(
+        "the shards in {} name this mapping; run merge where they ran",
+        dir.display()
+    );
+    let path = Path::new(named);
+    let current = std::env::current_dir().and_then(std::fs::canonicalize);
+    let inside = match (std::fs::canonicalize(path), current) {
+        (Ok(file), Ok(current)) => file.starts_with(current),
+        _ => false,
+    };
+    if !inside || path.extension().is_none_or(|e| e != "map") {
+        return Err(Error::file(
+            named,
+            "the shards' plan names a mapping that is not a `.map` file under the current directory: merge runs no other",
+        )
+        .with_note(note));
+    }
+    crate::mapping::load(path).map_err(|e| e.with_note(note))
 }
 
 /// How `merge_dir` merges.

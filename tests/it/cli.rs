@@ -388,6 +388,65 @@ fn check_test_refuses_a_test_outside_the_searched_class() {
     std::fs::remove_dir_all(&dir).ok();
 }
 
+/// A mapping is data: its `source` and `target` lines may name `.cat` files under the mapping's
+/// directory or the one above it, the current directory or mapcheck's `models/` only. One naming
+/// `/etc/passwd`, or a `.cat` file two directories up, is refused at that line without a byte of
+/// the file echoed (issue 60).
+#[test]
+fn a_mapping_names_no_model_outside_its_places() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("a").join("m");
+    std::fs::create_dir_all(&dir).unwrap();
+    std::fs::write(tmp.path().join("outside.cat"), "secret first line\n").unwrap();
+    let text = std::fs::read_to_string("mappings/rc11-ptx.map").unwrap();
+    for named in ["/etc/passwd", "../../outside.cat"] {
+        let map = dir.join("evil.map");
+        std::fs::write(
+            &map,
+            text.replace("\"../models/rc11-scoped.cat\"", &format!("{named:?}")),
+        )
+        .unwrap();
+        let (code, out, err) = mapcheck(&["check", map.to_str().unwrap(), "--bound", "2"]);
+        assert_eq!(code, 2, "{out}{err}");
+        assert!(
+            err.contains("is not a `.cat` file in the places a mapping may name models in"),
+            "{err}"
+        );
+        assert!(!err.contains("secret") && !err.contains("root:"), "{err}");
+    }
+}
+
+/// A mapping whose file name is a Coq identifier (`m2.map`) names its counterexample directory
+/// and its refutation directory alike (`m2-Coherence`): `-o D --coq D` is refused before the
+/// search, and nothing is written (the Coq export once replaced the reported files, issue 60).
+#[test]
+fn one_directory_for_counterexamples_and_refutations_is_refused() {
+    let tmp = tempfile::tempdir().unwrap();
+    let root = std::env::current_dir().unwrap();
+    let text = std::fs::read_to_string("mappings/known-bugs/m2-release-store-relaxed.map")
+        .unwrap()
+        .replace("../../models/", &format!("{}/models/", root.display()));
+    let map = tmp.path().join("m2.map");
+    std::fs::write(&map, text).unwrap();
+    let out = tmp.path().join("out");
+    let (code, stdout, err) = mapcheck(&[
+        "check",
+        map.to_str().unwrap(),
+        "--bound",
+        "3",
+        "-o",
+        out.to_str().unwrap(),
+        "--coq",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 2, "{stdout}{err}");
+    assert!(
+        err.contains("is both the counterexample's directory (-o) and its refutation's (--coq)"),
+        "{err}"
+    );
+    assert!(!out.exists(), "nothing written");
+}
+
 /// `check --test` names the readings in text too: the 7-event Coherence test is no counterexample
 /// under the searched (default) reading, exit 0, and its compiled test is allowed exactly by the
 /// `dep-without-rmw` readings of the three PTX models.

@@ -116,8 +116,15 @@ fn failures(tests: &[(String, Litmus)]) -> (Vec<String>, usize) {
         })
         .collect();
     let over_limit = |f: &String| f.contains("does not run: more than");
-    let compared = judged.iter().filter(|f| !f.as_ref().is_some_and(over_limit)).count();
-    let failed = judged.into_iter().flatten().filter(|f| !over_limit(f)).collect();
+    let compared = judged
+        .iter()
+        .filter(|f| !f.as_ref().is_some_and(over_limit))
+        .count();
+    let failed = judged
+        .into_iter()
+        .flatten()
+        .filter(|f| !over_limit(f))
+        .collect();
     (failed, compared)
 }
 
@@ -139,9 +146,11 @@ fn shipped_loop_tests() -> Vec<(String, Litmus)> {
         .into_iter()
         .filter_map(|p| {
             let test = litmus::parse_file(&p).ok()?;
-            let branches = test.threads.iter().flat_map(|t| &t.code).any(|i| {
-                matches!(i, litmus::Instr::Goto(_) | litmus::Instr::BranchIf { .. })
-            });
+            let branches = test
+                .threads
+                .iter()
+                .flat_map(|t| &t.code)
+                .any(|i| matches!(i, litmus::Instr::Goto(_) | litmus::Instr::BranchIf { .. }));
             branches.then(|| (p.display().to_string(), test))
         })
         .collect()
@@ -181,7 +190,10 @@ fn every_shipped_loop_test_shows_the_same_states_under_a_tautology() {
     assert!(tests.len() >= 20, "only {} shipped loop tests", tests.len());
     let (failed, compared) = failures(&tests);
     assert!(failed.is_empty(), "{}", failed.join("\n"));
-    assert!(compared >= 20, "only {compared} (test, model) pairs compared");
+    assert!(
+        compared >= 20,
+        "only {compared} (test, model) pairs compared"
+    );
 }
 
 #[test]
@@ -199,7 +211,10 @@ fn generated_loop_tests_show_the_same_states_under_a_tautology() {
         .collect();
     let (failed, compared) = failures(&tests);
     assert!(failed.is_empty(), "{}", failed.join("\n\n"));
-    assert!(compared >= 400, "only {compared} (test, model) pairs compared");
+    assert!(
+        compared >= 400,
+        "only {compared} (test, model) pairs compared"
+    );
 }
 
 /// A PTX test of two or three threads, each running one loop between a few plain accesses: a
@@ -254,8 +269,13 @@ fn generated_loop_test(i: usize, rng: &mut Rng) -> String {
         .collect();
     let rows = columns.iter().map(Vec::len).max().unwrap_or(0);
     let cell = |c: &Vec<String>, r: usize| c.get(r).cloned().unwrap_or_default();
-    let headers: Vec<String> = (0..threads).map(|t| format!("P{t}@cta {t},gpu 0")).collect();
-    let mut text = format!("PTX generated-{i}\n{{ x=0; y=0; f=0; }}\n {} ;\n", headers.join(" | "));
+    let headers: Vec<String> = (0..threads)
+        .map(|t| format!("P{t}@cta {t},gpu 0"))
+        .collect();
+    let mut text = format!(
+        "PTX generated-{i}\n{{ x=0; y=0; f=0; }}\n {} ;\n",
+        headers.join(" | ")
+    );
     for r in 0..rows {
         let cells: Vec<String> = columns.iter().map(|c| cell(c, r)).collect();
         text.push_str(&format!(" {} ;\n", cells.join(" | ")));

@@ -213,6 +213,10 @@ fn a_missing_shard_is_named_and_run_missing_completes_the_check() {
     assert!(out.contains("--shard 2/3"), "{out}");
     assert!(!out.contains("Atomicity: none up to bound 4 ("), "{out}");
     assert!(out.contains("incomplete:"), "{out}");
+    assert!(
+        out.contains("it is not a signature: whoever can write the directory can edit a result and recompute it)"),
+        "{out}"
+    );
 
     // Resume: the missing shard runs in the merging process, then the verdicts are whole
     // (shards 1 and 3 ran in this test's binary, shard 2 runs in mapcheck's: two builds).
@@ -228,6 +232,37 @@ fn a_missing_shard_is_named_and_run_missing_completes_the_check() {
     let merged = shard::merge(&shard::load(&dir).unwrap());
     assert!(merged.missing.is_empty() && !merged.incomplete());
     assert_eq!(merged_verdicts(&merged), single_process(&m, &opts));
+}
+
+/// The mapping path in `plan.json` is data from the shard directory: `merge --run-missing` loads
+/// only a `.map` file under the current directory, and names, never reads, any other (issue 60:
+/// an edited plan made it print the first line of `/etc/shadow`).
+#[test]
+fn run_missing_reads_no_file_outside_the_current_directory() {
+    let m = load(M2);
+    let opts = Options::natural(2, Backend::BatSat);
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("shards");
+    run_shard(&m, &opts, 1, 2, &dir);
+    let plan_file = dir.join("plan.json");
+    let plan = std::fs::read_to_string(&plan_file).unwrap();
+    let secret = tmp.path().join("secret.map");
+    std::fs::write(&secret, "top secret first line\n").unwrap();
+    for named in ["/etc/passwd", secret.to_str().unwrap()] {
+        let edited = plan.replace(&format!("\"{M2}\""), &format!("{:?}", named));
+        assert_ne!(edited, plan, "the plan names {M2}");
+        std::fs::write(&plan_file, edited).unwrap();
+        let (status, out, err) = mapcheck(&["merge", dir.to_str().unwrap(), "--run-missing"]);
+        assert_eq!(status, 2, "{out}{err}");
+        assert!(
+            err.contains("not a `.map` file under the current directory"),
+            "{err}"
+        );
+        assert!(
+            !err.contains("top secret") && !err.contains("root:"),
+            "{err}"
+        );
+    }
 }
 
 #[test]

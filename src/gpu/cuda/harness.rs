@@ -2,6 +2,8 @@
 //! the directory `emit` writes and `load` reads back.
 use std::path::{Path, PathBuf};
 
+use crate::output::OutputDir;
+
 use super::events::{events, Event};
 use super::kernel;
 use crate::diag::{Error, Result};
@@ -76,6 +78,15 @@ impl Harness {
 /// work-groups for its CTAs, unless they are sized to the device at run time; blocks large
 /// enough for its threads per CTA).
 pub fn emit(test: &Litmus, params: &Params, dir: &Path) -> Result<Vec<PathBuf>> {
+    emit_held(test, params, dir).map(|(files, _)| files)
+}
+
+/// `emit`, the directory returned still held.
+pub(crate) fn emit_held(
+    test: &Litmus,
+    params: &Params,
+    dir: &Path,
+) -> Result<(Vec<PathBuf>, OutputDir)> {
     let harness = Harness::new(&dir.display().to_string(), test.clone())?;
     // Counts sized to the device at run time are checked there.
     if params.workgroups_per_compute_unit == 0 {

@@ -11,7 +11,9 @@ use crate::exec::EventKind;
 use crate::ir::CoKind;
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target};
 use crate::runner::bound;
-use crate::runner::traces::{for_each_path, for_each_trace, Domain, ThreadContext, Trace, TraceEvent};
+use crate::runner::traces::{
+    for_each_path, for_each_trace, Domain, ThreadContext, Trace, TraceEvent,
+};
 use crate::runner::Options;
 use crate::vocab::Tag;
 
