@@ -93,7 +93,9 @@ fn the_estimate_bounds_the_candidates_and_the_count_is_exact() {
 }
 
 /// The issue's test: 4 threads of 30 accesses, 123 events per execution. Its traces alone are
-/// beyond any memory; it is refused from the code, before a single trace is generated.
+/// beyond any memory; it is refused from the code, before a single trace is generated, with no
+/// advice to raise `--max-candidates` (the solver enumerates each thread's paths too: issue 60
+/// found that advice given for a 200-location test it could not help).
 #[test]
 fn a_test_too_big_to_enumerate_is_refused_with_exit_status_2() {
     let path = write_generated(4, 30);
@@ -107,12 +109,12 @@ fn a_test_too_big_to_enumerate_is_refused_with_exit_status_2() {
         ),
         "{err}"
     );
-    let limit = runner::MAX_CANDIDATES;
     assert!(
-        err.contains(&format!("more than the limit of {limit}")),
+        err.contains("too many to enumerate, for the runner and for the solver"),
         "{err}"
     );
-    assert!(err.contains("raise it with --max-candidates N"), "{err}");
+    assert!(err.contains("mapcheck cannot decide this test"), "{err}");
+    assert!(!err.contains("--max-candidates"), "{err}");
 }
 
 /// A test whose bound is modest is counted before it is judged; the refusal gives the estimate

@@ -108,7 +108,18 @@ pub(super) fn over_limit(
 ) -> Error {
     let estimate = bound::render(code.candidates);
     let limit = opts.max_candidates;
-    let message = if counted {
+    // The solver (`decide`) enumerates each thread's paths too: where those alone are far too
+    // many, no limit a user could give helps.
+    const FEASIBLE_TRACES: u128 = 1_000_000_000;
+    let message = if code.traces > FEASIBLE_TRACES {
+        format!(
+            "the runner's estimate of the candidate executions (an upper bound) is {estimate}, and \
+             of the threads' paths alone {}: too many to enumerate, for the runner and \
+             for the solver, which enumerates each thread's paths too; \
+             mapcheck cannot decide this test",
+            bound::render(code.traces)
+        )
+    } else if counted {
         format!(
             "more than {limit} candidate executions (counted before judging any; the runner's \
              upper bound from the code is {estimate}); raise the limit with --max-candidates N"
