@@ -176,8 +176,8 @@ fn compile(args: &CompileArgs) -> Result<Ended, Failure> {
         output::refuse_overwriting(path, &[&args.mapping, &args.source])?;
     }
     let mapping = mapping::load(&args.mapping)?;
-    let test = litmus::parse_file(&args.source)?;
-    let text = litmus::print_ptx(&mapping.compile_program(&test)?.target)?;
+    let (test, positions) = litmus::parse_file_with_positions(&args.source)?;
+    let text = litmus::print_ptx(&mapping.compile_program_at(&test, &positions)?.target)?;
     match &args.output {
         Some(path) => output::write_file(path, text)?,
         None => print(&text),

@@ -5,7 +5,7 @@
 //! Owns: `Compiled`, `Origin`, `Role`, `Image` and the per-instruction translation. Uses:
 //! `litmus::program` (both sides are `Litmus` values), `class`, `ptx`, `diag`.
 use crate::diag;
-use crate::litmus::{Arch, Instr, Litmus, Thread};
+use crate::litmus::{Arch, Instr, Litmus, Positions, Thread};
 use crate::mapping::class::{self, Class, ClassKind, Tag};
 use crate::mapping::ptx::{OpKind, TargetOp};
 use crate::mapping::Mapping;
@@ -111,10 +111,41 @@ impl Mapping {
     /// Compile a source test (C11 / OpenCL / CUDA-style `Litmus` with vocabulary tags) into the
     /// target test, instruction by instruction, with the map back to the source.
     pub fn compile_program(&self, source: &Litmus) -> diag::Result<Compiled> {
+        self.compile_reporting(source, &|t, i, msg| {
+            let thread = &source.threads[t].name;
+            diag::Error::file(
+                &source.name,
+                format!("{thread}, instruction {}: {msg}", i + 1),
+            )
+        })
+    }
+
+    /// `compile_program`, an instruction that cannot be compiled reported at the line and
+    /// column `positions` give it.
+    pub fn compile_program_at(
+        &self,
+        source: &Litmus,
+        positions: &Positions,
+    ) -> diag::Result<Compiled> {
+        self.compile_reporting(source, &|t, i, msg| {
+            let thread = &source.threads[t].name;
+            positions.error_at(t, i, &format!("{thread}: {msg}"))
+        })
+    }
+
+    /// `compile_program`, with `error(thread, instruction, message)` for an instruction that
+    /// cannot be compiled.
+    fn compile_reporting(
+        &self,
+        source: &Litmus,
+        error: &dyn Fn(usize, usize, &str) -> diag::Error,
+    ) -> diag::Result<Compiled> {
         let mut threads = Vec::with_capacity(source.threads.len());
         let (mut origins, mut images) = (vec![], vec![]);
-        for thread in &source.threads {
-            let out = self.compile_thread(source, thread)?;
+        for (t, thread) in source.threads.iter().enumerate() {
+            let out = self
+                .compile_thread(thread)
+                .map_err(|(i, msg)| error(t, i, &msg))?;
             threads.push(Thread {
                 name: thread.name.clone(),
                 placement: thread.placement,
@@ -137,15 +168,11 @@ impl Mapping {
         })
     }
 
-    fn compile_thread(&self, test: &Litmus, thread: &Thread) -> diag::Result<ThreadOut> {
+    /// The thread compiled; the index of an instruction that cannot be, and why.
+    fn compile_thread(&self, thread: &Thread) -> Result<ThreadOut, (usize, String)> {
         let mut out = ThreadOut::default();
         for (i, instr) in thread.code.iter().enumerate() {
-            let tr = self.compile_instr(instr).map_err(|msg| {
-                diag::Error::file(
-                    &test.name,
-                    format!("{}, instruction {}: {msg}", thread.name, i + 1),
-                )
-            })?;
+            let tr = self.compile_instr(instr).map_err(|msg| (i, msg))?;
             out.push(i, tr);
         }
         Ok(out)

@@ -185,6 +185,27 @@ fn cli_compile_bad_input_exits_2() {
     assert!(out.is_empty() && err.contains("no-such.litmus"), "{err}");
 }
 
+/// An instruction the mapping has no class for is reported at its line and column (issue 60:
+/// semantic errors came without a position): a seq_cst load under `rc11-ptx-artifact.map`.
+#[test]
+fn cli_compile_points_at_an_instruction_of_no_class() {
+    let tmp = tempfile::tempdir().unwrap();
+    let test = tmp.path().join("sc.litmus");
+    std::fs::write(
+        &test,
+        "C sc-load\n{ [x] = 0; }\nP0 (atomic_int* x) {\n  int r0 = atomic_load_explicit(x, memory_order_seq_cst, thread_scope_device);\n}\nexists (P0:r0 == 0)\n",
+    )
+    .unwrap();
+    let map = "mappings/rc11-ptx-artifact.map";
+    let (code, out, err) = mapcheck(&["compile", map, test.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(
+        err.contains("P0: operation class R.SC.GPU is not declared in mapping"),
+        "{err}"
+    );
+    assert!(err.contains("sc.litmus:4:12"), "{err}");
+}
+
 /// `mapcheck FILE.map` is `mapcheck check FILE.map`; a counterexample exits 1 and is written out
 /// as tests the `run` command accepts, with the verdicts the check claims.
 #[test]
