@@ -84,11 +84,7 @@ pub fn write_file(path: &Path, bytes: impl AsRef<[u8]>) -> Result<()> {
 
 /// Refuse an output path that is one of the command's inputs (or the same file by another name).
 pub fn refuse_overwriting(output: &Path, inputs: &[&Path]) -> Result<()> {
-    let same = |a: &Path, b: &Path| match (a.canonicalize(), b.canonicalize()) {
-        (Ok(a), Ok(b)) => a == b,
-        _ => false,
-    };
-    match inputs.iter().find(|i| same(output, i)) {
+    match inputs.iter().find(|i| same_place(output, i)) {
         Some(input) => Err(Error::file(
             output.display().to_string(),
             format!("is the input {}; give another output file", input.display()),

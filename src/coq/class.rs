@@ -112,13 +112,12 @@ pub fn hold_to_class(mapping: &Mapping, test: &Litmus, positions: &Positions) ->
         "not in the searched class of {}: {}",
         mapping.path, first.why
     );
-    let instructions: Vec<(usize, usize)> = first
+    let first_instruction = first
         .events
         .iter()
-        .filter_map(|key| instruction_of(test, key))
-        .collect();
-    let mut error = match instructions.first() {
-        Some(&(t, i)) => positions.error_at(t, i, &message),
+        .find_map(|key| instruction_of(test, key));
+    let mut error = match first_instruction {
+        Some((t, i)) => positions.error_at(t, i, &message),
         None => positions.error(&message),
     };
     for key in first.events.iter() {

@@ -191,13 +191,16 @@ fn model_path(
 fn model_roots(dir: &Path) -> Vec<PathBuf> {
     let models = Path::new(env!("CARGO_MANIFEST_DIR")).join("models");
     let current = std::env::current_dir().unwrap_or_default();
-    let dir = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
-    let above = dir.parent().filter(|p| p.parent().is_some());
-    [Some(dir.as_path()), above, Some(&current), Some(&models)]
+    let dir = std::fs::canonicalize(dir).ok();
+    let above = dir
+        .as_deref()
+        .and_then(Path::parent)
+        .filter(|p| p.parent().is_some());
+    let above = above.map(Path::to_path_buf);
+    let others = [current, models]
         .into_iter()
-        .flatten()
-        .filter_map(|d| std::fs::canonicalize(d).ok())
-        .collect()
+        .filter_map(|d| std::fs::canonicalize(d).ok());
+    dir.into_iter().chain(above).chain(others).collect()
 }
 
 /// Each variant a mapping reads its target model with must be one the model tests.
