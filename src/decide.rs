@@ -16,7 +16,7 @@
 //! `rel`, `vocab`, `diag` (a disagreement is an internal error).
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{Error, Internal, Result};
+use crate::diag::{Error, Fault, Internal, Result};
 use crate::encode::{Circuit, Matrix, Node, Sat, Value, Vector};
 use crate::eval::{self, Base};
 use crate::exec::{EventKind, Execution};
@@ -28,12 +28,34 @@ use crate::solver::{Backend, Verdict};
 use crate::vocab::{Name, Relation};
 
 /// What a model allows for `test`: the runner's enumeration when the candidates are within
-/// `opts.max_candidates`, the symbolic decision otherwise.
+/// `opts.max_candidates` and judging them within `opts.enumeration_seconds` by the runner's
+/// estimate, the symbolic decision otherwise. A test the solver cannot take (a thread with
+/// more traces than it holds) is enumerated after all when only the time estimate stood in the
+/// way; refused, with both reasons, when the candidate limit does too.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
-    match runner::run_within(model, test, opts)? {
-        Ok(outcome) => Ok(outcome),
-        Err(_too_many) => decide(model, test, opts),
-    }
+    let refusal = match runner::run_within(model, test, opts)? {
+        Ok(outcome) => return Ok(outcome),
+        Err(refusal) => refusal,
+    };
+    let unable = match decide(model, test, opts) {
+        Err(e) if e.fault() == Fault::Input => e,
+        decided => return decided,
+    };
+    let untimed = Options {
+        enumeration_seconds: None,
+        ..opts.clone()
+    };
+    let refusal = match opts.enumeration_seconds {
+        Some(_) => match runner::run_within(model, test, &untimed)? {
+            Ok(outcome) => return Ok(outcome),
+            Err(refusal) => refusal,
+        },
+        None => refusal,
+    };
+    Err(refusal.with_note(format!(
+        "the solver cannot decide it either: {}",
+        unable.message
+    )))
 }
 
 /// Decide `test` under `model` with the solver, one family combination at a time.

@@ -92,6 +92,10 @@ pub struct RunArgs {
     /// decide a larger test with the solver instead.
     #[arg(long, default_value_t = runner::MAX_CANDIDATES)]
     pub max_candidates: u64,
+    /// Enumerate a test only when judging its candidates takes at most this many seconds by the
+    /// runner's estimate (one core); decide a slower one with the solver instead.
+    #[arg(long, default_value_t = runner::ENUMERATION_SECONDS)]
+    pub enumeration_seconds: u64,
 }
 
 impl RunArgs {
@@ -99,6 +103,7 @@ impl RunArgs {
         runner::Options {
             unroll: self.unroll,
             max_candidates: self.max_candidates,
+            enumeration_seconds: Some(self.enumeration_seconds),
         }
     }
 }

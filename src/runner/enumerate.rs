@@ -22,20 +22,22 @@ mod counting;
 mod domain;
 mod families;
 mod rf_co;
+mod sequential;
 
 use std::collections::BTreeMap;
 
 use super::Options;
-use crate::diag::{Error, Result};
+use crate::diag::{Error, Internal, Result};
 use crate::eval::Outcome as Judgement;
 use crate::exec::Execution;
 use crate::ir::Model;
 use crate::litmus::{Litmus, Target};
 use combinations::{for_each_barrier_choice, Combinations};
-use counting::{count, count_up_to, over_limit};
+use counting::{count, count_up_to, Limit};
 use domain::{prepare, Memory, Prepared, Threads, ValueIndex};
 pub use families::{Family, Member};
 use rf_co::Shape;
+use sequential::Run;
 
 /// One candidate execution with the model's judgement.
 pub struct Candidate<'a> {
@@ -125,19 +127,47 @@ pub(crate) fn enumerate(
     f: &mut dyn FnMut(&Candidate),
 ) -> Result<Option<Error>> {
     with_combinations(model, test, opts, &mut |combos, prepared| {
-        let limit = u128::from(opts.max_candidates);
-        if prepared.code.candidates > limit && count_up_to(combos, model.coherence)?.is_none() {
-            return Ok(Some(over_limit(test, &prepared.code, true, opts)));
+        let limit = Limit::of(model, opts, prepared);
+        let within = |limit| count_up_to(combos, model.coherence, limit);
+        if prepared.code.candidates > limit.candidates() && within(limit.candidates())?.is_none() {
+            return Ok(Some(limit.refusal(test, &prepared.code, opts)));
         }
+        let mut candidates = 0usize;
+        let mut counted = |candidate: &Candidate| {
+            candidates += 1;
+            f(candidate)
+        };
         combos.extend(&[], &[0; 8], &[0; 8], &mut || Ok(()), &mut |combo| {
             for_each_barrier_choice(test, combo, &mut |blocked, syncbar| {
                 let shape = Shape::build(test, combos.threads.mem, combo, blocked, syncbar)?;
-                shape.for_each_rf_co(model, combos.threads.mem, f);
+                shape.for_each_rf_co(model, combos.threads.mem, &mut counted);
                 Ok(())
             })
         })?;
+        if candidates == 0 {
+            none_missed(combos.threads)?;
+        }
         Ok(None)
     })
+}
+
+/// An internal error when `threads` has a sequentially consistent run: its traces are a
+/// candidate the enumeration should have found (`sequential`).
+fn none_missed(threads: &Threads) -> Result<()> {
+    match sequential::sequential_run(threads)? {
+        Run::Found(schedule) => {
+            let order: Vec<String> = (schedule.iter())
+                .map(|&t| threads.test.threads[t].name.clone())
+                .collect();
+            let why = format!(
+                "the runner found no candidate execution, yet the threads run to their ends \
+                 interleaved sequentially (steps by {})",
+                order.join(" ")
+            );
+            Err(Error::internal(&threads.test.name, Internal(why)))
+        }
+        Run::None | Run::Unknown => Ok(()),
+    }
 }
 
 /// Call `f` on every trace family combination of `test` (`families`): its events with `rf` and

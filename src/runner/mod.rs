@@ -30,17 +30,24 @@ pub struct Options {
     /// The most candidate executions a test may have by the runner's estimate (`estimate`); a test
     /// above it is refused before any is judged.
     pub max_candidates: u64,
+    /// The most seconds of judging, by the runner's estimate on one core, a test is enumerated
+    /// for; `None`: no such limit. Over it, `decide::run` takes the solver instead.
+    pub enumeration_seconds: Option<u64>,
 }
 
 /// The default `max_candidates`: a few minutes of judging on one core (see
 /// docs/decisions/001-runner-semantics.md, "Bounded memory").
 pub const MAX_CANDIDATES: u64 = 10_000_000;
 
+/// The default `enumeration_seconds` (decision 001, "Enumerate or decide").
+pub const ENUMERATION_SECONDS: u64 = 10;
+
 impl Default for Options {
     fn default() -> Self {
         Options {
             unroll: 2,
             max_candidates: MAX_CANDIDATES,
+            enumeration_seconds: Some(ENUMERATION_SECONDS),
         }
     }
 }
@@ -83,7 +90,8 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
     run_within(model, test, opts)?
 }
 
-/// Run `test` under `model` unless its candidates are more than `opts.max_candidates`:
+/// Run `test` under `model` unless its candidates are more than `opts.max_candidates`, or
+/// judging them would take more than `opts.enumeration_seconds` by the runner's estimate:
 /// `Ok(Err(refusal))` then, with the refusal `run` gives, and no candidate judged.
 pub fn run_within(
     model: &Model,

@@ -9,7 +9,7 @@
 //! Which reads are actually justified is decided later, by `rf`.
 use std::collections::{BTreeMap, BTreeSet};
 
-use crate::diag::{Error, Result};
+use crate::diag::{Error, Internal, Result};
 use crate::exec::{BarrierPart, EventKind};
 use crate::litmus::{BinOp, CmpOp, Cond, Expr, Instr, RmwOp, Thread};
 use crate::vocab::Tag;
@@ -111,29 +111,7 @@ pub(crate) fn for_each_path(
     cut: &mut dyn FnMut(&[TraceEvent]),
 ) -> Result<()> {
     let labels = label_positions(ctx.thread)?;
-    let start = Path {
-        pc: 0,
-        regs: ctx
-            .init_regs
-            .iter()
-            .map(|(r, &v)| {
-                (
-                    r.clone(),
-                    Val {
-                        value: v,
-                        deps: BTreeSet::new(),
-                    },
-                )
-            })
-            .collect(),
-        events: vec![],
-        ctrl: BTreeSet::new(),
-        visits: vec![0; ctx.thread.code.len()],
-        regs_at_barrier: BTreeMap::new(),
-        pcs: vec![],
-        since_back_jump: 0,
-    };
-    let mut stack = vec![start];
+    let mut stack = vec![Path::start(ctx)];
     while let Some(mut path) = stack.pop() {
         if path.pc >= ctx.thread.code.len() {
             f(finish(path))?;
@@ -171,6 +149,55 @@ fn mark_unsequenced(thread: &Thread, p: &mut Path, pc: usize, before: usize) {
         .collect();
     for e in &mut p.events[before..] {
         e.unsequenced.clone_from(&earlier);
+    }
+}
+
+/// One thread's path advanced an instruction at a time, each read returning the one value its
+/// location's domain holds: a memory's (`enumerate::sequential`). Shares `step` with the trace
+/// generator, and nothing of how its domain is computed.
+#[derive(Clone)]
+pub(crate) struct Cursor(Path);
+
+impl Cursor {
+    pub(crate) fn start(ctx: &ThreadContext) -> Cursor {
+        Cursor(Path::start(ctx))
+    }
+
+    pub(crate) fn finished(&self, ctx: &ThreadContext) -> bool {
+        self.0.pc >= ctx.thread.code.len()
+    }
+
+    /// What the thread's future depends on: where it is, how often it has been at each
+    /// instruction, and its registers.
+    pub(crate) fn state(&self) -> (usize, Vec<usize>, Vec<(String, i64)>) {
+        let regs = self.0.regs.iter().map(|(r, v)| (r.clone(), v.value));
+        (self.0.pc, self.0.visits.clone(), regs.collect())
+    }
+
+    /// The next instruction executed under `ctx`, whose domain holds one value per location:
+    /// the cursor after it and the `(location, value)` writes it performed; `None` where the
+    /// unroll bound ends the path.
+    pub(crate) fn advance(
+        &self,
+        ctx: &ThreadContext,
+        labels: &BTreeMap<String, usize>,
+    ) -> Result<Option<(Cursor, Vec<(usize, i64)>)>> {
+        let mut path = self.0.clone();
+        path.visits[path.pc] += 1;
+        if path.visits[path.pc] > ctx.unroll {
+            return Ok(None);
+        }
+        let before = path.events.len();
+        let mut next = step(ctx, labels, path)?;
+        let Some(path) = next.pop().filter(|_| next.is_empty()) else {
+            let why = "a step with one value per location took other than one path";
+            return Err(Error::internal(&ctx.thread.name, Internal(why.into())));
+        };
+        let writes = (path.events[before..].iter())
+            .filter(|e| e.kind == EventKind::Write)
+            .map(|e| (e.loc.expect("writes have a location"), e.value))
+            .collect();
+        Ok(Some((Cursor(path), writes)))
     }
 }
 
@@ -272,6 +299,25 @@ fn holds(regs: &BTreeMap<String, Val>, c: &Cond) -> (bool, BTreeSet<usize>) {
 }
 
 impl Path {
+    fn start(ctx: &ThreadContext) -> Path {
+        let regs = ctx.init_regs.iter().map(|(r, &v)| {
+            let value = Val {
+                value: v,
+                deps: BTreeSet::new(),
+            };
+            (r.clone(), value)
+        });
+        Path {
+            pc: 0,
+            regs: regs.collect(),
+            events: vec![],
+            ctrl: BTreeSet::new(),
+            visits: vec![0; ctx.thread.code.len()],
+            regs_at_barrier: BTreeMap::new(),
+            pcs: vec![],
+            since_back_jump: 0,
+        }
+    }
     fn push(&mut self, kind: EventKind, at: Option<Place>, value: i64, tags: Vec<Tag>) -> usize {
         self.events.push(TraceEvent {
             kind,

@@ -5,7 +5,7 @@
 use crate::support::cli::mapcheck;
 use std::path::{Path, PathBuf};
 
-use mapcheck::{ir, litmus, oracle, runner};
+use mapcheck::{decide, ir, litmus, oracle, runner, Litmus};
 
 const ORACLE: &str = "tests/data/oracle/dat3m";
 
@@ -233,4 +233,101 @@ fn counting_through_too_many_trace_combinations_is_refused() {
     ]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(err.contains("Ticketlock-acq2rlx-2"), "{err}");
+}
+
+/// Tests the runner would take minutes over though their candidates are within
+/// `--max-candidates` (issue 60: 4,980,736 candidates of 13 events; 2^20 `rf` choices over twenty
+/// locations) go to the solver on the runner's time estimate.
+#[test]
+fn tests_that_would_take_minutes_to_enumerate_are_decided_by_the_solver() {
+    let model = ir::load(Path::new("models/ptx-v6.cat")).expect("model loads");
+    for name in ["three-stores-nine-loads", "twenty-locations"] {
+        let path = format!("tests/data/litmus/limits/{name}.litmus");
+        let test = litmus::parse_file(Path::new(&path)).expect("parses");
+        let estimate = runner::estimate(&model, &test, &runner::Options::default()).unwrap();
+        let within = estimate.counted.unwrap_or(estimate.from_code);
+        assert!(
+            within <= u128::from(runner::MAX_CANDIDATES),
+            "{name}: {estimate:?}"
+        );
+        let outcome = decide::run(&model, &test, &runner::Options::default()).unwrap();
+        assert!(outcome.decided, "{name} was enumerated");
+        let (code, out, err) = mapcheck(&["run", "models/ptx-v6.cat", &path]);
+        assert_eq!(code, 0, "{name}: {err}");
+        assert!(out.contains("Decided by the solver"), "{name}: {out}");
+    }
+}
+
+/// Nine loads and three stores of one location, two loads per thread: small enough to enumerate
+/// (77,824 candidates) and to decide.
+fn three_stores_six_loads() -> Litmus {
+    let text = std::fs::read_to_string("tests/data/litmus/limits/three-stores-nine-loads.litmus")
+        .expect("reads");
+    let text = (text.lines())
+        .filter(|l| !l.contains("r2, x"))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .replace(r" /\ 2:r2=1", "");
+    litmus::parse_str("three-stores-six-loads", &text).expect("parses")
+}
+
+/// A test sent to the solver on the time estimate alone gets the enumeration's verdict, and
+/// only states the enumeration allows.
+#[test]
+fn a_test_decided_on_the_time_estimate_agrees_with_its_enumeration() {
+    let test = three_stores_six_loads();
+    for model in ["models/ptx-v6.cat", "models/ptx-v7.5.cat"] {
+        let model = ir::load(Path::new(model)).expect("model loads");
+        let timed = |seconds| runner::Options {
+            enumeration_seconds: seconds,
+            ..Default::default()
+        };
+        let decided = decide::run(&model, &test, &timed(Some(0))).unwrap();
+        let enumerated = decide::run(&model, &test, &timed(None)).unwrap();
+        assert!(decided.decided && !enumerated.decided);
+        assert_eq!(enumerated.candidates, 77_824);
+        assert_eq!(decided.validated, enumerated.validated);
+        for (state, sat) in &decided.states {
+            assert_eq!(enumerated.states.get(state), Some(sat), "{state}");
+        }
+    }
+}
+
+/// A thread with more traces than the solver holds (2^15, from its loads' values) is enumerated
+/// after all when only the time estimate sent it to the solver (the third thread's two writes
+/// have 3 coherence orders, partial in PTX: 98,304 candidates); refused naming the solver too when the
+/// candidate limit stands in the way.
+#[test]
+fn a_test_the_solver_cannot_hold_is_enumerated_unless_the_candidate_limit_stops_it() {
+    let rows = [
+        "ld.relaxed.gpu r0, x | st.relaxed.gpu x, 1 | st.relaxed.gpu z, 1 ;",
+        "ld.relaxed.gpu r0, x | | st.relaxed.gpu z, 2 ;",
+        "ld.relaxed.gpu r0, x | | ;",
+    ];
+    let loads = vec!["ld.relaxed.gpu r0, x | | ;"; 12];
+    let text = format!(
+        "PTX many-traces\n{{ x=0; z=0; }}\n P0@cta 0,gpu 0 | P1@cta 1,gpu 0 | P2@cta 2,gpu 0 ;\n {}\n {}\nexists (0:r0=1)\n",
+        rows.join("\n "),
+        loads.join("\n ")
+    );
+    let test = litmus::parse_str("many-traces", &text).expect("parses");
+    let model = ir::load(Path::new("models/ptx-v6.cat")).expect("model loads");
+    let opts = |max_candidates| runner::Options {
+        enumeration_seconds: Some(0),
+        max_candidates,
+        ..Default::default()
+    };
+    let outcome = decide::run(&model, &test, &opts(runner::MAX_CANDIDATES)).unwrap();
+    assert!(!outcome.decided, "decided");
+    assert_eq!(outcome.candidates, 98_304);
+    let refused = decide::run(&model, &test, &opts(50_000)).unwrap_err();
+    let text = refused.render();
+    assert!(
+        text.contains("more than 50000 candidate executions"),
+        "{text}"
+    );
+    assert!(
+        text.contains("the solver cannot decide it either"),
+        "{text}"
+    );
 }

@@ -7,7 +7,7 @@ use super::combinations::{for_each_barrier_choice, Combinations};
 use super::domain::{Memory, Prepared};
 use crate::diag::{Error, Result};
 use crate::exec::EventKind;
-use crate::ir::CoKind;
+use crate::ir::{CoKind, Model};
 use crate::litmus::Litmus;
 use crate::runner::bound;
 use crate::runner::orders::order_count;
@@ -18,17 +18,20 @@ use crate::runner::Options;
 /// count exceeds the limit.
 pub(super) fn count(combos: &Combinations, prepared: &Prepared, coherence: CoKind) -> Result<u128> {
     let threads = combos.threads;
-    count_up_to(combos, coherence)?
+    count_up_to(combos, coherence, u128::from(threads.opts.max_candidates))?
         .ok_or_else(|| over_limit(threads.test, &prepared.code, true, threads.opts))
 }
 
-/// The candidates counted as `count` does; `None` as soon as the count exceeds the limit, or
+/// The candidates counted as `count` does; `None` as soon as the count exceeds `limit`, or
 /// the traces the count has gone through do (counting goes through every trace combination,
 /// most of them pruned before any candidate is counted: bounded so, it never costs more than
 /// judging the limit's worth of candidates would).
-pub(super) fn count_up_to(combos: &Combinations, coherence: CoKind) -> Result<Option<u128>> {
+pub(super) fn count_up_to(
+    combos: &Combinations,
+    coherence: CoKind,
+    limit: u128,
+) -> Result<Option<u128>> {
     let threads = combos.threads;
-    let limit = u128::from(threads.opts.max_candidates);
     let over = std::cell::Cell::new(false);
     let over_limit = || Error::file(&threads.test.name, "over the candidate limit");
     let (mut counted, mut visited) = (0u128, 0u128);
@@ -54,6 +57,65 @@ pub(super) fn count_up_to(combos: &Combinations, coherence: CoKind) -> Result<Op
         Err(_) if over.get() => Ok(None),
         Err(e) => Err(e),
         Ok(()) => Ok(Some(counted)),
+    }
+}
+
+/// How many candidates a test may have for the runner to enumerate it: `max_candidates`, or
+/// fewer where judging that many would take more than `enumeration_seconds` by the estimate.
+pub(super) enum Limit {
+    Candidates(u128),
+    /// The candidates `seconds` of judging afford at `nanos` each.
+    Time {
+        candidates: u128,
+        seconds: u64,
+        nanos: u128,
+    },
+}
+
+impl Limit {
+    pub(super) fn of(model: &Model, opts: &Options, prepared: &Prepared) -> Limit {
+        let most = u128::from(opts.max_candidates);
+        let Some(seconds) = opts.enumeration_seconds else {
+            return Limit::Candidates(most);
+        };
+        let most_events = prepared.summaries.iter().map(|s| s.most_events);
+        let events = prepared.domain.len() + most_events.sum::<usize>();
+        let nanos = bound::judging_nanos(model, events).max(1);
+        let candidates = u128::from(seconds) * 1_000_000_000 / nanos;
+        match candidates < most {
+            true => Limit::Time {
+                candidates,
+                seconds,
+                nanos,
+            },
+            false => Limit::Candidates(most),
+        }
+    }
+
+    pub(super) fn candidates(&self) -> u128 {
+        match *self {
+            Limit::Candidates(c) | Limit::Time { candidates: c, .. } => c,
+        }
+    }
+
+    /// The refusal of a test over this limit (its candidates counted past it).
+    pub(super) fn refusal(&self, test: &Litmus, code: &bound::CodeBound, opts: &Options) -> Error {
+        match *self {
+            Limit::Candidates(_) => over_limit(test, code, true, opts),
+            Limit::Time {
+                candidates,
+                seconds,
+                nanos,
+            } => {
+                let message = format!(
+                    "more than {candidates} candidate executions (counted before judging any), \
+                     which at the runner's estimate of {} µs each would take more than \
+                     {seconds} s to judge (--enumeration-seconds)",
+                    nanos.div_ceil(1000)
+                );
+                Error::file(&test.name, message)
+            }
+        }
     }
 }
 

@@ -128,7 +128,12 @@ impl Threads<'_> {
     }
 
     /// `f` given what the trace generator needs for thread `t` under `domain`.
-    fn with_context<T>(&self, t: usize, domain: &Domain, f: impl FnOnce(&ThreadContext) -> T) -> T {
+    pub(super) fn with_context<T>(
+        &self,
+        t: usize,
+        domain: &Domain,
+        f: impl FnOnce(&ThreadContext) -> T,
+    ) -> T {
         let index = |l: &str| self.mem.index(self.test, l);
         let address = |l: &str| self.mem.address(self.test, l);
         let tags = |l: usize| self.mem.tags[l].clone();
@@ -179,6 +184,8 @@ pub(super) struct Summary {
     writes: BTreeSet<(usize, i64)>,
     /// The number of traces.
     pub(super) traces: usize,
+    /// The most events one trace performs.
+    pub(super) most_events: usize,
     /// What every path writes, traces and the paths the unroll bound cuts alike.
     reached: Reached,
 }
@@ -229,6 +236,7 @@ impl Summary {
         }
         self.reached.add(&trace.events);
         self.traces += 1;
+        self.most_events = self.most_events.max(trace.events.len());
     }
 }
 
