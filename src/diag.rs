@@ -1,8 +1,9 @@
 //! Errors as data, rendered in one place.
 //!
-//! Owns: `Span`, `Error` (what went wrong, in which file, at which byte range) and its rendering as a
-//! diagnostic with file, line, column and the offending text (codespan-reporting), and `Internal`,
-//! a bug in mapcheck, with `catching_panics`, which turns a panic into one. Every front end (cat,
+//! Owns: `Span`, `Lines` (the line and column of an offset), `Error` (what went wrong, in which
+//! file, at which byte range) and its rendering as a diagnostic with file, line, column and the
+//! offending text (codespan-reporting), and `Internal`, a bug in mapcheck, with
+//! `catching_panics`, which turns a panic into one. Every front end (cat,
 //! litmus, mapping) reports through `Error`; `main` renders it and exits with its fault's
 //! `exit_status`: 2 for bad input, 70 for an internal error.
 use std::ops::Range;
@@ -80,6 +81,29 @@ pub fn catching_panics<T>(command: impl FnOnce() -> T) -> std::result::Result<T,
 /// failures are never the user's return it; `Error::internal` carries it to `main`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Internal(pub String);
+
+/// Where each line of a text starts, for the line and column of many offsets into it, each
+/// found by a binary search rather than by counting from the start of the text.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Lines {
+    starts: Vec<usize>,
+}
+
+impl Lines {
+    pub(crate) fn new(text: &str) -> Lines {
+        let after_newlines = text.match_indices('\n').map(|(i, _)| i + 1);
+        Lines {
+            starts: std::iter::once(0).chain(after_newlines).collect(),
+        }
+    }
+
+    /// 1-based line and column (in characters) of byte `offset` of `text`, the text indexed.
+    pub(crate) fn line_col(&self, text: &str, offset: usize) -> (usize, usize) {
+        let line = self.starts.partition_point(|&s| s <= offset);
+        let start = self.starts[line - 1];
+        (line, text[start..offset].chars().count() + 1)
+    }
+}
 
 /// A user-facing error: bad input (`Fault::Input`) or a bug in mapcheck (`Fault::Internal`).
 #[derive(Clone, Debug)]
@@ -160,10 +184,7 @@ impl Error {
     /// 1-based line and column of the start of the span.
     pub fn line_col(&self) -> Option<(usize, usize)> {
         let (src, span) = (self.source.as_ref()?, self.span.as_ref()?);
-        let before = &src[..span.start];
-        let line = before.matches('\n').count() + 1;
-        let col = before.rsplit('\n').next().map_or(0, |l| l.chars().count()) + 1;
-        Some((line, col))
+        Some(Lines::new(src).line_col(src, span.start))
     }
     /// The diagnostic as JSON, for `--json` runs: `{"error": {path, line, column, message, notes}}`.
     pub fn json(&self) -> serde_json::Value {

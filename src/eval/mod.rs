@@ -136,7 +136,7 @@ pub struct Outcome {
     pub consistent: bool,
     /// Names of the non-flag checks that fail, or of a witness with no possible value. With
     /// witnesses: those of the choice with the fewest failures (only the first choice is tried
-    /// once a check before the witness has already failed).
+    /// once a check before the witness has already failed, or when nothing reads the witness).
     pub failed: Vec<String>,
     /// Names of the flags raised (for the passing choice, or the one `failed` describes).
     pub flags: Vec<String>,
@@ -299,7 +299,9 @@ impl<'m> Evaluator<'m> {
     }
 
     /// `with x from linearisations(S, r)` at step `at`: the rest of the steps under each choice,
-    /// stopping at the first that passes; otherwise the choice with the fewest failures.
+    /// stopping at the first that passes; otherwise the choice with the fewest failures. A
+    /// witness nothing reads (`Witness::read`) has every choice judged alike, so the first is
+    /// that answer, and the only one tried.
     ///
     /// When the witness's failures grow with it (`Witness::failures_grow`), a prefix of an order
     /// is judged too, under the pairs every completion has: each completion fails at least the
@@ -315,7 +317,7 @@ impl<'m> Evaluator<'m> {
             .cloned()
             .unwrap_or_else(|| Rel::empty(self.n));
         let within = order.inter(&Rel::product(self.n, set, set));
-        let only_first = !acc.failed.is_empty();
+        let only_first = !acc.failed.is_empty() || !witness.read;
         let prune = witness.failures_grow && !only_first;
         let mut best: Option<Branch> = None;
         let _ = search_linearisations(self.n, set, &order, &mut |prefix| {

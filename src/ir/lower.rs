@@ -19,6 +19,7 @@ mod let_rec;
 mod prelude;
 mod statements;
 
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::rc::Rc;
 use std::sync::Arc;
@@ -96,6 +97,7 @@ fn lower_top_here(
     }
     for w in 0..lw.model.witnesses.len() {
         lw.model.witnesses[w].failures_grow = lw.model.failures_grow_with(w);
+        lw.model.witnesses[w].read = lw.model.witness_read(w);
     }
     Ok(lw.model)
 }
@@ -105,6 +107,7 @@ type FileId = usize;
 struct SourceFile {
     path: String,
     text: Arc<str>,
+    lines: diag::Lines,
     /// Where its `include`s are resolved; `None` for text with no directory.
     dir: Option<PathBuf>,
     /// Whether it lies outside the include roots (read under `include_anywhere`): its
@@ -194,6 +197,53 @@ struct Function {
     scope_len: usize,
 }
 
+/// The names bound so far, in binding order, with each name's positions: a lookup is a search
+/// of its own positions, not a scan of every earlier binding.
+#[derive(Default)]
+struct Scope {
+    entries: Vec<(String, Entry)>,
+    positions: HashMap<String, Vec<usize>>,
+}
+
+impl Scope {
+    fn len(&self) -> usize {
+        self.entries.len()
+    }
+
+    fn push(&mut self, name: String, entry: Entry) {
+        let at = self.entries.len();
+        self.positions.entry(name.clone()).or_default().push(at);
+        self.entries.push((name, entry));
+    }
+
+    fn extend(&mut self, entries: impl IntoIterator<Item = (String, Entry)>) {
+        entries.into_iter().for_each(|(n, e)| self.push(n, e));
+    }
+
+    /// Unbind everything bound after the first `len` entries.
+    fn truncate(&mut self, len: usize) {
+        let len = len.min(self.entries.len());
+        for (name, _) in self.entries.drain(len..) {
+            if let Some(at) = self.positions.get_mut(&name) {
+                at.pop();
+            }
+        }
+    }
+
+    /// The last binding of `name` among the first `len` entries.
+    fn lookup(&self, name: &str, len: usize) -> Option<&Entry> {
+        let at = self.positions.get(name)?;
+        let before = at.partition_point(|&i| i < len);
+        let i = *at[..before].last()?;
+        Some(&self.entries[i].1)
+    }
+
+    /// The names of the first `len` entries.
+    fn names(&self, len: usize) -> impl Iterator<Item = &str> {
+        self.entries[..len].iter().map(|(n, _)| n.as_str())
+    }
+}
+
 /// Where names are looked up: a function's parameters, then the first `scope_len` scope entries.
 struct Env<'a> {
     file: FileId,
@@ -208,7 +258,7 @@ struct Lowerer {
     including: Vec<(PathBuf, String)>,
     /// The directories, canonical, that an included file must lie under (`LoadOptions`).
     include_roots: Vec<PathBuf>,
-    scope: Vec<(String, Entry)>,
+    scope: Scope,
     model: Model,
     coherence: Option<(CoKind, String)>,
     nodes: usize,
@@ -270,6 +320,7 @@ impl Lowerer {
     fn add_file(&mut self, path: &str, text: Arc<str>, dir: Option<&Path>) -> FileId {
         self.files.push(SourceFile {
             path: path.to_string(),
+            lines: diag::Lines::new(&text),
             text,
             dir: dir.map(Path::to_path_buf),
             outside_roots: false,
@@ -288,11 +339,11 @@ impl Lowerer {
 
     /// `path:line:col` of a span.
     fn position(&self, file: FileId, span: ast::Span) -> String {
-        let e = self.err(file, span, "");
-        match e.line_col() {
-            Some((l, c)) => format!("{}:{l}:{c}", e.path),
-            None => e.path,
-        }
+        let f = &self.files[file];
+        let (l, c) = f
+            .lines
+            .line_col(&f.text, span.lo.min(span.hi).min(f.text.len()));
+        format!("{}:{l}:{c}", f.path)
     }
 
     fn top_env(&self, file: FileId) -> Env<'static> {
@@ -309,11 +360,7 @@ impl Lowerer {
         if let Some((_, l)) = env.params.iter().rev().find(|(n, _)| n == name) {
             return Some(Entry::Param(l.clone()));
         }
-        self.scope[..env.scope_len]
-            .iter()
-            .rev()
-            .find(|(n, _)| n == name)
-            .map(|(_, e)| e.clone())
+        self.scope.lookup(name, env.scope_len).cloned()
     }
 
     fn unknown_name(
@@ -325,7 +372,7 @@ impl Lowerer {
     ) -> diag::Error {
         let mut visible: Vec<&str> = env.params.iter().map(|(n, _)| n.as_str()).collect();
         visible.extend(extra.iter().map(String::as_str));
-        visible.extend(self.scope[..env.scope_len].iter().map(|(n, _)| n.as_str()));
+        visible.extend(self.scope.names(env.scope_len));
         for n in vocab::all_names().chain(PRIMITIVES.iter().copied()) {
             visible.push(n);
         }

@@ -135,6 +135,10 @@ pub struct Witness {
     /// `Model::failures_grow_with` for this witness (set when lowering ends): the evaluator may
     /// judge prefixes of its orders and skip their completions.
     pub failures_grow: bool,
+    /// `Model::witness_read` for this witness (set when lowering ends): when false (a `with`
+    /// shadowed before anything reads it), every choice is judged alike and the evaluator tries
+    /// only the first.
+    pub read: bool,
     /// The cat text of the `with` statement.
     pub source_text: String,
 }

@@ -6,7 +6,9 @@
 //! smaller one. The evaluator then judges a prefix of a linear order (the pairs every completion
 //! has) and skips the completions of a prefix that fails too much (`eval`'s `choose`). And
 //! `Model::consistency_antitone_in`, the same question for a definition, which lets the encoder
-//! over-approximate a closure or a fixpoint that consistency only needs small. Uses: the IR only.
+//! over-approximate a closure or a fixpoint that consistency only needs small. And
+//! `Model::witness_read`: whether anything judged after a witness depends on it at all (the
+//! evaluator tries one choice of a witness nothing reads). Uses: the IR only.
 use super::{BinOp, DefBody, Expr, Model, Op1, Step};
 
 /// How a value changes as the witness grows.
@@ -52,16 +54,69 @@ fn of_expr(e: &Expr, defs: &[Polarity]) -> Polarity {
     }
 }
 
+/// The orders a later witness may range over, in a question about one value growing: its set
+/// may never change with the value.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum LaterOrders {
+    /// Orders that do not change either: every value has the same choices after it.
+    Fixed,
+    /// Orders that can only grow: a larger value has fewer choices after it.
+    Growing,
+}
+
 impl Model {
     /// Does every non-flag check after witness `w`'s choice fail for a relation whenever it fails
-    /// for a smaller one? False when another witness is chosen after it.
+    /// for a smaller one, under each choice of the witnesses after it, which may not depend on
+    /// it? Then a larger relation has at least the fewest failures of a smaller one.
     pub(crate) fn failures_grow_with(&self, w: usize) -> bool {
         let Some(at) = self.steps.iter().position(|s| *s == Step::Choose(w)) else {
             return false;
         };
+        self.failures_grow_after(
+            at + 1,
+            self.growing(&[self.witnesses[w].def]),
+            LaterOrders::Fixed,
+        )
+    }
+
+    /// Does any check, or the set or order of any witness chosen after it, read witness `w`,
+    /// directly or through definitions? When nothing does, every choice of `w` is judged alike.
+    pub(crate) fn witness_read(&self, w: usize) -> bool {
+        let Some(at) = self.steps.iter().position(|s| *s == Step::Choose(w)) else {
+            return true;
+        };
+        let mut defs = self.growing(&[self.witnesses[w].def]);
+        self.steps[at + 1..].iter().any(|step| {
+            self.settle_step(step, &mut defs);
+            let reads = |e: &Expr| of_expr(e, &defs) != Polarity::Absent;
+            match step {
+                Step::Check(c) => reads(&self.checks[*c].expr),
+                Step::Choose(v) => {
+                    reads(&self.witnesses[*v].set) || reads(&self.witnesses[*v].order)
+                }
+                Step::Define(_) | Step::Fixpoint(_) => false,
+            }
+        })
+    }
+
+    /// Every definition's polarity when the definitions `ids` grow and nothing else changes.
+    fn growing(&self, ids: &[usize]) -> Vec<Polarity> {
         let mut defs = vec![Polarity::Absent; self.defs.len()];
-        defs[self.witnesses[w].def] = Polarity::Monotone;
-        self.failures_grow_after(at + 1, defs, false)
+        ids.iter().for_each(|&id| defs[id] = Polarity::Monotone);
+        defs
+    }
+
+    /// The polarities of what `step` defines (nothing for a check or a choice).
+    fn settle_step(&self, step: &Step, defs: &mut [Polarity]) {
+        match step {
+            Step::Define(id) => {
+                if let DefBody::Value(e) = &self.defs[*id].body {
+                    defs[*id] = of_expr(e, defs);
+                }
+            }
+            Step::Fixpoint(ids) => self.fixpoint_polarity(ids, defs),
+            Step::Check(_) | Step::Choose(_) => {}
+        }
     }
 
     /// Is the model's consistency antitone in the definitions `ids` (one step's: a `let` or a
@@ -77,26 +132,28 @@ impl Model {
         }) else {
             return false;
         };
-        let mut defs = vec![Polarity::Absent; self.defs.len()];
-        ids.iter().for_each(|&id| defs[id] = Polarity::Monotone);
-        self.failures_grow_after(at + 1, defs, true)
+        self.failures_grow_after(at + 1, self.growing(ids), LaterOrders::Growing)
     }
 
     /// From step `from` on, with `defs` the polarities so far: does every non-flag check fail
-    /// more as the growing values grow? A later witness choice is allowed (`choices`) when its
-    /// set does not change and its order can only grow (fewer linearisations are legal).
-    fn failures_grow_after(&self, from: usize, mut defs: Vec<Polarity>, choices: bool) -> bool {
-        self.steps[from..].iter().all(|step| match step {
-            Step::Define(id) => {
-                if let DefBody::Value(e) = &self.defs[*id].body {
-                    defs[*id] = of_expr(e, &defs);
-                }
-                true
-            }
-            Step::Fixpoint(ids) => {
-                self.fixpoint_polarity(ids, &mut defs);
-                true
-            }
+    /// more as the growing values grow? A later witness choice is allowed when its set does not
+    /// change and its order changes only as `later` allows.
+    fn failures_grow_after(
+        &self,
+        from: usize,
+        mut defs: Vec<Polarity>,
+        later: LaterOrders,
+    ) -> bool {
+        self.steps[from..].iter().all(|step| {
+            self.settle_step(step, &mut defs);
+            self.grows_at(step, &defs, later)
+        })
+    }
+
+    /// Does `step` fail more as the growing values grow (true for a definition)?
+    fn grows_at(&self, step: &Step, defs: &[Polarity], later: LaterOrders) -> bool {
+        match step {
+            Step::Define(_) | Step::Fixpoint(_) => true,
             Step::Check(c) => {
                 let check = &self.checks[*c];
                 let grows = if check.negated {
@@ -104,18 +161,17 @@ impl Model {
                 } else {
                     Polarity::Monotone
                 };
-                check.flag || matches!(of_expr(&check.expr, &defs), p if p == grows || p == Polarity::Absent)
+                check.flag
+                    || matches!(of_expr(&check.expr, defs), p if p == grows || p == Polarity::Absent)
             }
             Step::Choose(w) => {
                 let witness = &self.witnesses[*w];
-                choices
-                    && of_expr(&witness.set, &defs) == Polarity::Absent
-                    && matches!(
-                        of_expr(&witness.order, &defs),
-                        Polarity::Absent | Polarity::Monotone
-                    )
+                let order = of_expr(&witness.order, defs);
+                of_expr(&witness.set, defs) == Polarity::Absent
+                    && (order == Polarity::Absent
+                        || (later == LaterOrders::Growing && order == Polarity::Monotone))
             }
-        })
+        }
     }
 
     /// A `let rec` group's polarities: its bodies are monotone in the group (lowering checks

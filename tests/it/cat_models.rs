@@ -358,3 +358,39 @@ fn a_base_reports_names_it_lacks() {
     assert_eq!(b.missing(&m), ["rf", "co", "fr"]);
     assert!(Base::empty(2).missing(&m).is_empty());
 }
+
+#[test]
+fn a_long_let_chain_resolves_each_name_to_its_latest_binding() {
+    // 2,000 `let`s, each reading the one before and a vocabulary name: every name resolves to
+    // its latest binding (`r1` is bound twice), and each definition's origin is its own line.
+    let mut text = String::from("let r1 = rf\nlet r1 = po\n");
+    for i in 2..=2000 {
+        text.push_str(&format!("let r{i} = r{} | rf\n", i - 1));
+    }
+    let m = ir::load_str("chain.cat", &text, None).unwrap_or_else(|e| panic!("{}", e.render()));
+    assert_eq!(m.defs.len(), 2001);
+    assert_eq!(m.defs[2000].origin, "chain.cat:2001");
+    let mut b = Base::empty(3);
+    b.set("po", rel(3, &[(0, 1)]));
+    b.set("rf", rel(3, &[(1, 2)]));
+    let chained = rel(3, &[(0, 1), (1, 2)]);
+    assert_eq!(eval::evaluate_named(&m, &b, "r2000"), Some(chained));
+    assert_eq!(eval::evaluate_named(&m, &b, "r1"), Some(rel(3, &[(0, 1)])));
+}
+
+#[test]
+fn a_let_rec_group_and_a_function_see_the_bindings_of_their_own_scope() {
+    // The group's names are unbound again between its rounds of kind inference, and a
+    // function's body sees the scope of its definition, not a later binding of the same name.
+    let text =
+        "let s = co\nlet f(x) = x | s\nlet s = rf\nlet rec s = po | s ; s\nlet g = f(0)\nlet h = s";
+    let m = ir::load_str("scope.cat", text, None).unwrap_or_else(|e| panic!("{}", e.render()));
+    let mut b = Base::empty(3);
+    b.set("po", rel(3, &[(0, 1), (1, 2)]));
+    b.set("co", rel(3, &[(2, 0)]));
+    assert_eq!(
+        eval::evaluate_named(&m, &b, "h"),
+        Some(rel(3, &[(0, 1), (1, 2), (0, 2)]))
+    );
+    assert_eq!(eval::evaluate_named(&m, &b, "g"), Some(rel(3, &[(2, 0)])));
+}

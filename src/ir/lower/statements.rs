@@ -43,7 +43,7 @@ impl Lowerer {
             ast::StmtKind::Show => Ok(()),
             ast::StmtKind::With { var, from } => {
                 let entry = self.lower_with(file, stmt.span, var, from)?;
-                self.scope.push((var.text.clone(), entry));
+                self.scope.push(var.text.clone(), entry);
                 Ok(())
             }
             ast::StmtKind::Coherence(word) => self.declare_coherence(file, word),
@@ -319,6 +319,7 @@ impl Lowerer {
             set: s.expr,
             order: r.expr,
             failures_grow: false,
+            read: true,
             source_text,
         });
         self.model.steps.push(Step::Choose(index));
