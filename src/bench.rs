@@ -145,14 +145,9 @@ pub fn run(plan: &Plan, progress: &dyn Fn(&Row)) -> Result<Vec<Row>> {
 
 fn options(bound: usize, counting: Counting, axiom: &str, backend: Backend) -> Options {
     Options {
-        bound,
         counting,
         axioms: vec![axiom.to_string()],
-        threads: None,
-        locations: None,
-        backend,
-        first: false,
-        stop: Default::default(),
+        ..Options::natural(bound, backend)
     }
 }
 

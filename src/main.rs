@@ -7,7 +7,7 @@
 //! forbids, 2 bad input or a failed write (a
 //! diagnostic on stderr; with `check --json` also as JSON on stdout), 70 an internal error: a bug
 //! in mapcheck, such as two of its parts disagreeing or a panic (`diag::Fault::Internal`; its
-//! diagnostic the same way), 3 (`gpu run`) no device to
+//! diagnostic the same way), 2 also when memory ran out (`cli::memory`), 3 (`gpu run`) no device to
 //! run on, 4 a check stopped (SIGINT, SIGTERM, `--timeout`) before its bound with no
 //! counterexample found so far (for `check --shard`: its shard stopped; for `merge`: a shard the
 //! verdicts need is missing or was stopped; for `export-coq`: its search stopped, the export
@@ -16,8 +16,12 @@
 //! (`cli::signals`).
 mod cli {
     pub mod args;
+    pub mod memory;
     pub mod signals;
 }
+
+#[global_allocator]
+static ALLOCATOR: cli::memory::Reporting = cli::memory::Reporting;
 
 use std::process::ExitCode;
 

@@ -252,6 +252,9 @@ pub struct SearchArgs {
     /// Stop after this many seconds with what is settled (as on SIGINT or SIGTERM).
     #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
     pub timeout: Option<u64>,
+    /// Refuse a search one of whose SAT problems is estimated above this many GiB.
+    #[arg(long, value_name = "GIB", default_value_t = search::MAX_MEMORY_GIB, value_parser = at_least_one_u64)]
+    pub max_memory: u64,
 }
 
 impl SearchArgs {
@@ -266,6 +269,7 @@ impl SearchArgs {
             locations: self.locations,
             backend: self.solver.into(),
             first: false,
+            max_memory_gib: self.max_memory,
             stop: match self.timeout {
                 Some(t) => stop.with_deadline(Instant::now() + Duration::from_secs(t)),
                 None => stop,

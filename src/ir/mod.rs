@@ -65,6 +65,17 @@ pub enum Expr {
     Unary(Op1, Box<Expr>),
 }
 
+impl Expr {
+    /// The nodes of the expression (names and operators alike).
+    pub(crate) fn nodes(&self) -> usize {
+        match self {
+            Expr::Binary(_, a, b) => 1 + a.nodes() + b.nodes(),
+            Expr::Unary(_, a) => 1 + a.nodes(),
+            Expr::Empty(_) | Expr::Base { .. } | Expr::Def(_) => 1,
+        }
+    }
+}
+
 /// Whether `co` is a total order per location or any transitive partial order (`coherence …`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum CoKind {

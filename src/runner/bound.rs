@@ -98,7 +98,7 @@ pub(crate) fn judging_nanos(model: &Model, events: usize) -> u128 {
     const VOCABULARY_ROWS: u128 = 60;
     const FIXPOINT_ROUNDS: u128 = 3;
     const PICOS_PER_ROW: u128 = 2500;
-    let size = |e: &ModelExpr| expression_nodes(e) as u128;
+    let size = |e: &ModelExpr| e.nodes() as u128;
     let nodes: u128 = (model.steps.iter())
         .map(|step| match step {
             Step::Define(id) => match &model.defs[*id].body {
@@ -116,15 +116,6 @@ pub(crate) fn judging_nanos(model: &Model, events: usize) -> u128 {
         })
         .sum();
     PICOS_PER_ROW * (nodes + VOCABULARY_ROWS) * events as u128 / 1000
-}
-
-/// The nodes of a model expression.
-fn expression_nodes(e: &ModelExpr) -> usize {
-    match e {
-        ModelExpr::Binary(_, a, b) => 1 + expression_nodes(a) + expression_nodes(b),
-        ModelExpr::Unary(_, a) => 1 + expression_nodes(a),
-        _ => 1,
-    }
 }
 
 /// May a thread block at a barrier (some barrier names a thread count)?

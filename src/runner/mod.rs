@@ -39,7 +39,8 @@ pub struct Options {
 /// docs/decisions/001-runner-semantics.md, "Bounded memory").
 pub const MAX_CANDIDATES: u64 = 10_000_000;
 
-/// The default `enumeration_seconds` (decision 001, "Enumerate or decide").
+/// `mapcheck run`'s default `enumeration_seconds` (decision 001, "Enumerate or decide"); the
+/// library's is `None`.
 pub const ENUMERATION_SECONDS: u64 = 10;
 
 impl Default for Options {
@@ -47,7 +48,7 @@ impl Default for Options {
         Options {
             unroll: 2,
             max_candidates: MAX_CANDIDATES,
-            enumeration_seconds: Some(ENUMERATION_SECONDS),
+            enumeration_seconds: None,
         }
     }
 }

@@ -34,6 +34,7 @@ mod bound_progress;
 mod candidate_variables;
 mod confirm;
 mod decode;
+mod estimate;
 mod event_key;
 mod execution_view;
 mod layout;
@@ -53,6 +54,7 @@ use std::time::Instant;
 
 pub use self::confirm::{confirm, NotOne, TestVerdict};
 pub(crate) use self::decode::test_name;
+pub use self::estimate::MAX_MEMORY_GIB;
 pub use self::event_key::{execution_keys, keyed, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;
 pub use self::operations::Counting;
@@ -85,7 +87,8 @@ pub(crate) fn selected_axioms(mapping: &Mapping, opts: &Options) -> diag::Result
 }
 
 /// The operations a source event may be, and the scope they make; an error for options or a
-/// mapping that would search no program (and so report every axiom clean).
+/// mapping that would search no program (and so report every axiom clean), or whose SAT
+/// problems would pass the memory limit (`estimate`).
 fn searchable_menu(mapping: &Mapping, opts: &Options) -> diag::Result<(Vec<Op>, Scope)> {
     let err = |msg: String| diag::Error::file(&mapping.path, msg);
     refuse_empty_bounds(opts).map_err(err)?;
@@ -102,6 +105,7 @@ fn searchable_menu(mapping: &Mapping, opts: &Options) -> diag::Result<(Vec<Op>, 
             "no class of the mapping can be searched ({why}): a check would search no program"
         )));
     }
+    estimate::refuse_oversized(mapping, &menu, opts)?;
     Ok((menu, scope))
 }
 

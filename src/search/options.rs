@@ -2,6 +2,7 @@
 //! threads and locations, the solver, and the stop request.
 //!
 //! Owns: `Options`. Uses: `operations` (`Counting`), `encode` (backends), `solver` (`Stop`).
+use super::estimate::MAX_MEMORY_GIB;
 use super::operations::Counting;
 use crate::encode::Backend;
 use crate::solver::Stop;
@@ -24,6 +25,10 @@ pub struct Options {
     pub backend: Backend,
     /// Stop after the first bound at which some axiom has a counterexample.
     pub first: bool,
+    /// Refuse a check one of whose shapes' SAT problems is estimated above this many GiB
+    /// (`estimate`).
+    #[serde(default = "default_max_memory_gib")]
+    pub max_memory_gib: u64,
     /// Asked for by a signal handler or a deadline: end early, with what is settled.
     #[serde(skip)]
     pub stop: Stop,
@@ -40,7 +45,12 @@ impl Options {
             locations: None,
             backend,
             first: false,
+            max_memory_gib: MAX_MEMORY_GIB,
             stop: Stop::new(),
         }
     }
+}
+
+fn default_max_memory_gib() -> u64 {
+    MAX_MEMORY_GIB
 }

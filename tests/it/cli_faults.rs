@@ -2,7 +2,9 @@
 //! the two commands that write many files (`export-coq -o` and `check -o`). Whatever happens, a
 //! file in the output directory is whole (byte for byte what an undisturbed run writes) and the
 //! next run leaves exactly one run's result; a full disk is also a diagnostic and status 2.
-//! Two writers at once and INT/TERM are in `cli_results.rs`.
+//! Two writers at once and INT/TERM are in `cli_results.rs`. Memory (issue 60): a mapping whose
+//! SAT problems would be too large is refused with the estimate before any is built, and an
+//! allocation that fails is a diagnostic and status 2, never an abort.
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
@@ -200,4 +202,46 @@ fn a_kill_at_any_moment_leaves_only_whole_files_and_the_next_run_completes() {
             reference.rerun_leaves_one_result(out, &what);
         }
     });
+}
+
+const FORTY_FENCES: &str = "tests/data/mapping/forty-fences.map";
+
+/// One row of 40 fences widens every shape to 126 slots at bound 3: refused with the estimate
+/// and the limit, nothing printed on stdout.
+#[test]
+fn a_forty_fence_row_is_refused_with_its_memory_estimate() {
+    let out = Command::new(BIN)
+        .args(["check", FORTY_FENCES, "--bound", "3"])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(out.stdout.is_empty());
+    for words in [
+        "126 event slots",
+        "the row for W.SC",
+        "estimated at",
+        "more than --max-memory 4 GiB",
+    ] {
+        assert!(err.contains(words), "{words}: {err}");
+    }
+}
+
+/// The same check let past the estimate, in a process limited to 1 GiB of address space: the
+/// failed allocation is reported, status 2, where it used to abort (status 134).
+#[cfg(unix)]
+#[test]
+fn a_failed_allocation_is_a_diagnostic() {
+    let script =
+        format!("ulimit -v 1048576; exec {BIN} check {FORTY_FENCES} --bound 3 --max-memory 64");
+    let out = Command::new("sh")
+        .args(["-c", &script])
+        .output()
+        .expect("runs");
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{err}");
+    assert!(
+        err.contains("mapcheck ran out of memory (an allocation of"),
+        "{err}"
+    );
 }

@@ -10,16 +10,7 @@ use mapcheck::{ir, litmus, runner, search, solver};
 use crate::support::cli::mapcheck;
 
 fn options(bound: usize) -> search::Options {
-    search::Options {
-        bound,
-        counting: search::Counting::Natural,
-        axioms: vec![],
-        threads: None,
-        locations: None,
-        backend: solver::Backend::BatSat,
-        first: false,
-        stop: solver::Stop::new(),
-    }
+    search::Options::natural(bound, solver::Backend::BatSat)
 }
 
 fn compared(a: &str, b: &str, bound: usize) -> Comparison {

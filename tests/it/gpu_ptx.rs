@@ -14,7 +14,7 @@ use mapcheck::gpu::cuda::{self, Harness};
 use mapcheck::gpu::outcome::{self, Judges};
 use mapcheck::gpu::params::Params;
 use mapcheck::litmus::{self, Litmus};
-use mapcheck::search::{self, Counting, Options};
+use mapcheck::search::{self, Options};
 
 use crate::support::litmus::mapping_reading;
 use crate::support::tools::{self, Tool};
@@ -29,14 +29,8 @@ fn tools() -> optcheck::Tools {
 fn counterexample(map: &str, variant: Option<&str>, bound: usize) -> Litmus {
     let m = mapping_reading(map, variant);
     let opts = Options {
-        bound,
-        counting: Counting::Natural,
-        axioms: vec![],
-        threads: None,
-        locations: None,
-        backend: Backend::BatSat,
         first: true,
-        stop: Default::default(),
+        ..Options::natural(bound, Backend::BatSat)
     };
     let report = search::check(&m, &opts, &|_| {}).expect("search runs");
     let cx = report

@@ -250,7 +250,11 @@ fn tests_that_would_take_minutes_to_enumerate_are_decided_by_the_solver() {
             within <= u128::from(runner::MAX_CANDIDATES),
             "{name}: {estimate:?}"
         );
-        let outcome = decide::run(&model, &test, &runner::Options::default()).unwrap();
+        let timed = runner::Options {
+            enumeration_seconds: Some(runner::ENUMERATION_SECONDS),
+            ..Default::default()
+        };
+        let outcome = decide::run(&model, &test, &timed).unwrap();
         assert!(outcome.decided, "{name} was enumerated");
         let (code, out, err) = mapcheck(&["run", "models/ptx-v6.cat", &path]);
         assert_eq!(code, 0, "{name}: {err}");

@@ -42,7 +42,7 @@ use mapcheck::encode::Backend;
 use mapcheck::litmus::{Instr, Litmus};
 use mapcheck::mapping::{self, ClassKind, Mapping, Role};
 use mapcheck::runner::{self, Candidate};
-use mapcheck::search::{self, execution_keys, Counting, EventKey, LOCATIONS};
+use mapcheck::search::{self, execution_keys, EventKey, LOCATIONS};
 
 use crate::support::search_space::*;
 
@@ -310,14 +310,9 @@ fn cross_check(file: &str, bound: usize) -> BTreeMap<String, Option<usize>> {
     let t_ex = t0.elapsed();
     let t1 = Instant::now();
     let opts = search::Options {
-        bound,
-        counting: Counting::Natural,
-        axioms: vec![],
         threads: Some(threads()),
         locations: Some(locs()),
-        backend: Backend::BatSat,
-        first: false,
-        stop: Default::default(),
+        ..search::Options::natural(bound, Backend::BatSat)
     };
     let report =
         search::check(&m, &opts, &|_| {}).unwrap_or_else(|e| panic!("{file}: {}", e.message));

@@ -15,14 +15,8 @@ use crate::support::litmus::{
 
 fn options(bound: usize, axioms: &[&str]) -> Options {
     Options {
-        bound,
-        counting: Counting::Natural,
         axioms: axioms.iter().map(|a| a.to_string()).collect(),
-        threads: None,
-        locations: None,
-        backend: Backend::BatSat,
-        first: false,
-        stop: Default::default(),
+        ..Options::natural(bound, Backend::BatSat)
     }
 }
 
