@@ -232,13 +232,13 @@ impl OutputDir {
 
     /// Take `dir` for this run: create it and lock it (refused while another run holds it),
     /// then remove what an earlier run listed in it and the temporary files a killed run left.
+    /// A directory this process reserved (`Reservation`) is taken with the lock it holds.
     pub(crate) fn claim(dir: &Path) -> Result<OutputDir> {
-        OutputDir::check(dir)?;
-        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create directory", e))?;
-        // A run wrote here before only if its lock or manifest is here: temporary files are
-        // swept only then (a user's own `.mapcheck-tmp-*` files elsewhere are not mapcheck's).
-        let ours = [LOCK, MANIFEST].iter().any(|f| dir.join(f).exists());
-        let lock = lock(dir)?;
+        let reserved = lock_registry().remove(dir);
+        let Held { lock, ours, .. } = match reserved {
+            Some(held) => held,
+            None => Held::take(dir)?,
+        };
         if ours {
             sweep_temporary_files(dir)?;
         }
@@ -288,6 +288,95 @@ impl OutputDir {
             text.push('\n');
         }
         write_file(&self.dir.join(MANIFEST), text)
+    }
+}
+
+/// A directory locked by this process before it is claimed.
+struct Held {
+    lock: std::fs::File,
+    /// A run wrote here before (its lock or manifest was here): temporary files are swept only
+    /// then, a user's own `.mapcheck-tmp-*` files elsewhere not being mapcheck's.
+    ours: bool,
+    /// The outermost directory this process created for it (`dir` itself, or a parent).
+    created: Option<PathBuf>,
+}
+
+impl Held {
+    /// Check `dir` as `OutputDir::check` does, create it and lock it.
+    fn take(dir: &Path) -> Result<Held> {
+        OutputDir::check(dir)?;
+        let created = dir.ancestors().take_while(|d| !d.exists()).last();
+        let created = created.map(Path::to_path_buf);
+        std::fs::create_dir_all(dir).map_err(|e| io_error(dir, "create directory", e))?;
+        let ours = [LOCK, MANIFEST].iter().any(|f| dir.join(f).exists());
+        Ok(Held {
+            lock: lock(dir)?,
+            ours,
+            created,
+        })
+    }
+}
+
+/// The directories this process reserved and has not claimed, with their locks.
+fn lock_registry() -> std::sync::MutexGuard<'static, std::collections::BTreeMap<PathBuf, Held>> {
+    static RESERVED: std::sync::Mutex<std::collections::BTreeMap<PathBuf, Held>> =
+        std::sync::Mutex::new(std::collections::BTreeMap::new());
+    RESERVED.lock().unwrap_or_else(|p| p.into_inner())
+}
+
+/// Output directories a run will write into once its work finds something, each checked,
+/// created and locked before the work (a second run into one is refused at its start, not
+/// after its search). `OutputDir::claim` takes a reserved directory with its lock; on drop, the
+/// directories never claimed are unlocked, and removed with the parents this process created
+/// for them while they are empty.
+#[derive(Debug, Default)]
+pub struct Reservation {
+    dirs: Vec<PathBuf>,
+}
+
+impl Reservation {
+    /// Reserve `dir` too.
+    pub(crate) fn add(&mut self, dir: &Path) -> Result<()> {
+        let held = Held::take(dir)?;
+        lock_registry().insert(dir.to_path_buf(), held);
+        self.dirs.push(dir.to_path_buf());
+        Ok(())
+    }
+}
+
+impl Drop for Reservation {
+    fn drop(&mut self) {
+        let mut registry = lock_registry();
+        // Last reserved first: the first one's created parents hold the later ones.
+        for dir in self.dirs.iter().rev() {
+            let Some(Held {
+                created: Some(top), ..
+            }) = registry.remove(dir)
+            else {
+                continue;
+            };
+            let _ = std::fs::remove_file(dir.join(LOCK));
+            for created in dir.ancestors().take_while(|d| d.starts_with(&top)) {
+                if std::fs::remove_dir(created).is_err() {
+                    break;
+                }
+            }
+        }
+    }
+}
+
+/// A directory another command wrote (a `gpu emit` harness), locked while this run adds its
+/// files to it: checked writable and locked before the work, so that a run beside an emit into
+/// the same directory is refused at its start.
+#[derive(Debug)]
+pub struct Locked {
+    _lock: std::fs::File,
+}
+
+impl Locked {
+    pub(crate) fn take(dir: &Path) -> Result<Locked> {
+        check_directory(dir)?;
+        Ok(Locked { _lock: lock(dir)? })
     }
 }
 

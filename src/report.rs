@@ -23,7 +23,7 @@ use serde_json::json;
 use crate::diag::{Error, Result};
 use crate::litmus::{self, Instr, Litmus};
 use crate::mapping::Mapping;
-use crate::output::{self, OutputDir};
+use crate::output::{self, OutputDir, Reservation};
 use crate::search::{
     Counterexample, Counting, Event, EventKey, NotOne, Options, ReadingVerdict, Report, Scope,
     Statistics, TestVerdict, Unfinished,
@@ -504,7 +504,7 @@ pub fn confirm_test(
     coq: Option<&Path>,
 ) -> Result<Confirmations> {
     let axioms = crate::search::selected_axioms(mapping, opts)?;
-    check_output_directories(mapping, &axioms, out, coq)?;
+    let _reserved = reserve_output_directories(mapping, &axioms, out, coq)?;
     crate::coq::class::hold_to_class(mapping, test, positions)?;
     let compiled = mapping.compile_program(test)?;
     Ok(Confirmations {
@@ -620,17 +620,19 @@ fn why_not(why: NotOne) -> &'static str {
 
 /// Refuses, before any work, an output directory a check could not write: `out` and the Coq
 /// directory must be directories (or absent), and each axiom's counterexample directory in them
-/// new, empty or written by an earlier run (`output::OutputDir`).
-fn check_output_directories(
+/// new, empty or written by an earlier run (`output::OutputDir`); then reserves each (created
+/// and locked until claimed, or removed again when the run ends without writing there).
+fn reserve_output_directories(
     mapping: &Mapping,
     axioms: &[String],
     out: &Path,
     coq: Option<&Path>,
-) -> Result<()> {
+) -> Result<Reservation> {
     output::check_directory(out)?;
     if let Some(dir) = coq {
         output::check_directory(dir)?;
     }
+    let mut directories = vec![];
     for axiom in axioms {
         let files = counterexample_dir(out, mapping, axiom);
         OutputDir::check(&files)?;
@@ -644,9 +646,15 @@ fn check_output_directories(
                 .with_note("give --coq another directory than -o"));
             }
             OutputDir::check(&refutation)?;
+            directories.push(refutation);
         }
+        directories.push(files);
     }
-    Ok(())
+    let mut reserved = Reservation::default();
+    for dir in &directories {
+        reserved.add(dir)?;
+    }
+    Ok(reserved)
 }
 
 /// Write a counterexample's files into its directory under `out`, and its Coq refutation under
@@ -914,6 +922,9 @@ pub fn check_with_progress(mapping: &Mapping, opts: &Options) -> Result<Report> 
 /// refutation when asked) and, in text mode, printed at once; progress on stderr. The first
 /// failure to write stops the check and is its result.
 pub(crate) struct LiveReport<'a> {
+    /// The output directories, locked from the start; those never written are given back when
+    /// the report is dropped.
+    _reserved: Reservation,
     mapping: &'a Mapping,
     out: &'a Path,
     coq: Option<&'a Path>,
@@ -936,8 +947,9 @@ impl<'a> LiveReport<'a> {
         json: bool,
     ) -> Result<LiveReport<'a>> {
         let axioms = crate::search::selected_axioms(mapping, opts)?;
-        check_output_directories(mapping, &axioms, out, coq)?;
+        let reserved = reserve_output_directories(mapping, &axioms, out, coq)?;
         Ok(LiveReport {
+            _reserved: reserved,
             mapping,
             out,
             coq,

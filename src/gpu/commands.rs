@@ -351,13 +351,15 @@ pub fn summary(dirs: &[PathBuf]) -> Result<Vec<RunResult>> {
     dirs.iter().map(|dir| RunResult::load(dir)).collect()
 }
 
-/// One harness directory: its run (with its result files written), or its tuning trials.
+/// One harness directory, locked and checked writable first: its run (with its result files
+/// written), or its tuning trials.
 fn run_dir(
     dir: &Path,
     o: &RunOptions,
     opencl: &OpenCl,
     print: &mut dyn FnMut(&str),
 ) -> std::result::Result<Vec<RunResult>, Failure> {
+    let _locked = crate::output::Locked::take(dir)?;
     let (params_path, params) = run_params(o, dir)?;
     if dir.join(cuda::KERNEL_FILE).exists() {
         return run_cuda(dir, o, &params, print);

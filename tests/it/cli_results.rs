@@ -573,3 +573,81 @@ fn errors_are_json_when_json_is_asked() {
     assert_eq!(v["error"]["path"], "no-such.map");
     assert!(err.contains("no-such.map"), "{err}");
 }
+
+/// Wait until another process holds `dir`'s lock (this process cannot take it).
+fn wait_until_locked(dir: &Path) {
+    let start = Instant::now();
+    loop {
+        if let Ok(file) = std::fs::File::open(dir.join(".mapcheck-lock")) {
+            if let Err(std::fs::TryLockError::WouldBlock) = file.try_lock() {
+                return;
+            }
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "{} never locked",
+            dir.display()
+        );
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Every directory a check may write is locked at its start (issue 60: two identical checks
+/// into one `-o` both searched to the end, then one could not write): a second check into it is
+/// refused before its search, and a check that finds nothing leaves no directory behind.
+#[test]
+fn a_check_locks_its_output_directories_before_the_search() {
+    let tmp = tempfile::tempdir().unwrap();
+    let out = tmp.path().join("out");
+    let map = "mappings/rc11-ptx-artifact.map";
+    let mut first = binary()
+        .args([map, "--bound", "8", "--timeout", "120", "-o"])
+        .arg(&out)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_until_locked(&out.join("rc11-ptx-artifact-Coherence"));
+    let (code, stdout, err) = mapcheck(&[map, "--bound", "3", "-o", out.to_str().unwrap()]);
+    first.kill().unwrap();
+    first.wait().unwrap();
+    assert_eq!(code, 2, "{err}");
+    assert!(stdout.is_empty(), "{stdout}");
+    assert!(
+        err.contains("is being written by another mapcheck run"),
+        "{err}"
+    );
+
+    let clean = tmp.path().join("clean");
+    let (code, _, err) = mapcheck(&[map, "--bound", "3", "-o", clean.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    assert!(!clean.exists(), "a clean check left {}", clean.display());
+}
+
+/// `gpu run DIR` locks DIR before it runs anything (it used to write its results beside a `gpu
+/// emit` into the same directory).
+#[test]
+fn a_gpu_run_is_refused_while_its_directory_is_being_written() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("harness");
+    let test = "tests/data/gpu/0001_sb_relaxed_two_work_groups.litmus";
+    let (code, _, err) = mapcheck(&[
+        "gpu",
+        "emit",
+        test,
+        "--target",
+        "opencl",
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    let lock = std::fs::File::open(dir.join(".mapcheck-lock")).unwrap();
+    lock.try_lock().expect("no run holds the emitted directory");
+    let (code, _, err) = mapcheck(&["gpu", "run", dir.to_str().unwrap()]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("is being written by another mapcheck run"),
+        "{err}"
+    );
+    assert!(!dir.join("result.json").exists());
+}
