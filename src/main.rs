@@ -153,7 +153,10 @@ fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {
     let load = args.cat.load_options();
     let models = suites
         .iter()
-        .map(|s| ir::load_with(args.model.as_ref().unwrap_or(&s.model), &load))
+        .map(|s| match &args.model {
+            Some(model) => ir::load_with(model, &load),
+            None => s.load_model(&load),
+        })
         .collect::<Result<Vec<_>, _>>()?;
     warn(&models);
     let reports = suites

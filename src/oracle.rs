@@ -31,6 +31,16 @@ pub struct Suite {
     /// The cat model that should reproduce the verdicts, joined to the table's directory.
     pub model: PathBuf,
     pub(crate) meaning: Meaning,
+    /// `table:line` of the row.
+    pub(crate) row: String,
+}
+
+impl Suite {
+    /// Load the suite's model; an error names the table row too.
+    pub fn load_model(&self, options: &crate::ir::LoadOptions) -> Result<crate::ir::Model> {
+        crate::ir::load_with(&self.model, options)
+            .map_err(|e| e.with_note(format!("the model of suite `{}` ({})", self.name, self.row)))
+    }
 }
 
 /// The verdict of one oracle test.
@@ -115,6 +125,7 @@ pub fn read_suites(table: &Path) -> Result<Vec<Suite>> {
                 name: cols[0].clone(),
                 model: dir.join(&cols[1]),
                 meaning,
+                row: format!("{}:{line}", table.display()),
             })
         })
         .collect()

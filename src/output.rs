@@ -327,8 +327,8 @@ fn lock_registry() -> std::sync::MutexGuard<'static, std::collections::BTreeMap<
 /// Output directories a run will write into once its work finds something, each checked,
 /// created and locked before the work (a second run into one is refused at its start, not
 /// after its search). `OutputDir::claim` takes a reserved directory with its lock; on drop, the
-/// directories never claimed are unlocked, and removed with the parents this process created
-/// for them while they are empty.
+/// directories never claimed are unlocked, and those holding nothing but the lock (this run's,
+/// or a killed run's) removed, with the parents this process created for them while empty.
 #[derive(Debug, Default)]
 pub struct Reservation {
     dirs: Vec<PathBuf>,
@@ -349,14 +349,17 @@ impl Drop for Reservation {
         let mut registry = lock_registry();
         // Last reserved first: the first one's created parents hold the later ones.
         for dir in self.dirs.iter().rev() {
-            let Some(Held {
-                created: Some(top), ..
-            }) = registry.remove(dir)
-            else {
+            let Some(held) = registry.remove(dir) else {
                 continue;
             };
+            if !holds_only_a_lock(dir) {
+                continue;
+            }
             let _ = std::fs::remove_file(dir.join(LOCK));
-            for created in dir.ancestors().take_while(|d| d.starts_with(&top)) {
+            let _ = std::fs::remove_dir(dir);
+            let Some(top) = held.created else { continue };
+            let parents = dir.ancestors().skip(1);
+            for created in parents.take_while(|d| d.starts_with(&top)) {
                 if std::fs::remove_dir(created).is_err() {
                     break;
                 }
@@ -378,6 +381,12 @@ impl Locked {
         check_directory(dir)?;
         Ok(Locked { _lock: lock(dir)? })
     }
+}
+
+/// Does `dir` hold nothing but a lock: a reservation no run wrote into (this one's, or that of a
+/// run killed before it wrote)?
+fn holds_only_a_lock(dir: &Path) -> bool {
+    std::fs::read_dir(dir).is_ok_and(|entries| entries.flatten().all(|e| e.file_name() == LOCK))
 }
 
 /// `dir`'s `LOCK`, locked by this process; an error when another run holds it. A lock that is
@@ -406,13 +415,21 @@ fn lock(dir: &Path) -> Result<std::fs::File> {
 }
 
 /// Remove the temporary files a killed run left in `dir` (none is in use: the caller holds the
-/// directory's lock, and only a run holding it writes there).
+/// directory's lock, and only a run holding it writes there; another run's probe that it can
+/// write there, made before it asks for the lock, may come and go meanwhile).
 fn sweep_temporary_files(dir: &Path) -> Result<()> {
     let entries = std::fs::read_dir(dir).map_err(|e| io_error(dir, "read", e))?;
     for entry in entries.flatten() {
         if entry.file_name().to_string_lossy().starts_with(TEMPORARY) {
             let path = entry.path();
-            std::fs::remove_file(&path).map_err(|e| io_error(&path, "remove", e))?;
+            // One may go meanwhile: another run's probe that the directory can be written
+            // into (`check_directory`, made before it asks for the lock) removes itself.
+            match std::fs::remove_file(&path) {
+                Err(e) if e.kind() != std::io::ErrorKind::NotFound => {
+                    return Err(io_error(&path, "remove", e))
+                }
+                _ => {}
+            }
         }
     }
     Ok(())

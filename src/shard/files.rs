@@ -11,7 +11,7 @@ use std::path::{Path, PathBuf};
 
 use sha2::Digest as _;
 
-use super::plan::{Plan, PlanUnit};
+use super::plan::{Plan, PlanUnit, MAX_SHARDS};
 use crate::diag::{Error, Result};
 use crate::output;
 use crate::report::Files;
@@ -350,8 +350,8 @@ fn check_plan(path: &Path, plan: &Plan) -> Result<()> {
             format!("holds a plan that no mapcheck made ({what})"),
         ))
     };
-    if plan.shards == 0 {
-        return bad("0 shards".into());
+    if plan.shards == 0 || plan.shards > MAX_SHARDS {
+        return bad(format!("{} shards", plan.shards));
     }
     for w in plan.units.windows(2) {
         if w[0].unit >= w[1].unit {

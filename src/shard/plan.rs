@@ -110,12 +110,16 @@ const MEASURED: [(&[usize], f64); 29] = [
 /// 4 to 5 and 15.4× from 5 to 6; 12 is about their geometric mean).
 const GROWTH: f64 = 12.0;
 
+/// The most shards a check is split into (far more than any cluster array; a plan read from a
+/// file naming more is not one mapcheck made, and merging it would go through every shard).
+pub(crate) const MAX_SHARDS: usize = 100_000;
+
 /// The plan of a check of `mapping` with `opts` in `shards` shards.
 pub fn plan(mapping: &Mapping, opts: &Options, shards: usize) -> Result<Plan> {
-    if shards == 0 {
+    if shards == 0 || shards > MAX_SHARDS {
         return Err(Error::file(
             "--shard",
-            "the number of shards must be at least 1",
+            format!("the number of shards must be from 1 to {MAX_SHARDS}"),
         ));
     }
     if opts.first {

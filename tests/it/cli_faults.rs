@@ -2,7 +2,8 @@
 //! the two commands that write many files (`export-coq -o` and `check -o`). Whatever happens, a
 //! file in the output directory is whole (byte for byte what an undisturbed run writes) and the
 //! next run leaves exactly one run's result; a full disk is also a diagnostic and status 2.
-//! Two writers at once and INT/TERM are in `cli_results.rs`. Memory (issue 60): a mapping whose
+//! Two writers at once and INT/TERM are in `cli_results.rs`. Each fault has a
+//! budgeted form in the fast or CI tier and a larger one in the exhaustive tier. Memory (issue 60): a mapping whose
 //! SAT problems would be too large is refused with the estimate before any is built, and an
 //! allocation that fails is a diagnostic and status 2, never an abort.
 use std::collections::BTreeMap;
@@ -156,37 +157,76 @@ fn for_each_run(check: impl Fn(&Reference, &Path)) {
 /// status 2, leaves no temporary file, and what it did write is whole.
 #[test]
 fn a_full_disk_is_a_diagnostic_and_leaves_only_whole_files() {
+    full_disk_at(&[1]);
+}
+
+/// The same at every limit from 1 to 24 blocks of 512 bytes, so that the disk fills at each of
+/// the files the runs write.
+#[test]
+#[ignore = "exhaustive tier (scripts/test --exhaustive)"]
+fn exhaustive_a_disk_full_at_any_file_leaves_only_whole_files() {
+    full_disk_at(&(1..=24).collect::<Vec<_>>());
+}
+
+/// Each of `RUNS` under each file-size limit of `blocks` (512-byte blocks): status 2 and a
+/// diagnostic where one of its files passes the limit, its own status where none does, no
+/// temporary file, only whole files, and a rerun that leaves one result.
+fn full_disk_at(blocks: &[u32]) {
     for_each_run(|reference, out| {
-        let words = command(reference.run, out).join(" ");
-        let limited = Command::new("sh")
-            .arg("-c")
-            .arg(format!("trap '' XFSZ; ulimit -f 1; exec {BIN} {words}"))
-            .output()
-            .unwrap();
-        let err = String::from_utf8_lossy(&limited.stderr);
-        assert_eq!(limited.status.code(), Some(2), "{words}: {err}");
-        assert!(
-            err.contains("error: ") && err.contains("File too large"),
-            "{words}: {err}"
-        );
-        assert!(!err.contains("panicked"), "{err}");
-        reference.only_whole_files(out, &words);
-        let temporary = tree(out)
-            .into_keys()
-            .find(|p| p.to_string_lossy().contains(".mapcheck-tmp-"));
-        assert_eq!(temporary, None, "{words}");
-        reference.rerun_leaves_one_result(out, &words);
+        for limit in blocks {
+            let _ = std::fs::remove_dir_all(out);
+            let words = command(reference.run, out).join(" ");
+            let limited = Command::new("sh")
+                .arg("-c")
+                .arg(format!(
+                    "trap '' XFSZ; ulimit -f {limit}; exec {BIN} {words}"
+                ))
+                .output()
+                .unwrap();
+            let err = String::from_utf8_lossy(&limited.stderr);
+            let what = format!("{words} under ulimit -f {limit}");
+            assert!(!err.contains("panicked"), "{what}: {err}");
+            let too_large = (reference.files.values()).any(|b| b.len() > *limit as usize * 512);
+            if too_large {
+                assert_eq!(limited.status.code(), Some(2), "{what}: {err}");
+                assert!(
+                    err.contains("error: ") && err.contains("File too large"),
+                    "{what}: {err}"
+                );
+            } else {
+                assert_eq!(limited.status.code(), reference.status, "{what}: {err}");
+            }
+            reference.only_whole_files(out, &what);
+            let temporary = tree(out)
+                .into_keys()
+                .find(|p| p.to_string_lossy().contains(".mapcheck-tmp-"));
+            assert_eq!(temporary, None, "{what}");
+            reference.rerun_leaves_one_result(out, &what);
+        }
     });
 }
 
-/// `kill -9` at moments spread over a whole run (every few milliseconds from its start to
-/// past its end): each file left is whole, and the next run into the directory (which sweeps
-/// the dead run's temporary files) leaves exactly one run's result.
+/// `kill -9` at moments spread over a whole run (every 16 ms from its start to past its end):
+/// each file left is whole, and the next run into the directory (which sweeps the dead run's
+/// temporary files) leaves exactly one run's result.
 #[test]
 #[ignore = "CI tier (scripts/test)"]
 fn a_kill_at_any_moment_leaves_only_whole_files_and_the_next_run_completes() {
+    kills_at_moments((0..400).step_by(16));
+}
+
+/// The same every 6 ms: 67 moments per run.
+#[test]
+#[ignore = "exhaustive tier (scripts/test --exhaustive)"]
+fn exhaustive_a_kill_at_any_moment_leaves_only_whole_files() {
+    kills_at_moments((0..400).step_by(6));
+}
+
+/// Each of `RUNS` killed after each of `delays` ms: each file left is whole, and a rerun into
+/// the directory leaves exactly one run's result.
+fn kills_at_moments(delays: impl Iterator<Item = u64> + Clone) {
     for_each_run(|reference, out| {
-        for delay_ms in (0..400).step_by(16) {
+        for delay_ms in delays.clone() {
             let _ = std::fs::remove_dir_all(out);
             let mut child = Command::new(BIN)
                 .args(command(reference.run, out))

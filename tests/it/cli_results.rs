@@ -350,13 +350,25 @@ fn an_output_that_cannot_be_written_is_refused_before_the_work() {
 /// every file in it listed by its manifest.
 #[test]
 fn two_writers_into_one_directory_leave_one_result() {
+    two_writers_race(5);
+}
+
+/// The same race 500 times.
+#[test]
+#[ignore = "exhaustive tier (scripts/test --exhaustive)"]
+fn exhaustive_two_writers_into_one_directory_leave_one_result() {
+    two_writers_race(500);
+}
+
+/// Two `gpu emit`s into one directory at once, `rounds` times.
+fn two_writers_race(rounds: usize) {
     let tmp = tempfile::tempdir().unwrap();
     let dir = tmp.path().join("out");
     let tests = [
         "tests/data/gpu/0001_sb_relaxed_two_work_groups.litmus",
         "tests/data/gpu/0003_mp_release_acquire.litmus",
     ];
-    for _ in 0..5 {
+    for _ in 0..rounds {
         let children: Vec<std::process::Child> = tests
             .iter()
             .map(|t| {

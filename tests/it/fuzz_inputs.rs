@@ -440,10 +440,13 @@ fn apply(text: &mut Vec<u8>, e: &Edit, pieces: &[&str]) {
 }
 
 /// What a case ended as.
-#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+#[derive(Clone, PartialEq, Eq, Debug)]
 enum Outcome {
     Answered,
-    Refused,
+    /// A diagnostic that shows the file with a line and column.
+    Located,
+    /// A diagnostic without a position: its first line.
+    Unlocated(String),
 }
 
 /// Run one case: write the seed's files with the mutated one into `dir`, run the command.
@@ -495,10 +498,52 @@ fn run_case(dir: &Path, seed: &Seed, text: &[u8]) -> Result<Outcome, String> {
     match status.code() {
         Some(0 | 1 | 4) if !stderr.contains("panicked") => Ok(Outcome::Answered),
         Some(2) if stderr.contains("error:") && !stderr.contains("panicked") => {
-            Ok(Outcome::Refused)
+            match located(&stderr) {
+                true => Ok(Outcome::Located),
+                false => Ok(Outcome::Unlocated(first_error_line(&stderr, dir))),
+            }
         }
         _ => Err(shown()),
     }
+}
+
+/// Does a diagnostic give a position: the text shown at its line and column, a `file:line:`
+/// before its message (a row of a table), or a JSON reader's `at line L column C`?
+fn located(stderr: &str) -> bool {
+    let error = stderr
+        .lines()
+        .find(|l| l.contains("error:"))
+        .unwrap_or_default();
+    let after = error.split_once("error: ").map_or("", |(_, rest)| rest);
+    let path_line = after.split_once(": ").is_some_and(|(place, _)| {
+        place
+            .rsplit(':')
+            .next()
+            .is_some_and(|n| n.parse::<usize>().is_ok())
+            || place
+                .split(':')
+                .nth(1)
+                .is_some_and(|n| n.parse::<usize>().is_ok())
+    });
+    let json = after.contains(" at line ") && after.contains(" column ");
+    stderr.contains("┌─ ") || path_line || json
+}
+
+/// The first `error:` line of `stderr`, with the case directory and numbers blanked so that
+/// cases of one message count together.
+fn first_error_line(stderr: &str, dir: &Path) -> String {
+    let line = stderr
+        .lines()
+        .find(|l| l.contains("error:"))
+        .unwrap_or_default();
+    let line = line.replace(&dir.display().to_string(), "DIR");
+    let mut out = String::new();
+    for c in line.chars().take(110) {
+        if !(c.is_ascii_digit() && out.ends_with('#')) {
+            out.push(if c.is_ascii_digit() { '#' } else { c });
+        }
+    }
+    out
 }
 
 fn env_number(name: &str, default: u64) -> u64 {
@@ -539,7 +584,19 @@ fn shard_seed_dir(root: &Path) -> PathBuf {
 #[ignore = "CI tier (scripts/test)"]
 fn every_input_kind_gets_an_answer_or_a_diagnostic_never_a_crash() {
     let cases = env_number("MAPCHECK_FUZZ_CASES", DEFAULT_CASES as u64) as u32;
-    let seed = env_number("MAPCHECK_FUZZ_SEED", 0);
+    fuzz_every_kind(cases, env_number("MAPCHECK_FUZZ_SEED", 0));
+}
+
+/// The same with 1,000 other cases per kind (seed 1).
+#[test]
+#[ignore = "exhaustive tier (scripts/test --exhaustive)"]
+fn exhaustive_every_input_kind_gets_an_answer_or_a_diagnostic_never_a_crash() {
+    fuzz_every_kind(1000, 1);
+}
+
+/// `cases` mutated inputs of every kind from random seed `seed`; prints per kind the inputs,
+/// those answered, those refused with a position and without, and each message of the last.
+fn fuzz_every_kind(cases: u32, seed: u64) {
     let root = std::env::temp_dir().join(format!("mapcheck-fuzz-inputs-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&root);
     std::fs::create_dir_all(&root).unwrap();
@@ -547,10 +604,15 @@ fn every_input_kind_gets_an_answer_or_a_diagnostic_never_a_crash() {
     let mut key = [0u8; 32];
     key[..8].copy_from_slice(&seed.to_le_bytes());
     println!(
-        "{:<14} {:>6} {:>9} {:>8}",
-        "input kind", "inputs", "answered", "refused"
+        "{:<14} {:>6} {:>9} {:>13} {:>15}",
+        "input kind", "inputs", "answered", "refused at", "refused, no"
+    );
+    println!(
+        "{:<14} {:>6} {:>9} {:>13} {:>15}",
+        "", "", "", "line:column", "position"
     );
     let mut failures = vec![];
+    let unlocated = std::cell::RefCell::new(std::collections::BTreeMap::new());
     for kind in &kinds {
         let config = Config {
             cases,
@@ -559,7 +621,7 @@ fn every_input_kind_gets_an_answer_or_a_diagnostic_never_a_crash() {
         };
         let mut runner =
             TestRunner::new_with_rng(config, TestRng::from_seed(RngAlgorithm::ChaCha, &key));
-        let counts = std::cell::RefCell::new([0u64; 2]);
+        let counts = std::cell::RefCell::new([0u64; 3]);
         let dir = root.join("case");
         let strategy = (0..kind.seeds.len(), prop::collection::vec(edit(), 1..4));
         let result = runner.run(&strategy, |(s, edits)| {
@@ -567,18 +629,33 @@ fn every_input_kind_gets_an_answer_or_a_diagnostic_never_a_crash() {
             let mut text = seed.text.clone();
             edits.iter().for_each(|e| apply(&mut text, e, kind.pieces));
             let outcome = run_case(&dir, seed, &text).map_err(TestCaseError::fail)?;
-            counts.borrow_mut()[outcome as usize] += 1;
+            let slot = match outcome {
+                Outcome::Answered => 0,
+                Outcome::Located => 1,
+                Outcome::Unlocated(line) => {
+                    *unlocated
+                        .borrow_mut()
+                        .entry((kind.name, line))
+                        .or_insert(0u64) += 1;
+                    2
+                }
+            };
+            counts.borrow_mut()[slot] += 1;
             Ok(())
         });
-        let [answered, refused] = *counts.borrow();
+        let [answered, located, not_located] = *counts.borrow();
         println!(
-            "{:<14} {:>6} {answered:>9} {refused:>8}",
+            "{:<14} {:>6} {answered:>9} {located:>13} {not_located:>15}",
             kind.name,
-            answered + refused
+            answered + located + not_located
         );
         if let Err(e) = result {
             failures.push(format!("{}: {e}", kind.name));
         }
+    }
+    println!("diagnostics without a position:");
+    for ((kind, line), n) in unlocated.borrow().iter() {
+        println!("{n:>6} {kind}: {line}");
     }
     std::fs::remove_dir_all(&root).unwrap();
     assert!(failures.is_empty(), "{}", failures.join("\n\n"));

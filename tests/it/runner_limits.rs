@@ -262,6 +262,24 @@ fn tests_that_would_take_minutes_to_enumerate_are_decided_by_the_solver() {
     }
 }
 
+/// A test whose trace combinations are many but whose candidates are few and cheap stays with
+/// the runner: counting goes through the combinations up to `--max-candidates`, the time
+/// estimate bounds only the candidates (`Ticketlock-acq2rlx-2` under PTX 7.5: 21,141, once sent
+/// to the solver because its combinations passed the time cap).
+#[test]
+fn a_test_with_few_cheap_candidates_is_enumerated_under_the_time_limit() {
+    let model = ir::load(Path::new("models/ptx-v7.5.cat")).expect("model loads");
+    let path = format!("{ORACLE}/litmus/PTX/Manual/Ticketlock-acq2rlx-2.litmus");
+    let test = litmus::parse_file(Path::new(&path)).expect("parses");
+    let timed = runner::Options {
+        enumeration_seconds: Some(runner::ENUMERATION_SECONDS),
+        ..Default::default()
+    };
+    let outcome = decide::run(&model, &test, &timed).unwrap();
+    assert!(!outcome.decided, "sent to the solver");
+    assert_eq!(outcome.candidates, 21_141);
+}
+
 /// Nine loads and three stores of one location, two loads per thread: small enough to enumerate
 /// (77,824 candidates) and to decide.
 fn three_stores_six_loads() -> Litmus {

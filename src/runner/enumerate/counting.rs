@@ -23,21 +23,23 @@ pub(super) fn count(combos: &Combinations, prepared: &Prepared, coherence: CoKin
 }
 
 /// The candidates counted as `count` does; `None` as soon as the count exceeds `limit`, or
-/// the traces the count has gone through do (counting goes through every trace combination,
-/// most of them pruned before any candidate is counted: bounded so, it never costs more than
-/// judging the limit's worth of candidates would).
+/// the trace combinations the count has gone through exceed `max_candidates` (counting goes
+/// through every trace combination, most of them pruned before any candidate is counted:
+/// bounded so, it never costs more than judging the candidate limit's worth would; a time
+/// `limit` below it bounds the candidates only, a combination costing far less than judging).
 pub(super) fn count_up_to(
     combos: &Combinations,
     coherence: CoKind,
     limit: u128,
 ) -> Result<Option<u128>> {
     let threads = combos.threads;
+    let most_visits = u128::from(threads.opts.max_candidates);
     let over = std::cell::Cell::new(false);
     let over_limit = || Error::file(&threads.test.name, "over the candidate limit");
     let (mut counted, mut visited) = (0u128, 0u128);
     let mut visit = || {
         visited += 1;
-        over.set(visited > limit);
+        over.set(visited > most_visits);
         match over.get() {
             true => Err(over_limit()),
             false => Ok(()),
