@@ -1,5 +1,6 @@
 //! How many candidate executions a test can have, read off its code before anything is
-//! enumerated (docs/decisions/001-runner-semantics.md, "Bounded memory").
+//! enumerated (docs/decisions/001-runner-semantics.md, "Bounded memory"), and how long judging
+//! one takes (`judging_nanos`; "Enumerate or decide").
 //!
 //! The bound is `Π_t max(1, P_t) × B × Π_l co(W_l)`:
 //! - `W_l` sums, over threads, the most writes to location `l` on one path of the thread, and
