@@ -41,21 +41,15 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
         Err(e) if e.fault() == Fault::Input => e,
         decided => return decided,
     };
-    let untimed = Options {
-        enumeration_seconds: None,
-        ..opts.clone()
-    };
-    let refusal = match opts.enumeration_seconds {
-        Some(_) => match runner::run_within(model, test, &untimed)? {
-            Ok(outcome) => return Ok(outcome),
-            Err(refusal) => refusal,
-        },
-        None => refusal,
-    };
-    Err(refusal.with_note(format!(
-        "the solver cannot decide it either: {}",
-        unable.message
-    )))
+    if refusal.timed {
+        let untimed = Options {
+            enumeration_seconds: None,
+            ..opts.clone()
+        };
+        return runner::run(model, test, &untimed);
+    }
+    let note = format!("the solver cannot decide it either: {}", unable.message);
+    Err(refusal.error.with_note(note))
 }
 
 /// Decide `test` under `model` with the solver, one family combination at a time.

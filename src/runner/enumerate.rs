@@ -33,7 +33,7 @@ use crate::exec::Execution;
 use crate::ir::Model;
 use crate::litmus::{Litmus, Target};
 use combinations::{for_each_barrier_choice, Combinations};
-use counting::{count, count_up_to, Limit};
+use counting::{count, count_up_to, over_limit, TimeCap};
 use domain::{prepare, Memory, Prepared, Threads, ValueIndex};
 pub use families::{Family, Member};
 use rf_co::Shape;
@@ -113,24 +113,41 @@ pub fn for_each_candidate(
     f: &mut dyn FnMut(&Candidate),
 ) -> Result<()> {
     match enumerate(model, test, opts, f)? {
-        Some(refusal) => Err(refusal),
+        Some(refusal) => Err(refusal.error),
         None => Ok(()),
     }
 }
 
-/// As `for_each_candidate`, but a test over the limit is no error: `Ok(Some(refusal))`, the
-/// refusal `for_each_candidate` gives, and no candidate judged.
+/// Why the runner did not enumerate a test.
+pub struct Refusal {
+    /// The refusal `run` gives.
+    pub error: Error,
+    /// Only the time estimate stood in the way: the candidates are within `max_candidates`.
+    pub timed: bool,
+}
+
+/// As `for_each_candidate`, but a test over the limits is no error: `Ok(Some(refusal))`, with
+/// the error `for_each_candidate` gives, and no candidate judged. The candidates are counted
+/// once, up to `max_candidates`, and the count is held to the time estimate's cap too.
 pub(crate) fn enumerate(
     model: &Model,
     test: &Litmus,
     opts: &Options,
     f: &mut dyn FnMut(&Candidate),
-) -> Result<Option<Error>> {
+) -> Result<Option<Refusal>> {
     with_combinations(model, test, opts, &mut |combos, prepared| {
-        let limit = Limit::of(model, opts, prepared);
-        let within = |limit| count_up_to(combos, model.coherence, limit);
-        if prepared.code.candidates > limit.candidates() && within(limit.candidates())?.is_none() {
-            return Ok(Some(limit.refusal(test, &prepared.code, opts)));
+        let cap = TimeCap::of(model, opts, prepared);
+        let affordable = cap.as_ref().map_or(u128::MAX, |c| c.candidates);
+        let limit = u128::from(opts.max_candidates).min(affordable);
+        if prepared.code.candidates > limit {
+            let refusal = match (count_up_to(combos, model.coherence)?, &cap) {
+                (None, _) => Some((over_limit(test, &prepared.code, true, opts), false)),
+                (Some(n), Some(cap)) if n > cap.candidates => Some((cap.refusal(test, n), true)),
+                (Some(_), _) => None,
+            };
+            if let Some((error, timed)) = refusal {
+                return Ok(Some(Refusal { error, timed }));
+            }
         }
         let mut candidates = 0usize;
         let mut counted = |candidate: &Candidate| {

@@ -19,7 +19,7 @@ use crate::litmus::{Litmus, Prop, Quantifier, Target};
 
 use enumerate::Finals;
 pub use enumerate::{
-    estimate, for_each_candidate, for_each_family, Candidate, Estimate, Family, Member,
+    estimate, for_each_candidate, for_each_family, Candidate, Estimate, Family, Member, Refusal,
 };
 
 /// How the runner explores a test.
@@ -88,7 +88,7 @@ pub struct Outcome {
 
 /// Run `test` under `model`.
 pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
-    run_within(model, test, opts)?
+    run_within(model, test, opts)?.map_err(|refusal| refusal.error)
 }
 
 /// Run `test` under `model` unless its candidates are more than `opts.max_candidates`, or
@@ -98,7 +98,7 @@ pub fn run_within(
     model: &Model,
     test: &Litmus,
     opts: &Options,
-) -> Result<std::result::Result<Outcome, crate::diag::Error>> {
+) -> Result<std::result::Result<Outcome, Refusal>> {
     let mut out = empty_outcome(model, test);
     let observed = observed(test);
     let refusal = enumerate::enumerate(model, test, opts, &mut |cand: &Candidate| {

@@ -18,28 +18,23 @@ use crate::runner::Options;
 /// count exceeds the limit.
 pub(super) fn count(combos: &Combinations, prepared: &Prepared, coherence: CoKind) -> Result<u128> {
     let threads = combos.threads;
-    count_up_to(combos, coherence, u128::from(threads.opts.max_candidates))?
+    count_up_to(combos, coherence)?
         .ok_or_else(|| over_limit(threads.test, &prepared.code, true, threads.opts))
 }
 
-/// The candidates counted as `count` does; `None` as soon as the count exceeds `limit`, or
-/// the trace combinations the count has gone through exceed `max_candidates` (counting goes
-/// through every trace combination, most of them pruned before any candidate is counted:
-/// bounded so, it never costs more than judging the candidate limit's worth would; a time
-/// `limit` below it bounds the candidates only, a combination costing far less than judging).
-pub(super) fn count_up_to(
-    combos: &Combinations,
-    coherence: CoKind,
-    limit: u128,
-) -> Result<Option<u128>> {
+/// The candidates counted as `count` does; `None` as soon as the count exceeds the limit, or
+/// the traces the count has gone through do (counting goes through every trace combination,
+/// most of them pruned before any candidate is counted: bounded so, it never costs more than
+/// judging the limit's worth of candidates would).
+pub(super) fn count_up_to(combos: &Combinations, coherence: CoKind) -> Result<Option<u128>> {
     let threads = combos.threads;
-    let most_visits = u128::from(threads.opts.max_candidates);
+    let limit = u128::from(threads.opts.max_candidates);
     let over = std::cell::Cell::new(false);
     let over_limit = || Error::file(&threads.test.name, "over the candidate limit");
     let (mut counted, mut visited) = (0u128, 0u128);
     let mut visit = || {
         visited += 1;
-        over.set(visited > most_visits);
+        over.set(visited > limit);
         match over.get() {
             true => Err(over_limit()),
             false => Ok(()),
@@ -62,62 +57,37 @@ pub(super) fn count_up_to(
     }
 }
 
-/// How many candidates a test may have for the runner to enumerate it: `max_candidates`, or
-/// fewer where judging that many would take more than `enumeration_seconds` by the estimate.
-pub(super) enum Limit {
-    Candidates(u128),
-    /// The candidates `seconds` of judging afford at `nanos` each.
-    Time {
-        candidates: u128,
-        seconds: u64,
-        nanos: u128,
-    },
+/// The candidates `enumeration_seconds` of judging afford, by the runner's estimate of judging
+/// one (`bound::judging_nanos`).
+pub(super) struct TimeCap {
+    pub(super) candidates: u128,
+    seconds: u64,
+    nanos: u128,
 }
 
-impl Limit {
-    pub(super) fn of(model: &Model, opts: &Options, prepared: &Prepared) -> Limit {
-        let most = u128::from(opts.max_candidates);
-        let Some(seconds) = opts.enumeration_seconds else {
-            return Limit::Candidates(most);
-        };
+impl TimeCap {
+    /// `None` where `opts` sets no time limit.
+    pub(super) fn of(model: &Model, opts: &Options, prepared: &Prepared) -> Option<TimeCap> {
+        let seconds = opts.enumeration_seconds?;
         let most_events = prepared.summaries.iter().map(|s| s.most_events);
         let events = prepared.domain.len() + most_events.sum::<usize>();
         let nanos = bound::judging_nanos(model, events).max(1);
-        let candidates = u128::from(seconds) * 1_000_000_000 / nanos;
-        match candidates < most {
-            true => Limit::Time {
-                candidates,
-                seconds,
-                nanos,
-            },
-            false => Limit::Candidates(most),
-        }
+        Some(TimeCap {
+            candidates: u128::from(seconds) * 1_000_000_000 / nanos,
+            seconds,
+            nanos,
+        })
     }
 
-    pub(super) fn candidates(&self) -> u128 {
-        match *self {
-            Limit::Candidates(c) | Limit::Time { candidates: c, .. } => c,
-        }
-    }
-
-    /// The refusal of a test over this limit (its candidates counted past it).
-    pub(super) fn refusal(&self, test: &Litmus, code: &bound::CodeBound, opts: &Options) -> Error {
-        match *self {
-            Limit::Candidates(_) => over_limit(test, code, true, opts),
-            Limit::Time {
-                candidates,
-                seconds,
-                nanos,
-            } => {
-                let message = format!(
-                    "more than {candidates} candidate executions (counted before judging any), \
-                     which at the runner's estimate of {} µs each would take more than \
-                     {seconds} s to judge (--enumeration-seconds)",
-                    nanos.div_ceil(1000)
-                );
-                Error::file(&test.name, message)
-            }
-        }
+    /// The refusal of a test of `counted` candidates, more than this cap affords.
+    pub(super) fn refusal(&self, test: &Litmus, counted: u128) -> Error {
+        let message = format!(
+            "{counted} candidate executions (counted before judging any), which at the runner's \
+             estimate of {} µs each would take more than {} s to judge (--enumeration-seconds)",
+            self.nanos.div_ceil(1000),
+            self.seconds
+        );
+        Error::file(&test.name, message)
     }
 }
 

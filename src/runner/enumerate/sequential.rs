@@ -84,8 +84,8 @@ impl Search<'_> {
                 return Ok(Run::Unknown);
             }
             let mut all_finished = true;
+            let domain = one_value_each(&state.memory);
             for t in 0..state.cursors.len() {
-                let domain = one_value_each(&state.memory);
                 let advanced = self
                     .threads
                     .with_context(t, &domain, |ctx: &ThreadContext| {
