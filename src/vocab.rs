@@ -14,6 +14,7 @@ mod level;
 mod reading;
 
 pub use level::{Level, Placement, SameScope};
+pub(crate) use level::SAME_SCOPES;
 pub(crate) use reading::{Defaulted, Partial, Reading};
 
 /// Whether a name denotes a set of events or a relation between events.
@@ -95,6 +96,8 @@ tags! {
     Red "RED" Flavour;
     /// PTX .cta scope.
     Cta "CTA" Scope at Cta;
+    /// PTX .cluster scope (PTX ISA 7.8+, sm_90), CUDA's `thread_scope_cluster`.
+    Cluster "CLUSTER" Scope at Cluster;
     /// PTX .gpu scope.
     Gpu "GPU" Scope at Gpu;
     /// PTX .sys scope.
@@ -228,154 +231,142 @@ impl serde::Serialize for Tag {
     }
 }
 
-/// A built-in set of events, computed from the execution's shape.
-///
-/// Like `Tag`, its name is one exhaustive `match` (`name`, documented on each variant), and every reading
-/// (`Reading`) gives each variant its value in its own arm.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum EventSet {
+/// Declares the built-in event sets, one row each (doc, variant, the name models use). It
+/// generates `EventSet`, `EVENT_SETS` (in the rows' order) and `EventSet::name`, so a set cannot
+/// be left out of the list; every reading (`Reading`) gives each variant its value in its own
+/// arm.
+macro_rules! event_sets {
+    ($($(#[doc = $doc:literal])* $variant:ident $name:literal;)*) => {
+        /// A built-in set of events, computed from the execution's shape.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+        pub enum EventSet {
+            $($(#[doc = $doc])* $variant,)*
+        }
+
+        /// Every built-in event set, in the vocabulary's order.
+        pub(crate) const EVENT_SETS: [EventSet; [$(EventSet::$variant),*].len()] =
+            [$(EventSet::$variant),*];
+
+        impl EventSet {
+            /// The name models use (`R`).
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $(EventSet::$variant => $name,)*
+                }
+            }
+        }
+    };
+}
+
+event_sets! {
     /// All events (herd's wildcard).
-    Wildcard,
+    Wildcard "_";
     /// All events.
-    E,
+    E "E";
     /// Reads (including the read of an RMW).
-    R,
+    R "R";
     /// Writes (including initial writes and the write of an RMW).
-    W,
+    W "W";
     /// Memory events, R | W.
-    M,
+    M "M";
     /// Fences.
-    F,
+    F "F";
     /// Execution-barrier events (bar.cta.sync / bar.cta.arrive, OpenCL barrier).
-    Bar,
+    Bar "BAR";
     /// A barrier's entry fence (Dartagnan's `EF`). A model that names it or `XF` gets two
     /// events per barrier, entry then exit; otherwise a barrier is one event, both.
-    EntryFence,
+    EntryFence "EF";
     /// A barrier's exit fence (Dartagnan's `XF`); see `EntryFence`.
-    ExitFence,
+    ExitFence "XF";
     /// Initial writes.
-    Iw,
+    Iw "IW";
     /// The read and the write of every read-modify-write.
-    Rmw,
+    Rmw "RMW";
 }
 
-/// Every built-in event set, in the vocabulary's order.
-pub(crate) const EVENT_SETS: [EventSet; 11] = [
-    EventSet::Wildcard,
-    EventSet::E,
-    EventSet::R,
-    EventSet::W,
-    EventSet::M,
-    EventSet::F,
-    EventSet::Bar,
-    EventSet::EntryFence,
-    EventSet::ExitFence,
-    EventSet::Iw,
-    EventSet::Rmw,
-];
-
-impl EventSet {
-    /// The name models use (`R`).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            EventSet::Wildcard => "_",
-            EventSet::E => "E",
-            EventSet::R => "R",
-            EventSet::W => "W",
-            EventSet::M => "M",
-            EventSet::F => "F",
-            EventSet::Bar => "BAR",
-            EventSet::EntryFence => "EF",
-            EventSet::ExitFence => "XF",
-            EventSet::Iw => "IW",
-            EventSet::Rmw => "RMW",
+/// Declares the built-in relations, one row each (doc, variant, the name models use); the row
+/// `Same same_scopes(SameScope)` stands for every same-instance relation of `level.rs`
+/// (`SAME_SCOPES`, named there), at its place in the order. It
+/// generates `Relation`, `relations()` (in the rows' order) and `Relation::name`.
+macro_rules! relations {
+    (@name $r:expr, same_scopes) => { match $r { Relation::Same(s) => s.name(), _ => unreachable!() } };
+    (@name $r:expr, $name:literal) => { $name };
+    (@each Same) => { SAME_SCOPES.map(Relation::Same).to_vec() };
+    (@each $variant:ident) => { vec![Relation::$variant] };
+    (@pattern Same) => { Relation::Same(_) };
+    (@pattern $variant:ident) => { Relation::$variant };
+    ($($(#[doc = $doc:literal])* $variant:ident $name:tt $(($inner:ty))?;)*) => {
+        /// A built-in relation between events.
+        ///
+        /// Like `Tag`, it is one table (`relations!`): its name is one exhaustive `match`
+        /// (`name`, documented on each variant), `relations()` lists every one, and every reading
+        /// (`Reading`) gives each variant its value in its own arm.
+        #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
+        pub enum Relation {
+            $($(#[doc = $doc])* $variant $(($inner))?,)*
         }
-    }
+
+        /// Every built-in relation, in the vocabulary's order.
+        pub(crate) fn relations() -> impl Iterator<Item = Relation> {
+            let all: Vec<Vec<Relation>> = vec![$(relations!(@each $variant)),*];
+            all.into_iter().flatten()
+        }
+
+        impl Relation {
+            /// The name models use (`po`).
+            pub(crate) fn name(self) -> &'static str {
+                match self {
+                    $(_relation @ relations!(@pattern $variant) => relations!(@name _relation, $name),)*
+                }
+            }
+        }
+    };
 }
 
-/// A built-in relation between events.
-///
-/// Like `Tag`, its name is one exhaustive `match` (`name`, documented on each variant), and every reading
-/// (`Reading`) gives each variant its value in its own arm.
-#[derive(Clone, Copy, PartialEq, Eq, Debug, Hash)]
-pub enum Relation {
+relations! {
     /// Identity on all events.
-    Id,
+    Id "id";
     /// Program order (strict, per thread; initial writes are not in po).
-    Po,
+    Po "po";
     /// Reads-from: write to read of the same location and value.
-    Rf,
+    Rf "rf";
     /// Coherence order (transitive; total per location or partial, as the model declares;
     /// initial writes first).
-    Co,
+    Co "co";
     /// From-reads, rf^-1; co.
-    Fr,
+    Fr "fr";
     /// Same (physical) location (memory events).
-    Loc,
+    Loc "loc";
     /// Same virtual address (memory events): as loc, except that a PTX 7.5 generic alias
     /// (`y @ generic aliases x`) is another address of x's location (a surface, texture or
     /// constant alias is x's own address through another proxy).
-    Vloc,
+    Vloc "vloc";
     /// Same thread.
-    Int,
+    Int "int";
     /// Different threads (initial writes are in no thread).
-    Ext,
+    Ext "ext";
     /// Read of an RMW to its write.
-    Rmw,
+    Rmw "rmw";
     /// Address dependency.
-    Addr,
+    Addr "addr";
     /// Data dependency.
-    Data,
+    Data "data";
     /// Control dependency.
-    Ctrl,
+    Ctrl "ctrl";
     /// Barrier events of the same barrier instance (same id, same CTA / work-group).
-    Syncbar,
+    Syncbar "syncbar";
     /// Same instance of a scope level (`scta`, `swg`, `sgpu`, …; `level.rs` lists them).
-    Same(SameScope),
+    Same same_scopes(SameScope);
     /// Vulkan system-synchronizes-with: from every event of a thread to every event of a thread
     /// the test's `ssw` block declares after it (host-side synchronisation, such as a semaphore).
-    Ssw,
+    Ssw "ssw";
     /// Same scope tag and same scope instance.
-    Sr,
+    Sr "sr";
     /// Both events scoped, and each one's scope instance contains the other's thread.
-    Incl,
-}
-
-/// Every built-in relation, in the vocabulary's order.
-pub(crate) fn relations() -> impl Iterator<Item = Relation> {
-    use Relation::*;
-    let before = [
-        Id, Po, Rf, Co, Fr, Loc, Vloc, Int, Ext, Rmw, Addr, Data, Ctrl, Syncbar,
-    ];
-    let same = level::SAME_SCOPES.map(Relation::Same);
-    before.into_iter().chain(same).chain([Ssw, Sr, Incl])
+    Incl "incl";
 }
 
 impl Relation {
-    /// The name models use (`po`).
-    pub(crate) fn name(self) -> &'static str {
-        match self {
-            Relation::Id => "id",
-            Relation::Po => "po",
-            Relation::Rf => "rf",
-            Relation::Co => "co",
-            Relation::Fr => "fr",
-            Relation::Loc => "loc",
-            Relation::Vloc => "vloc",
-            Relation::Int => "int",
-            Relation::Ext => "ext",
-            Relation::Rmw => "rmw",
-            Relation::Addr => "addr",
-            Relation::Data => "data",
-            Relation::Ctrl => "ctrl",
-            Relation::Syncbar => "syncbar",
-            Relation::Same(s) => s.name(),
-            Relation::Ssw => "ssw",
-            Relation::Sr => "sr",
-            Relation::Incl => "incl",
-        }
-    }
-
     /// The relation a model names `name`, if any.
     pub(crate) fn from_name(name: &str) -> Option<Relation> {
         relations().find(|r| r.name() == name)

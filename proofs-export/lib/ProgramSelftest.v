@@ -31,7 +31,7 @@ Definition mp_skeleton : bexec := {|
   b_ACQ := bset_of_list [4];
   b_REL := bset_of_list [3];
   b_ACQ_REL := bset0; b_SC := bset0; b_CON := bset0; b_V := bset0; b_RED := bset0;
-  b_CTA := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
+  b_CTA := bset0; b_CLUSTER := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
   b_DEV := bset0; b_ALL := bset0; b_GLOBAL := bset0; b_LOCAL := bset0; b_SYNC := bset0;
   b_ARRIVE := bset0; b_SUR := bset0; b_TEX := bset0; b_CONST := bset0; b_ALIAS := bset0;
   b_QF := bset0; b_DV := bset0; b_ATOM := bset0; b_NONPRIV := bset0; b_AV := bset0;
@@ -48,7 +48,8 @@ Definition mp_skeleton : bexec := {|
   b_rmw := brel0; b_addr := brel0; b_data := brel0;
   b_ctrl := brel_of_list [(4, 5)];
   b_syncbar := brel0; b_ssg := pairs_within [2; 3; 4; 5];
-  b_scta := pairs_within [2; 3; 4; 5]; b_sgpu := pairs_within [2; 3; 4; 5];
+  b_scta := pairs_within [2; 3; 4; 5];
+  b_scluster := pairs_within [2; 3; 4; 5]; b_sgpu := pairs_within [2; 3; 4; 5];
   b_swg := pairs_within [2; 3; 4; 5]; b_sdv := pairs_within [2; 3; 4; 5];
   b_sqf := pairs_within [2; 3; 4; 5]; b_ssw := brel0;
   b_sr := brel0; b_incl := brel0
@@ -149,7 +150,7 @@ Definition mp3_skeleton : bexec := {|
   b_ACQ := bset_of_list [4];
   b_REL := bset_of_list [3];
   b_ACQ_REL := bset0; b_SC := bset0; b_CON := bset0; b_V := bset0; b_RED := bset0;
-  b_CTA := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
+  b_CTA := bset0; b_CLUSTER := bset0; b_GPU := bset0; b_SYS := bset0; b_WI := bset0; b_SG := bset0; b_WG := bset0;
   b_DEV := bset0; b_ALL := bset0; b_GLOBAL := bset0; b_LOCAL := bset0; b_SYNC := bset0;
   b_ARRIVE := bset0; b_SUR := bset0; b_TEX := bset0; b_CONST := bset0; b_ALIAS := bset0;
   b_QF := bset0; b_DV := bset0; b_ATOM := bset0; b_NONPRIV := bset0; b_AV := bset0;
@@ -165,7 +166,8 @@ Definition mp3_skeleton : bexec := {|
   b_ext := fun x y => negb (bunion (pairs_within [2; 3]) (pairs_within [4; 5; 6]) x y);
   b_rmw := brel0; b_addr := brel0; b_data := brel0; b_ctrl := brel0; b_syncbar := brel0;
   b_ssg := pairs_within [2; 3; 4; 5; 6];
-  b_scta := pairs_within [2; 3; 4; 5; 6]; b_sgpu := pairs_within [2; 3; 4; 5; 6];
+  b_scta := pairs_within [2; 3; 4; 5; 6];
+  b_scluster := pairs_within [2; 3; 4; 5; 6]; b_sgpu := pairs_within [2; 3; 4; 5; 6];
   b_swg := pairs_within [2; 3; 4; 5; 6]; b_sdv := pairs_within [2; 3; 4; 5; 6];
   b_sqf := pairs_within [2; 3; 4; 5; 6]; b_ssw := brel0;
   b_sr := brel0; b_incl := brel0

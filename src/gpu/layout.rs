@@ -23,6 +23,52 @@ use crate::diag::{Error, Result};
 use crate::litmus::{Instr, Litmus, Target};
 use crate::vocab::{Level, Placement};
 
+/// The scope levels a launch realises: a work-item, its sub-group (the tests place one per
+/// work-group), its work-group (a CTA), the device (every test thread runs on one) and the system.
+/// A test that places threads at another level, or scopes an instruction to one, is refused.
+const LAID_OUT: [Level; 5] = [
+    Level::Thread,
+    Level::Subgroup,
+    Level::Cta,
+    Level::Gpu,
+    Level::System,
+];
+
+/// Refuse a test with a scope tag (`Tag::level`) or a placement at a level not in `LAID_OUT`
+/// (PTX's `.cluster`: the kernels are launched without clusters, so each CTA is a cluster of
+/// its own, and a cluster launch, `cuLaunchKernelEx` with a cluster dimension on sm_90, is not
+/// written yet).
+fn refuse_levels_not_laid_out(test: &Litmus) -> Result<()> {
+    let scoped = test.threads.iter().flat_map(|t| &t.code).flat_map(instruction_tags);
+    let tagged = scoped.filter_map(|t| t.level().map(|l| (l, format!("a `{t}`-scoped instruction"))));
+    let placed = test.threads.iter().flat_map(|t| {
+        let levels = Level::PLACED.into_iter().filter(move |&l| t.placement.id(l) != 0);
+        levels.map(move |l| (l, format!("{} placed in {l:?} {}", t.name, t.placement.id(l))))
+    });
+    match tagged.chain(placed).find(|(l, _)| !LAID_OUT.contains(l)) {
+        Some((level, what)) => Err(Error::file(
+            &test.name,
+            format!(
+                "the test has {what}: the harness lays out work-items, work-groups (CTAs) and one \
+                 device, not {level:?} instances (launched without clusters, each CTA is a cluster \
+                 of its own; a cluster launch, sm_90, is not written yet)"
+            ),
+        )),
+        None => Ok(()),
+    }
+}
+
+fn instruction_tags(instr: &Instr) -> &[crate::vocab::Tag] {
+    match instr {
+        Instr::Load { tags, .. }
+        | Instr::Store { tags, .. }
+        | Instr::Rmw { tags, .. }
+        | Instr::Fence { tags }
+        | Instr::Barrier { tags, .. } => tags,
+        _ => &[],
+    }
+}
+
 /// Words of stressing memory (16 lines of the largest Table 3 stress line).
 pub(crate) const SCRATCH_WORDS: u32 = 16 * 1024;
 
@@ -79,6 +125,7 @@ impl Layout {
             );
             return Err(Error::file(&test.name, msg));
         }
+        refuse_levels_not_laid_out(test)?;
         let mut ctas: Vec<(Placement, Vec<usize>)> = vec![];
         for (i, t) in test.threads.iter().enumerate() {
             let key = t.placement.instance(Level::Cta);

@@ -6,8 +6,13 @@
 use super::Words;
 use crate::vocab::{Level, Tag};
 
-/// The words of a thread's placement in a C11 test (`P0@cta 0, gpu 0`), innermost first.
-pub(crate) const C11_PLACEMENT: [(&str, Level); 2] = [("cta", Level::Cta), ("gpu", Level::Gpu)];
+/// The words of a thread's placement in a C11 test (`P0@cta 0, cluster 0, gpu 0`), innermost
+/// first; a level not written is instance 0.
+pub(crate) const C11_PLACEMENT: [(&str, Level); 3] = [
+    ("cta", Level::Cta),
+    ("cluster", Level::Cluster),
+    ("gpu", Level::Gpu),
+];
 
 /// The words of a thread's placement in an OpenCL test (`P0@wg 0, dev 0`), innermost first.
 pub(crate) const OPENCL_PLACEMENT: [(&str, Level); 2] = [("wg", Level::Cta), ("dev", Level::Gpu)];
@@ -37,6 +42,7 @@ pub(crate) const OPENCL_SCOPES: Words = Words(&[
 pub(crate) const C11_SCOPES: Words = Words(&[
     ("thread_scope_thread", Tag::Wi),
     ("thread_scope_block", Tag::Cta),
+    ("thread_scope_cluster", Tag::Cluster),
     ("thread_scope_device", Tag::Gpu),
     ("thread_scope_system", Tag::Sys),
 ]);

@@ -37,6 +37,18 @@ impl Words {
             .unwrap_or_else(|| panic!("no word for tag {tag}"))
     }
 
+    /// The words the table writes (aliases left out), as a message lists them: "`a`, `b` or
+    /// `c`".
+    pub(crate) fn listed(&self) -> String {
+        let written = self.0.iter().filter(|&&(w, t)| self.word(t) == Some(w));
+        let words: Vec<String> = written.map(|(w, _)| format!("`{w}`")).collect();
+        match words.split_last() {
+            Some((last, [])) => last.clone(),
+            Some((last, rest)) => format!("{} or {last}", rest.join(", ")),
+            None => String::new(),
+        }
+    }
+
     /// Does the table have a word for `tag`?
     pub(crate) fn has(&self, tag: Tag) -> bool {
         self.word(tag).is_some()

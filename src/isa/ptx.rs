@@ -9,7 +9,8 @@
 //! (`s @ surface aliases x`), and the mnemonics of accesses through a non-generic proxy (`sust`,
 //! `suld`, `tld`, `cold`); the generic proxy has no tag.
 //!
-//! Owns: `OpKind`, `Form`, `FORMS`, `scope_order`, `STRONGER`, `VOLATILE`, `releases`,
+//! Owns: `OpKind`, `Form`, `FORMS` (with each form's refusals, the one wording of why PTX has
+//! no such instruction), `scope_order`, `STRONGER`, `VOLATILE`, `releases`,
 //! `acquires`, the word tables and `split` / `unsupported`, shared by the PTX printer
 //! (`litmus::print`) and the PTX emitter (`gpu::cuda::events`). Read by the PTX litmus front end
 //! and the mapping's target templates. A volatile access is tagged RLX SYS V (PTX: `.volatile`
@@ -30,12 +31,15 @@ pub enum OpKind {
     Fence,
 }
 
-/// What PTX allows on one kind of instruction (PTX ISA 8.x, §9.7.9.8 `ld`, §9.7.9.9 `st`,
-/// §9.7.13.5 `atom`, §9.7.13.4 `membar`/`fence`).
+/// What PTX allows on one instruction (PTX ISA 8.x, §9.7.9.8 `ld`, §9.7.9.9 `st`, §9.7.13.5
+/// `atom`, §9.7.13.6 `red`, §9.7.13.4 `membar`/`fence`).
 pub(crate) struct Form {
     pub(crate) kind: OpKind,
-    /// How it is written: `ld`, `st`, `atom`, `fence`.
+    /// How it is written: `ld`, `st`, `atom`, `red`, `fence`.
     pub(crate) mnemonic: &'static str,
+    /// The tag that sets it apart from the kind's first form (`red`: RED, on both its events);
+    /// `None` for the first.
+    pub(crate) flavour: Option<Tag>,
     /// The `.sem` it accepts (`weak` and `volatile` among them for `ld` / `st`).
     pub(crate) semantics: &'static [Tag],
     /// The `.sem` it has when none is written.
@@ -43,37 +47,68 @@ pub(crate) struct Form {
     /// The scope it has when a scoped semantics is written without one (`atom`: `.gpu`);
     /// `None` where one must be written.
     pub(crate) default_scope: Option<Tag>,
+    /// The operations it takes (`.add`), of those mapcheck models; empty for `ld`, `st`, `fence`.
+    /// `sub` is not PTX's: it is the word of Dat3M's PTX litmus suite, read as adding the
+    /// negated operand (which is how the CUDA emitter writes it).
+    pub(crate) ops: &'static [&'static str],
+    /// Does it return the old value to a register (`atom`; `red` has no destination)?
+    pub(crate) returns: bool,
 }
 
-/// Every memory instruction's form, one row per `OpKind`.
-pub(crate) const FORMS: [Form; 4] = [
+/// The arithmetic and bitwise operations of both `atom` and `red`.
+const ARITHMETIC_OPS: [&str; 5] = ["add", "sub", "and", "or", "xor"];
+
+/// Every memory instruction's form: for each `OpKind` its first form, then its flavoured ones.
+pub(crate) const FORMS: [Form; 5] = [
     Form {
         kind: OpKind::Load,
         mnemonic: "ld",
+        flavour: None,
         semantics: &[Tag::Weak, Tag::Rlx, Tag::Acq, Tag::V],
         default_semantics: Tag::Weak,
         default_scope: None,
+        ops: &[],
+        returns: true,
     },
     Form {
         kind: OpKind::Store,
         mnemonic: "st",
+        flavour: None,
         semantics: &[Tag::Weak, Tag::Rlx, Tag::Rel, Tag::V],
         default_semantics: Tag::Weak,
         default_scope: None,
+        ops: &[],
+        returns: false,
     },
     Form {
         kind: OpKind::Rmw,
         mnemonic: "atom",
+        flavour: None,
         semantics: &[Tag::Rlx, Tag::Acq, Tag::Rel, Tag::AcqRel],
         default_semantics: Tag::Rlx,
         default_scope: Some(Tag::Gpu),
+        ops: &["add", "sub", "and", "or", "xor", "exch", "cas"],
+        returns: true,
+    },
+    Form {
+        kind: OpKind::Rmw,
+        mnemonic: "red",
+        flavour: Some(Tag::Red),
+        semantics: &[Tag::Rlx, Tag::Rel],
+        default_semantics: Tag::Rlx,
+        default_scope: Some(Tag::Gpu),
+        ops: &ARITHMETIC_OPS,
+        returns: false,
     },
     Form {
         kind: OpKind::Fence,
         mnemonic: "fence",
+        flavour: None,
         semantics: &[Tag::Sc, Tag::AcqRel, Tag::Acq, Tag::Rel],
         default_semantics: Tag::AcqRel,
         default_scope: None,
+        ops: &[],
+        returns: false,
     },
 ];
 
@@ -81,7 +116,7 @@ impl OpKind {
     /// Every kind, in the order the mapping language lists them.
     pub(crate) const ALL: [OpKind; 4] = [OpKind::Load, OpKind::Store, OpKind::Rmw, OpKind::Fence];
 
-    /// What PTX allows on this instruction.
+    /// The kind's first form (`atom` for an RMW).
     pub(crate) fn form(self) -> &'static Form {
         let form = FORMS.iter().find(|f| f.kind == self);
         form.expect("FORMS has a row per kind")
@@ -95,15 +130,108 @@ impl OpKind {
 }
 
 impl Form {
+    /// The form written `mnemonic`.
+    pub(crate) fn named(mnemonic: &str) -> Option<&'static Form> {
+        FORMS.iter().find(|f| f.mnemonic == mnemonic)
+    }
+
+    /// The form of an instruction of `kind` with `tags`: the flavoured form whose flavour is
+    /// among them, else the kind's first.
+    pub(crate) fn of(kind: OpKind, tags: &[Tag]) -> &'static Form {
+        let flavoured = FORMS.iter().find(|f| {
+            f.kind == kind && f.flavour.is_some_and(|t| tags.contains(&t))
+        });
+        flavoured.unwrap_or(kind.form())
+    }
+
     /// The `.sem` words it accepts, as a message lists them: "`.sc`, `.acq_rel` or `.release`".
     pub(crate) fn listed_semantics(&self) -> String {
         listed(self.semantics.iter().map(|&t| SEMANTICS.spelling(t)))
+    }
+
+    /// Why PTX has no such instruction with semantics `sem`; `None` when it has. The front end,
+    /// the mapping's templates, the printer and the CUDA emitter all give this reason.
+    pub(crate) fn semantics_refusal(&self, sem: Tag) -> Option<String> {
+        let word = SEMANTICS.word(sem).map_or(sem.name().to_string(), |w| format!(".{w}"));
+        (!self.semantics.contains(&sem)).then(|| {
+            format!(
+                "`{}` cannot be `{word}`; expected {}",
+                self.mnemonic,
+                self.listed_semantics()
+            )
+        })
+    }
+
+    /// Why PTX has no such instruction with operation `op` (its word, `exch`); `None` when it has.
+    pub(crate) fn op_refusal(&self, op: &str) -> Option<String> {
+        (!self.ops.contains(&op)).then(|| {
+            format!(
+                "`{}` cannot be `.{op}`; expected {}",
+                self.mnemonic,
+                listed(self.ops.iter().copied())
+            )
+        })
+    }
+}
+
+/// An instruction's tags as one of PTX's forms reads them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Written {
+    pub(crate) form: &'static Form,
+    /// Its `.sem`: WEAK, V (`.volatile`, which is RLX SYS V) or a scoped semantics.
+    pub(crate) sem: Tag,
+    /// Its scope, for a scoped semantics.
+    pub(crate) scope: Option<Tag>,
+}
+
+impl PartialEq for Form {
+    fn eq(&self, other: &Form) -> bool {
+        self.mnemonic == other.mnemonic
+    }
+}
+impl Eq for Form {}
+impl std::fmt::Debug for Form {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.mnemonic)
+    }
+}
+
+impl Written {
+    /// The qualifiers PTX writes after the mnemonic (`.acquire.gpu`, `.weak`, `.volatile`).
+    pub(crate) fn quals(&self) -> String {
+        let tags: Vec<Tag> = [self.sem].into_iter().chain(self.scope).collect();
+        quals(&tags)
+    }
+}
+
+/// How PTX writes an instruction of `kind` with `tags` (a generic-proxy access, an `atom` or
+/// `red`, a memory fence), or why it cannot: the one reading of `FORMS` that the printer and the
+/// CUDA emitter share (the front end builds tags by the same rows).
+pub(crate) fn written(kind: OpKind, tags: &[Tag]) -> Result<Written, String> {
+    let form = Form::of(kind, tags);
+    let q = split(tags);
+    let flavour: Vec<Tag> = form.flavour.into_iter().collect();
+    let volatile: Vec<Tag> = [Tag::V].into_iter().chain(form.flavour).collect();
+    let (sem, scope) = match (q.sem.as_slice(), q.scope.as_slice(), q.rest.as_slice()) {
+        ([Tag::Rlx], [Tag::Sys], rest) if rest == volatile => (Tag::V, None),
+        ([sem], [], rest) if !is_scoped(*sem) && rest == flavour => (*sem, None),
+        ([sem], [scope], rest) if is_scoped(*sem) && rest == flavour => (*sem, Some(*scope)),
+        _ => return Err(unsupported(tags)),
+    };
+    match form.semantics_refusal(sem) {
+        Some(refusal) => Err(refusal),
+        None => Ok(Written { form, sem, scope }),
     }
 }
 
 /// PTX's scope words, as a message lists them: "`.cta`, `.gpu` or `.sys`".
 pub(crate) fn listed_scopes() -> String {
     listed(scope_order().map(|t| SCOPES.spelling(t)))
+}
+
+/// A table's words as a message lists them: "`.cta`, `.gl` or `.sys`".
+pub(crate) fn listed_words(table: &Words) -> String {
+    listed(table.0.iter().map(|&(w, _)| w))
 }
 
 /// Qualifier words as a message lists them: "`.a`, `.b` or `.c`".
@@ -169,11 +297,36 @@ pub(crate) const SEMANTICS: Words = Words(&[
     ("volatile", Tag::V),
 ]);
 
-/// `.scope` words (`fence.sc.gpu`), narrowest first (`scope_order`).
-pub(crate) const SCOPES: Words = Words(&[("cta", Tag::Cta), ("gpu", Tag::Gpu), ("sys", Tag::Sys)]);
+/// `.scope` words (`fence.sc.gpu`), narrowest first (`scope_order`). PTX ISA §8.5 "Scope":
+/// `.cta`, `.cluster` (PTX 7.8+, sm_90: "the set of all threads executing in the same cluster
+/// as the current thread"), `.gpu`, `.sys`.
+pub(crate) const SCOPES: Words = Words(&[
+    ("cta", Tag::Cta),
+    ("cluster", Tag::Cluster),
+    ("gpu", Tag::Gpu),
+    ("sys", Tag::Sys),
+]);
 
-/// The words of a thread's placement in a test's header (`P0@cta 0,gpu 0`), innermost first.
-pub(crate) const PLACEMENT: [(&str, Level); 2] = [("cta", Level::Cta), ("gpu", Level::Gpu)];
+/// Scopes PTX added after PTX 6.0 (ASPLOS'19's PTX), with the version that added each: PTX ISA,
+/// "Changes in PTX ISA Version 7.8" (`.cluster`, sm_90).
+pub(crate) const SCOPES_SINCE: [(Tag, &str); 1] = [(Tag::Cluster, "7.8")];
+
+/// PTX 6.0's scopes, narrowest first: what a tool offers unless a mapping or a model names a later
+/// one (`compare`'s classes, `repair`'s default prices).
+pub(crate) fn scopes_of_ptx_6() -> impl Iterator<Item = Tag> {
+    scope_order().filter(|t| SCOPES_SINCE.iter().all(|(s, _)| s != t))
+}
+
+/// The words of a thread's placement in a test's header (`P0@cta 0,cluster 0,gpu 0`),
+/// innermost first; a level not written is instance 0.
+pub(crate) const PLACEMENT: [(&str, Level); 3] = [
+    ("cta", Level::Cta),
+    ("cluster", Level::Cluster),
+    ("gpu", Level::Gpu),
+];
+
+/// How `membar` is written: a synonym of `fence.sc` (its levels below).
+pub(crate) const MEMBAR: &str = "membar";
 
 /// `membar` levels: `membar.lvl` is `fence.sc` at the corresponding scope.
 pub(crate) const MEMBAR_LEVELS: Words =
@@ -281,16 +434,28 @@ mod tests {
     fn forms_are_indexed_by_kind_and_their_semantics_have_words() {
         for kind in OpKind::ALL {
             assert_eq!(kind.form().kind, kind);
-            let form = kind.form();
+            assert_eq!(kind.form().flavour, None);
+        }
+        for form in &FORMS {
             assert!(form.semantics.contains(&form.default_semantics));
             assert!(form.semantics.iter().all(|&t| SEMANTICS.has(t)));
+            assert_eq!(Form::named(form.mnemonic).map(|f| f.mnemonic), Some(form.mnemonic));
+            let tags: Vec<Tag> = form.flavour.into_iter().collect();
+            assert_eq!(Form::of(form.kind, &tags).mnemonic, form.mnemonic);
+            assert_eq!(form.ops.is_empty(), form.kind != OpKind::Rmw, "{}", form.mnemonic);
         }
         assert_eq!(OpKind::Rmw.form().default_scope, Some(Tag::Gpu));
+        let red = Form::named("red").unwrap();
+        assert_eq!(
+            red.semantics_refusal(Tag::Acq).as_deref(),
+            Some("`red` cannot be `.acquire`; expected `.relaxed` or `.release`")
+        );
+        assert!(red.op_refusal("exch").unwrap().starts_with("`red` cannot be `.exch`"));
         assert_eq!(
             OpKind::Fence.form().listed_semantics(),
             "`.sc`, `.acq_rel`, `.acquire` or `.release`"
         );
-        assert_eq!(listed_scopes(), "`.cta`, `.gpu` or `.sys`");
+        assert_eq!(listed_scopes(), "`.cta`, `.cluster`, `.gpu` or `.sys`");
     }
 
     #[test]

@@ -138,9 +138,9 @@ fn thread(
     Ok((thread, lowered.spans))
 }
 
-/// `@wg W, dev D` for OpenCL, `@cta C, gpu G` for C11 (either order; a missing one is 0).
+/// `@wg W, dev D` for OpenCL, `@cta C, cluster K, gpu G` for C11 (any order; a missing one is 0).
 fn placement(src: &Source, arch: Arch, t: &CThread) -> Result<Placement> {
-    let (words, dialect, others, other_dialect) = match arch {
+    let (words, dialect, others, other_dialect): (&[_], _, &[_], _) = match arch {
         Arch::OpenCl => (&OPENCL_PLACEMENT, "an OpenCL", &C11_PLACEMENT, "C11"),
         _ => (&C11_PLACEMENT, "a C11", &OPENCL_PLACEMENT, "OpenCL"),
     };

@@ -572,22 +572,15 @@ impl Lowerer<'_> {
         let tag = match c::scopes(self.arch == Arch::OpenCl).tag(name) {
             Some(tag) => tag,
             None => {
-                let msg = match self.arch {
-                    Arch::OpenCl => {
-                        let mut m = "expected a memory scope (`memory_scope_work_item`, `_sub_group`, `_work_group`, `_device` or `_all_svm_devices`)".to_string();
-                        if name.starts_with("thread_scope_") {
-                            m.push_str(&format!("; `{name}` is C11's spelling"));
-                        }
-                        m
-                    }
-                    _ => {
-                        let mut m = "expected a thread scope (`thread_scope_thread`, `_block`, `_device` or `_system`)".to_string();
-                        if name.starts_with("memory_scope_") {
-                            m.push_str(&format!("; `{name}` is OpenCL's spelling"));
-                        }
-                        m
-                    }
+                let opencl = self.arch == Arch::OpenCl;
+                let (what, other, other_prefix) = match opencl {
+                    true => ("a memory scope", "C11", "thread_scope_"),
+                    false => ("a thread scope", "OpenCL", "memory_scope_"),
                 };
+                let mut msg = format!("expected {what} ({})", c::scopes(opencl).listed());
+                if name.starts_with(other_prefix) {
+                    msg.push_str(&format!("; `{name}` is {other}'s spelling"));
+                }
                 return Err(self.src.error(e.span, msg));
             }
         };

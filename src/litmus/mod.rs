@@ -36,6 +36,7 @@ mod vulkan;
 mod vulkan_ast;
 pub use positions::Positions;
 pub use print::{print_ptx, single_order};
+pub(crate) use print::rmw_op_word;
 pub use print_c::print_c;
 
 use std::path::Path;

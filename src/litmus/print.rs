@@ -16,7 +16,7 @@ use std::fmt::Write;
 
 use crate::diag::{Error, Result};
 use crate::isa::ptx::{
-    self, ALIAS_FENCE, BARRIER_MODES, GENERIC, PROXIES, PROXY_LOADS, PROXY_STORES,
+    self, OpKind, ALIAS_FENCE, BARRIER_MODES, GENERIC, PROXIES, PROXY_LOADS, PROXY_STORES,
 };
 use crate::isa::{self, Words};
 use crate::litmus::program::{
@@ -115,11 +115,16 @@ pub(super) fn check_thread_name(thread: &Thread) -> Msg<()> {
     Ok(())
 }
 
-/// A placement in a dialect's words (`cta 0,gpu 1`), every level the dialect has, joined by `sep`.
+/// A placement in a dialect's words (`cta 0,gpu 1`), joined by `sep`: the dialect's innermost and
+/// outermost level always, a level between them (PTX's `cluster`) only where its id is not 0, the
+/// instance a front end gives a level not written.
 pub(crate) fn placement_words(placement: Placement, words: &[(&str, Level)], sep: &str) -> String {
+    let last = words.len().saturating_sub(1);
     let pairs: Vec<String> = words
         .iter()
-        .map(|&(word, level)| format!("{word} {}", placement.id(level)))
+        .enumerate()
+        .filter(|&(i, &(_, level))| i == 0 || i == last || placement.id(level) != 0)
+        .map(|(_, &(word, level))| format!("{word} {}", placement.id(level)))
         .collect();
     pairs.join(sep)
 }
@@ -264,14 +269,14 @@ fn instruction(instr: &Instr, names: &mut Names) -> Lines {
         Instr::Load { dst, loc, tags } => {
             format!(
                 "{} {}, {}",
-                access(tags, "ld", &PROXY_LOADS)?,
+                access(tags, OpKind::Load, &PROXY_LOADS)?,
                 names.reg(dst),
                 location(loc)?
             )
         }
         Instr::Store { loc, value, tags } => {
             let v = operand(value, names, &mut pre)?;
-            let mnemonic = access(tags, "st", &PROXY_STORES)?;
+            let mnemonic = access(tags, OpKind::Store, &PROXY_STORES)?;
             format!("{mnemonic} {}, {v}", location(loc)?)
         }
         Instr::Rmw {
@@ -297,21 +302,13 @@ fn instruction(instr: &Instr, names: &mut Names) -> Lines {
 
 /// Mnemonic and qualifiers of a load (`ld`) or store (`st`): a weak access through a proxy is
 /// that proxy's mnemonic (`suld.weak`, `sust.weak`, from `proxies`).
-fn access(tags: &[Tag], mnemonic: &str, proxies: &Words) -> Msg<String> {
+fn access(tags: &[Tag], kind: OpKind, proxies: &Words) -> Msg<String> {
     match tags {
         [Tag::Weak, p] if proxies.has(*p) => Ok(format!("{}.weak", proxies.spelling(*p))),
-        _ => Ok(format!("{mnemonic}{}", access_quals(tags, mnemonic)?)),
-    }
-}
-
-/// Qualifiers of `ld` / `st`.
-fn access_quals(tags: &[Tag], mnemonic: &str) -> Msg<String> {
-    let q = ptx::split(tags);
-    let ordered = if mnemonic == "ld" { Tag::Acq } else { Tag::Rel };
-    match (q.sem.as_slice(), q.scope.as_slice(), q.rest.as_slice()) {
-        ([Tag::Weak], [], []) | ([Tag::Rlx], [Tag::Sys], [Tag::V]) => Ok(ptx::quals(tags)),
-        ([s], [sc], []) if *s == Tag::Rlx || *s == ordered => Ok(ptx::quals(&[*s, *sc])),
-        _ => Err(ptx::unsupported(tags)),
+        _ => {
+            let written = ptx::written(kind, tags)?;
+            Ok(format!("{}{}", written.form.mnemonic, written.quals()))
+        }
     }
 }
 
@@ -321,11 +318,7 @@ fn fence_quals(tags: &[Tag]) -> Msg<String> {
             return Ok(format!(".proxy.{kind}"));
         }
     }
-    let q = ptx::split(tags);
-    match (q.sem.as_slice(), q.scope.as_slice(), q.rest.as_slice()) {
-        ([s], [sc], []) if !matches!(s, Tag::Weak | Tag::Rlx) => Ok(ptx::quals(&[*s, *sc])),
-        _ => Err(ptx::unsupported(tags)),
-    }
+    Ok(ptx::written(OpKind::Fence, tags)?.quals())
 }
 
 /// PTX gives a compare-and-swap one memory order: its failure order must be its order.
@@ -346,48 +339,45 @@ fn rmw(
     names: &mut Names,
     pre: &mut Vec<String>,
 ) -> Msg<String> {
-    let q = ptx::split(tags);
-    let red = match q.rest.as_slice() {
-        [] => false,
-        [Tag::Red] => true,
-        _ => return Err(ptx::unsupported(tags)),
-    };
-    let quals = match (q.sem.as_slice(), q.scope.as_slice()) {
-        ([s @ (Tag::Rlx | Tag::Acq | Tag::Rel | Tag::AcqRel)], [sc]) => ptx::quals(&[*s, *sc]),
-        _ => return Err(ptx::unsupported(tags)),
-    };
-    let (op_word, operands) = match op {
-        RmwOp::Arith(b, e) => (
-            bin_word(*b).ok_or("PTX has no `atom.mul`")?,
-            vec![operand(e, names, pre)?],
-        ),
-        RmwOp::Exch(e) => ("exch", vec![operand(e, names, pre)?]),
-        RmwOp::Cas { expected, desired } => (
-            "cas",
-            vec![
-                operand(expected, names, pre)?,
-                operand(desired, names, pre)?,
-            ],
-        ),
-    };
-    let loc = location(loc)?;
-    match (red, dst) {
-        (true, Some(_)) => Err("a reduction (RED) has no destination register in PTX".into()),
-        (true, None) if operands.len() != 1 => {
-            Err("`red` takes one operand; PTX has no `red.cas`".into())
-        }
-        (true, None) => Ok(format!("red{quals}.{op_word} {loc}, {}", operands[0])),
-        (false, dst) => {
-            let dst = match dst {
-                Some(d) => names.reg(d),
-                None => names.fresh(),
-            };
-            Ok(format!(
-                "atom{quals}.{op_word} {dst}, {loc}, {}",
-                operands.join(", ")
-            ))
-        }
+    let written = ptx::written(OpKind::Rmw, tags)?;
+    let form = written.form;
+    let op_word = rmw_op_word(op)?;
+    if let Some(refusal) = form.op_refusal(op_word) {
+        return Err(refusal);
     }
+    if dst.is_some() && !form.returns {
+        return Err(format!("`{}` has no destination register", form.mnemonic));
+    }
+    let mut operands = match op {
+        RmwOp::Arith(_, e) | RmwOp::Exch(e) => vec![operand(e, names, pre)?],
+        RmwOp::Cas { expected, desired } => vec![
+            operand(expected, names, pre)?,
+            operand(desired, names, pre)?,
+        ],
+    };
+    if form.returns {
+        let dst = match dst {
+            Some(d) => names.reg(d),
+            None => names.fresh(),
+        };
+        operands.insert(0, dst);
+    }
+    operands.insert(usize::from(form.returns), location(loc)?);
+    Ok(format!(
+        "{}{}.{op_word} {}",
+        form.mnemonic,
+        written.quals(),
+        operands.join(", ")
+    ))
+}
+
+/// The operation word of an RMW (`add`, `exch`, `cas`), as `atom` and `red` write it.
+pub(crate) fn rmw_op_word(op: &RmwOp) -> Msg<&'static str> {
+    Ok(match op {
+        RmwOp::Arith(b, _) => bin_word(*b).ok_or("PTX has no `atom.mul`")?,
+        RmwOp::Exch(_) => "exch",
+        RmwOp::Cas { .. } => "cas",
+    })
 }
 
 fn barrier(

@@ -20,6 +20,19 @@ pub enum Arch {
     OpenCl,
 }
 
+impl Arch {
+    /// The words of a thread's placement in a test of this language, innermost first: the
+    /// scope levels its tests can place threads at.
+    pub(crate) fn placement(self) -> &'static [(&'static str, crate::vocab::Level)] {
+        match self {
+            Arch::Ptx => &crate::isa::ptx::PLACEMENT,
+            Arch::Vulkan => &crate::isa::vulkan::PLACEMENT,
+            Arch::C11 => &crate::isa::c::C11_PLACEMENT,
+            Arch::OpenCl => &crate::isa::c::OPENCL_PLACEMENT,
+        }
+    }
+}
+
 pub(crate) type Reg = String;
 
 /// An instruction's (or a location's) vocabulary tags, in the order its front end wrote them.

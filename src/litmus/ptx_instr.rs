@@ -5,8 +5,9 @@
 //!   ld/st: none or `.weak` → [WEAK]; `.relaxed.S` → [RLX, S]; `.acquire.S` (ld) → [ACQ, S];
 //!          `.release.S` (st) → [REL, S]; `.volatile` → [RLX, SYS, V] (the ISA: volatile
 //!          is relaxed.sys).
-//!   atom/red: semantics `.relaxed` (default), `.acquire`, `.release`, `.acq_rel`; scope default
-//!          `.gpu`; ops add, sub, and, or, xor, exch, cas.
+//!   atom/red: the semantics and operations of their rows of `isa::ptx::FORMS` (atom:
+//!          `.relaxed` (default), `.acquire`, `.release`, `.acq_rel`, ops add, sub, and, or, xor,
+//!          exch, cas; red: `.relaxed`, `.release`, no exch or cas); scope default `.gpu`.
 //!   fence: `.sc.S` → [SC, S]; `.acq_rel.S` or `.S` → [ACQ_REL, S] (the ISA's default);
 //!          `.acquire.S` → [ACQ, S], `.release.S` → [REL, S] (PTX 8.6's light fences, used by the
 //!          ASPLOS'19 Fig. 11 mapping).
@@ -31,7 +32,7 @@
 //! `isa::ptx` for the qualifier words.
 use crate::diag::Result;
 use crate::isa::ptx::{
-    self, OpKind, ALIAS_FENCE, BARRIER_MODES, MEMBAR_LEVELS, PROXIES, PROXY_LOADS, PROXY_STORES,
+    self, Form, OpKind, ALIAS_FENCE, BARRIER_MODES, MEMBAR_LEVELS, PROXIES, PROXY_LOADS, PROXY_STORES,
     SCOPES, SEMANTICS,
 };
 use crate::litmus::ast::{Span, Spanned};
@@ -329,14 +330,8 @@ fn lower_ld(
 /// Tags of an `ld` / `st`.
 fn access_tags(src: &Source, kind: OpKind, q: &Quals, span: Span) -> Result<Vec<Tag>> {
     let (mnemonic, form) = (kind.mnemonic(), kind.form());
-    let sem = q.sem.as_ref().map_or(form.default_semantics, |s| s.node);
+    let sem = semantics(src, form, q, span)?;
     let sem_span = q.sem.as_ref().map_or(span, |s| s.span);
-    if !form.semantics.contains(&sem) {
-        return Err(src.error(
-            sem_span,
-            format!("`{mnemonic}` cannot be `{}`", sem_word(sem)),
-        ));
-    }
     match (sem, &q.scope) {
         (Tag::V, None) => Ok(ptx::VOLATILE.to_vec()),
         (sem, None) if !ptx::is_scoped(sem) => Ok(vec![sem]),
@@ -390,31 +385,51 @@ fn lower_rmw(
     span: Span,
 ) -> Result<Instr> {
     let q = classify(src, mnemonic, quals, RMW)?;
-    let form = OpKind::Rmw.form();
-    let sem = q.sem.as_ref().map_or(form.default_semantics, |s| s.node);
-    if !form.semantics.contains(&sem) {
-        let at = q.sem.as_ref().map_or(span, |s| s.span);
-        return Err(src.error(at, format!("`{mnemonic}` cannot be `{}`", sem_word(sem))));
-    }
+    let form = Form::named(mnemonic).expect("the grammar's RMW mnemonics have forms");
+    let sem = semantics(src, form, &q, span)?;
     let scope = match &q.scope {
         Some(s) => s.node,
         None => form
             .default_scope
-            .expect("`atom` has a default scope (FORMS)"),
+            .expect("`atom` and `red` have a default scope (FORMS)"),
     };
     let op = q.op.as_ref().ok_or_else(|| {
-        src.error(span, format!("`{mnemonic}` needs an operation (`.add`, `.sub`, `.and`, `.or`, `.xor`, `.exch` or `.cas`)"))
+        let ops: Vec<String> = form.ops.iter().map(|o| format!("`.{o}`")).collect();
+        src.error(span, format!("`{mnemonic}` needs an operation ({})", ops.join(", ")))
     })?;
+    if let Some(refusal) = form.op_refusal(atom_op_word(op.node)) {
+        return Err(src.error(op.span, refusal));
+    }
     let op = rmw_op(src, mnemonic, op, operands, span)?;
-    // A reduction is tagged RED: the manual (§8.11.1) says it does not form acquire patterns.
-    let kind: &[Tag] = if dst.is_none() { &[Tag::Red] } else { &[] };
+    // A reduction is tagged RED (its form's flavour): the manual (§8.11.1) says it does not form
+    // acquire patterns.
+    let flavour: Vec<Tag> = form.flavour.into_iter().collect();
     Ok(Instr::Rmw {
         dst,
         loc: loc.to_string(),
         op,
-        tags: [&[sem, scope], kind].concat(),
+        tags: [&[sem, scope], flavour.as_slice()].concat(),
         fail_tags: None,
     })
+}
+
+/// The qualifier word of an atomic operation (`exch`).
+fn atom_op_word(op: AtomOp) -> &'static str {
+    match op {
+        AtomOp::Arith(b) => arith_mnemonic(b),
+        AtomOp::Exch => "exch",
+        AtomOp::Cas => "cas",
+    }
+}
+
+/// The `.sem` of an instruction of `form` (its default when none is written), or the form's
+/// refusal at the qualifier.
+fn semantics(src: &Source, form: &Form, q: &Quals, span: Span) -> Result<Tag> {
+    let sem = q.sem.as_ref().map_or(form.default_semantics, |s| s.node);
+    match form.semantics_refusal(sem) {
+        Some(refusal) => Err(src.error(q.sem.as_ref().map_or(span, |s| s.span), refusal)),
+        None => Ok(sem),
+    }
 }
 
 fn rmw_op(
@@ -451,18 +466,7 @@ fn lower_fence(src: &Source, quals: &[Qual], span: Span) -> Result<Instr> {
     }
     let q = classify(src, "fence", quals, ACCESS)?;
     let form = OpKind::Fence.form();
-    let sem = q.sem.as_ref().map_or(form.default_semantics, |s| s.node);
-    if !form.semantics.contains(&sem) {
-        let at = q.sem.as_ref().map_or(span, |s| s.span);
-        return Err(src.error(
-            at,
-            format!(
-                "`fence` cannot be `{}`; expected {}",
-                sem_word(sem),
-                form.listed_semantics()
-            ),
-        ));
-    }
+    let sem = semantics(src, form, &q, span)?;
     let scope = q.scope.as_ref().ok_or_else(|| {
         src.error(
             span,

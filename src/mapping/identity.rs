@@ -23,12 +23,20 @@ struct Language {
     litmus: Arch,
     unscoped: &'static [(ClassKind, &'static [Tag])],
     scoped: &'static [(ClassKind, &'static [Tag])],
-    /// The scopes a scoped order may take. `None`: the scope tags either model names (a C model
-    /// without scopes has no scoped classes then, and its orders are unscoped).
-    scopes: Option<&'static [Tag]>,
+    /// The scopes a scoped order may take: for a language whose instructions always take one,
+    /// its first scopes (PTX 6.0's, `isa::ptx::scopes_of_ptx_6`) and its later ones (`.cluster`)
+    /// that either model names. `None`: the scope tags either model names (a C model without
+    /// scopes has no scoped classes then, and its orders are unscoped).
+    scopes: Option<LanguageScopes>,
     /// The tags of the language's execution barrier as its front end reads it, if the search
     /// places barriers in programs of this language (each compiled to itself).
     barrier: Option<&'static [Tag]>,
+}
+
+/// A language's scopes: those it always has, and all it has.
+struct LanguageScopes {
+    always: fn() -> Vec<Tag>,
+    all: fn() -> Vec<Tag>,
 }
 
 use ClassKind::{Rmw, F, R, W};
@@ -36,7 +44,8 @@ use Tag::{Acq, AcqRel, Na, Rel, Rlx, Sc, Weak};
 
 /// C11 memory orders (C11 §7.17.3; consume is left out, as in the mappings) and the PTX
 /// instructions of PTX 6.0 (`ld`/`st` `.weak`, `.relaxed`, `.acquire`/`.release`; `atom` with
-/// each semantics; `fence.sc`, `fence.acq_rel`; the scopes `.cta`, `.gpu`, `.sys`; and
+/// each semantics; `fence.sc`, `fence.acq_rel`; PTX 6.0's scopes `.cta`, `.gpu`, `.sys`, and a
+/// later one either model names; and
 /// `bar.sync b`, the CTA barrier, which the PTX front end tags `SYNC, CTA`).
 const LANGUAGES: &[Language] = &[
     Language {
@@ -62,7 +71,10 @@ const LANGUAGES: &[Language] = &[
             (Rmw, &[Rlx, Acq, Rel, AcqRel]),
             (F, &[Sc, AcqRel]),
         ],
-        scopes: Some(&[Tag::Cta, Tag::Gpu, Tag::Sys]),
+        scopes: Some(LanguageScopes {
+            always: || crate::isa::ptx::scopes_of_ptx_6().collect(),
+            all: || crate::isa::ptx::scope_order().collect(),
+        }),
         barrier: Some(&[Tag::Sync, Tag::Cta]),
     },
 ];
@@ -100,12 +112,17 @@ pub(crate) fn identity(
                 known.join(" and ")
             )
         })?;
-    let scopes: Vec<Tag> = match language.scopes {
-        Some(s) => s.to_vec(),
+    let named = |t: Tag| source.uses(Name::Tag(t)) || target.uses(Name::Tag(t));
+    let scopes: Vec<Tag> = match &language.scopes {
+        Some(scopes) => {
+            let always = (scopes.always)();
+            let all = (scopes.all)().into_iter();
+            all.filter(|&t| always.contains(&t) || named(t)).collect()
+        }
         None => crate::vocab::TAGS
             .into_iter()
             .filter(|t| t.level().is_some())
-            .filter(|&t| source.uses(Name::Tag(t)) || target.uses(Name::Tag(t)))
+            .filter(|&t| named(t))
             .collect(),
     };
     let classes = language.classes(&scopes);

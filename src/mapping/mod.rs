@@ -37,7 +37,7 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::litmus::Arch;
-use crate::vocab::Name;
+use crate::vocab::{Level, Name, Relation, SameScope, SAME_SCOPES};
 use crate::{diag, ir};
 pub use class::{Class, ClassKind, Tag};
 pub(crate) use identity::identity;
@@ -282,6 +282,23 @@ impl Mapping {
         let mut m = self.clone();
         m.rules.extend(changed);
         m
+    }
+
+    /// The scope levels the search places threads at, innermost first: each level the source
+    /// language can place (`Arch::placement`) at which a `scope` row names a scope, on either
+    /// side, or whose same-instance relation (`scta`) either model names. A level not searched
+    /// has one instance per instance of the next searched level outside it (one sub-group per
+    /// CTA; one cluster per GPU unless a row names `.cluster`).
+    pub fn searched_levels(&self) -> Vec<Level> {
+        let named_scopes = self.scopes.iter().flat_map(|&(s, t)| [s, t]);
+        let mut named: Vec<Level> = named_scopes.filter_map(Tag::level).collect();
+        let relations = SAME_SCOPES.into_iter().filter(|&s| {
+            let name = Name::Rel(Relation::Same(s));
+            self.source.uses(name) || self.target.uses(name)
+        });
+        named.extend(relations.map(SameScope::level));
+        let placed = self.source_arch.placement().iter().map(|&(_, level)| level);
+        placed.filter(|l| named.contains(l)).collect()
     }
 
     /// The target scope of a source scope.

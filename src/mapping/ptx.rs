@@ -10,7 +10,7 @@
 use std::fmt;
 
 pub use crate::isa::ptx::OpKind;
-use crate::isa::ptx::{self, MEMBAR_LEVELS, SCOPES, SEMANTICS};
+use crate::isa::ptx::{self, Form, FORMS, MEMBAR, MEMBAR_LEVELS, SCOPES, SEMANTICS};
 use crate::mapping::ast::{Op, Qual, Span};
 use crate::mapping::class::{ClassKind, Tag};
 
@@ -66,21 +66,31 @@ pub(crate) type Problem = (Span, String);
 /// Read a template. `var` is the scope variable the rule's pattern binds (`$s`), if any.
 pub(crate) fn template(op: &Op, var: Option<&str>) -> Result<Template, Problem> {
     let m = op.mnemonic.text.as_str();
-    let by_mnemonic = OpKind::ALL.into_iter().find(|k| k.mnemonic() == m);
-    let (kind, membar) = match by_mnemonic {
-        Some(kind) => (kind, false),
-        None if m == "membar" => (OpKind::Fence, true),
+    let (form, membar) = match Form::named(m) {
+        Some(form) => (form, false),
+        None if m == MEMBAR => (OpKind::Fence.form(), true),
         None => {
-            let msg = format!("unknown target instruction `{m}`; expected `ld`, `st`, `atom`, `fence` or `membar`");
+            let known: Vec<String> = FORMS.iter().map(|f| format!("`{}`", f.mnemonic)).collect();
+            let msg = format!(
+                "unknown target instruction `{m}`; expected {} or `{MEMBAR}`",
+                known.join(", ")
+            );
             return Err((op.mnemonic.span, msg));
         }
     };
+    let kind = form.kind;
     let (sem, scope) = if membar {
         membar_quals(op)?
     } else {
-        quals(op, kind, var)?
+        quals(op, form, var)?
     };
-    check_combination(op, kind, sem, scope)?;
+    check_combination(op, form, sem, scope)?;
+    if !form.returns && form.kind == OpKind::Rmw {
+        let msg = format!(
+            "`{m}` returns no value, so it cannot compile a source RMW, whose read returns the old value; use `atom`"
+        );
+        return Err((op.mnemonic.span, msg));
+    }
     Ok(Template {
         kind,
         sem,
@@ -89,8 +99,9 @@ pub(crate) fn template(op: &Op, var: Option<&str>) -> Result<Template, Problem> 
     })
 }
 
-/// `.sem` and `.scope` of an `ld` / `st` / `atom` / `fence`, each at most once, in any order.
-fn quals(op: &Op, kind: OpKind, var: Option<&str>) -> Result<(Tag, ScopeRef), Problem> {
+/// `.sem` and `.scope` of an `ld` / `st` / `atom` / `red` / `fence`, each at most once, in any
+/// order. An operation word (`.exch`) is refused: the rule takes the source RMW's operation.
+fn quals(op: &Op, form: &Form, var: Option<&str>) -> Result<(Tag, ScopeRef), Problem> {
     let (mut sem, mut scope) = (None, ScopeRef::None);
     for q in &op.quals {
         match q {
@@ -107,11 +118,17 @@ fn quals(op: &Op, kind: OpKind, var: Option<&str>) -> Result<(Tag, ScopeRef), Pr
                     ))
                 }
                 (_, Some(t)) => set_scope(&mut scope, ScopeRef::Fixed(t), w.span)?,
-                _ => return Err((w.span, unknown_qualifier(&w.text, kind))),
+                _ if FORMS.iter().any(|f| f.ops.contains(&w.text.as_str())) => {
+                    let refusal = form.op_refusal(&w.text).unwrap_or_else(|| {
+                        format!("`.{}`: a rule's `{}` takes the operation of the source RMW; leave it out", w.text, form.mnemonic)
+                    });
+                    return Err((w.span, refusal));
+                }
+                _ => return Err((w.span, unknown_qualifier(&w.text, form))),
             },
         }
     }
-    Ok((sem.unwrap_or(kind.form().default_semantics), scope))
+    Ok((sem.unwrap_or(form.default_semantics), scope))
 }
 
 fn set_scope(scope: &mut ScopeRef, value: ScopeRef, span: Span) -> Result<(), Problem> {
@@ -130,15 +147,18 @@ fn membar_quals(op: &Op) -> Result<(Tag, ScopeRef), Problem> {
             None => Err((
                 w.span,
                 format!(
-                    "unknown membar level `.{}`; expected `.cta`, `.gl` or `.sys`",
-                    w.text
+                    "unknown membar level `.{}`; expected {}",
+                    w.text,
+                    ptx::listed_words(&MEMBAR_LEVELS)
                 ),
             )),
         },
         _ => Err((
             op.span,
-            "`membar` takes exactly one level: `membar.cta`, `membar.gl` or `membar.sys`"
-                .to_string(),
+            format!(
+                "`{MEMBAR}` takes exactly one level: {}",
+                ptx::listed_words(&MEMBAR_LEVELS)
+            ),
         )),
     }
 }
@@ -152,13 +172,13 @@ fn unbound_variable(name: &str, var: Option<&str>) -> String {
     }
 }
 
-fn unknown_qualifier(word: &str, kind: OpKind) -> String {
-    let sems: Vec<String> = (kind.form().semantics.iter())
+fn unknown_qualifier(word: &str, form: &Form) -> String {
+    let sems: Vec<String> = (form.semantics.iter())
         .map(|&t| format!("`.{}`", sem_word(t)))
         .collect();
     format!(
         "unknown qualifier `.{word}` on `{}`; expected a semantics ({}) or a scope ({}, `$s`)",
-        kind.mnemonic(),
+        form.mnemonic,
         sems.join(", "),
         scope_words()
     )
@@ -167,13 +187,10 @@ fn unknown_qualifier(word: &str, kind: OpKind) -> String {
 /// PTX's rules: the semantics must exist on the instruction; `.weak` and `.volatile` take no scope
 /// (volatile is system-scoped); every other semantics needs one (written out: mapcheck does not
 /// apply PTX's `.gpu` default, so that every rule shows its scope).
-fn check_combination(op: &Op, kind: OpKind, sem: Tag, scope: ScopeRef) -> Result<(), Problem> {
-    let sem_word = sem_word(sem);
-    if !kind.form().semantics.contains(&sem) {
-        return Err((
-            op.span,
-            format!("`{}` has no `.{sem_word}` form", kind.mnemonic()),
-        ));
+fn check_combination(op: &Op, form: &Form, sem: Tag, scope: ScopeRef) -> Result<(), Problem> {
+    let (kind, sem_word) = (form.kind, sem_word(sem));
+    if let Some(refusal) = form.semantics_refusal(sem) {
+        return Err((op.span, refusal));
     }
     match (!ptx::is_scoped(sem), scope) {
         (true, ScopeRef::None) | (false, ScopeRef::Fixed(_) | ScopeRef::Param) => Ok(()),

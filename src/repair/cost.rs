@@ -3,9 +3,10 @@
 //!
 //! The default follows what GPUs charge (docs/decisions/013-repair.md): a fence costs more than
 //! any access, an SC fence more than an acq_rel one, and a fence's scope multiplies its cost
-//! (cta ×1, gpu ×3, sys ×10), since a wider fence waits for more of the memory system. Among
-//! accesses, `.weak` < `.relaxed` < `.acquire`/`.release`, an `atom` more than a load or store,
-//! a wider scope one more per step. Every strengthening step of `space::STRONGER`, every scope
+//! by the scope's rank among the mapping's target scopes (`space::Scopes`: ×1, ×3, ×10, ×30,
+//! …; for PTX 6.0's scopes cta ×1, gpu ×3, sys ×10), since a wider fence waits for more of the
+//! memory system. Among accesses, `.weak` < `.relaxed` < `.acquire`/`.release`, an `atom` more
+//! than a load or store, a wider scope one more per rank. Every strengthening step of `space::STRONGER`, every scope
 //! widening and every added fence costs more under it, so the input rule is the cheapest of its
 //! strengthenings.
 //!
@@ -22,37 +23,37 @@
 //! NA = 4
 //! ```
 //!
-//! Owns: `Costs`. Uses: `mapping` (`TargetOp`, its vocabulary), `diag`, `toml`.
+//! Owns: `Costs`. Uses: `mapping` (`TargetOp`, its vocabulary), `isa` (PTX 6.0's scopes), `diag`,
+//! `toml`.
 use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 
 use crate::diag;
+use crate::isa::ptx;
 use crate::mapping::{Class, OpKind, TargetOp};
 use crate::vocab::{Role, Tag};
 
 /// The cost of every PTX instruction.
 #[derive(Clone, Debug)]
 pub struct Costs {
-    table: HashMap<TargetOp, u64>,
+    /// The entries a cost file gives; every other instruction has its default cost.
+    given: HashMap<TargetOp, u64>,
     /// Weight per memory order (1 when absent).
     weights: HashMap<Tag, u64>,
     /// Where the costs come from: `default`, or the cost file.
     pub(crate) source: String,
+    /// The scopes whose ranks price a scoped instruction, narrowest first: a repair's target
+    /// scopes (`space::Scopes`), PTX 6.0's until a repair sets them (`priced_for`).
+    scopes: Vec<Tag>,
 }
 
 impl Default for Costs {
     fn default() -> Costs {
-        let table = TargetOp::vocabulary()
-            .into_iter()
-            .map(|op| {
-                let cost = default_cost(&op);
-                (op, cost)
-            })
-            .collect();
         Costs {
-            table,
+            given: HashMap::new(),
             weights: HashMap::from([(Tag::Na, 10)]),
             source: "default".to_string(),
+            scopes: ptx::scopes_of_ptx_6().collect(),
         }
     }
 }
@@ -112,20 +113,20 @@ fn at_most(
     Ok(v)
 }
 
-/// The default cost of one instruction (see the module's text).
-fn default_cost(op: &TargetOp) -> u64 {
-    let scope_step = match op.scope() {
-        Some(Tag::Gpu) => 1,
-        Some(Tag::Sys) => 2,
-        _ => 0,
-    };
+/// The default cost of one instruction (see the module's text), its scope ranked among `scopes`
+/// (a scope not among them ranks above all).
+fn default_cost(op: &TargetOp, scopes: &[Tag]) -> u64 {
+    let rank = |s: Tag| scopes.iter().position(|&t| t == s).unwrap_or(scopes.len());
+    let scope_step = op.scope().map_or(0, rank) as u32;
     if op.kind == OpKind::Fence {
         let base = match op.sem() {
             Tag::Sc => 20,
             Tag::AcqRel => 15,
             _ => 12,
         };
-        return base * [1, 3, 10][scope_step as usize];
+        // ×1, ×3, ×10, ×30, …: each wider scope about √10 times dearer.
+        let factor = 10u64.pow(scope_step / 2) * if scope_step % 2 == 1 { 3 } else { 1 };
+        return base * factor;
     }
     let base = match (op.kind, op.sem()) {
         (_, Tag::Weak) => return 1,
@@ -136,7 +137,7 @@ fn default_cost(op: &TargetOp) -> u64 {
         (_, Tag::Rlx) => 2,
         _ => 4,
     };
-    base + scope_step
+    base + u64::from(scope_step)
 }
 
 impl Costs {
@@ -150,10 +151,9 @@ impl Costs {
                 .with_note("a cost file has a table `[instructions]` of lines `\"fence.sc.gpu\" = 45` and a table `[weights]` of lines `NA = 10`, each value a non-negative integer, a cost at most 1000000000 and a weight at most 1000000")
         })?;
         let mut costs = Costs::default();
-        let instructions: BTreeMap<String, TargetOp> = costs
-            .table
-            .keys()
-            .map(|op| (op.to_string(), op.clone()))
+        let instructions: BTreeMap<String, TargetOp> = TargetOp::vocabulary()
+            .into_iter()
+            .map(|op| (op.to_string(), op))
             .collect();
         for (word, cost) in file.instructions {
             let op = known(
@@ -164,7 +164,7 @@ impl Costs {
                 "a PTX instruction mapcheck knows",
             )?;
             costs
-                .table
+                .given
                 .insert(op.clone(), at_most(&cost, MAX_COST, &name, &text)?);
         }
         let orders: BTreeMap<String, Tag> = Tag::with_role(Role::Order)
@@ -187,9 +187,20 @@ impl Costs {
 
     /// The cost of a rule: the sum of its instructions' costs.
     pub(crate) fn rule(&self, ops: &[TargetOp]) -> u64 {
-        ops.iter()
-            .map(|op| self.table.get(op).copied().unwrap_or(0))
-            .sum()
+        let cost = |op: &TargetOp| {
+            let given = self.given.get(op).copied();
+            given.unwrap_or_else(|| default_cost(op, &self.scopes))
+        };
+        ops.iter().map(cost).sum()
+    }
+
+    /// These costs with scoped instructions priced by their rank among `scopes` (a repair's
+    /// target scopes, narrowest first).
+    pub(crate) fn priced_for(&self, scopes: &[Tag]) -> Costs {
+        Costs {
+            scopes: scopes.to_vec(),
+            ..self.clone()
+        }
     }
 }
 
@@ -219,10 +230,15 @@ mod tests {
             } else {
                 Tag::Acq
             };
-            let by_scope: Vec<u64> = scope_order()
-                .map(|s| c.rule(&[TargetOp::new(kind, sem, Some(s))]))
-                .collect();
-            assert!(by_scope.windows(2).all(|w| w[0] < w[1]), "{by_scope:?}");
+            let by_scope = |c: &Costs, scopes: Vec<Tag>| -> Vec<u64> {
+                let op = |s| TargetOp::new(kind, sem, Some(s));
+                scopes.into_iter().map(|s| c.rule(&[op(s)])).collect()
+            };
+            let ptx_6 = by_scope(&c, ptx::scopes_of_ptx_6().collect());
+            assert!(ptx_6.windows(2).all(|w| w[0] < w[1]), "{ptx_6:?}");
+            let all: Vec<Tag> = scope_order().collect();
+            let with_cluster = by_scope(&c.priced_for(&all), all);
+            assert!(with_cluster.windows(2).all(|w| w[0] < w[1]), "{with_cluster:?}");
         }
     }
 

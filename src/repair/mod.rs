@@ -216,11 +216,18 @@ struct Cegis<'a> {
     refuted: Vec<BTreeMap<Class, Vec<TargetOp>>>,
     work: Work,
     started: Instant,
+    /// The target scopes a rule may use (`space::Scopes`).
+    scopes: space::Scopes,
+    /// `opts.costs`, priced over `scopes`.
+    costs: Costs,
 }
 
 impl<'a> Cegis<'a> {
     fn new(input: &'a Mapping, opts: &'a Options) -> Cegis<'a> {
+        let scopes = space::Scopes::of(input);
         Cegis {
+            costs: opts.costs.priced_for(scopes.as_slice()),
+            scopes,
             input,
             opts,
             known: vec![],
@@ -252,7 +259,7 @@ impl<'a> Cegis<'a> {
 
     /// The cost of a mapping: its rules' costs summed over the input's classes.
     fn cost(&self, cand: &Candidate) -> u64 {
-        let costs = &self.opts.costs;
+        let costs = &self.costs;
         self.input
             .classes()
             .iter()
@@ -433,17 +440,17 @@ impl<'a> Cegis<'a> {
     ) -> diag::Result<()> {
         let classes: Vec<Class> = rules.keys().copied().collect();
         for class in classes {
-            let top = space::strongest(class, &rules[&class]);
+            let top = space::strongest(class, &rules[&class], &self.scopes);
             if self.breaks_with(x, rules, class, &top)? {
                 rules.insert(class, top);
                 continue;
             }
             while !self.opts.search.stop.requested() {
                 let sc_fences = space::sc_fences(&rules[&class]);
-                let mut up = space::strengthenings(class, &rules[&class]);
+                let mut up = space::strengthenings(class, &rules[&class], &self.scopes);
                 up.remove(0);
                 up.retain(|r| space::sc_fences(r) == sc_fences);
-                up.sort_by_key(|r| std::cmp::Reverse(self.opts.costs.rule(r)));
+                up.sort_by_key(|r| std::cmp::Reverse(self.costs.rule(r)));
                 let cands: Vec<Candidate> = up
                     .iter()
                     .map(|rule| {
@@ -511,7 +518,7 @@ impl<'a> Cegis<'a> {
 
     fn change(&self, class: Class, to: &[TargetOp]) -> Change {
         let from = self.input_rule(&class);
-        let costs = &self.opts.costs;
+        let costs = &self.costs;
         Change {
             class: class.to_string(),
             from: crate::mapping::ptx::sequence_text(from),
@@ -599,9 +606,9 @@ fn cheapest(cg: &mut Cegis) -> diag::Result<(RepairVerdict, Option<(Candidate, V
             .iter()
             .map(|c| {
                 let mut rules: Vec<(u64, Vec<TargetOp>)> =
-                    space::strengthenings(*c, cg.input_rule(c))
+                    space::strengthenings(*c, cg.input_rule(c), &cg.scopes)
                         .into_iter()
-                        .map(|r| (cg.opts.costs.class_rule(c, &r), r))
+                        .map(|r| (cg.costs.class_rule(c, &r), r))
                         .collect();
                 rules.sort_by_key(|(cost, _)| *cost);
                 rules
@@ -687,10 +694,10 @@ fn explained_changes(cg: &mut Cegis, best: &Candidate) -> diag::Result<Vec<Chang
 fn weaker_refused(cg: &mut Cegis, best: &Candidate) -> diag::Result<Vec<Refused>> {
     let mut refused = vec![];
     for (class, ops) in best {
-        let allowed: HashSet<Vec<TargetOp>> = space::strengthenings(*class, cg.input_rule(class))
+        let allowed: HashSet<Vec<TargetOp>> = space::strengthenings(*class, cg.input_rule(class), &cg.scopes)
             .into_iter()
             .collect();
-        for weaker in space::weakenings(ops) {
+        for weaker in space::weakenings(ops, &cg.scopes) {
             if !allowed.contains(&weaker) {
                 continue;
             }
@@ -740,7 +747,7 @@ pub fn weaken(input: &Mapping, opts: &Options) -> diag::Result<Weakening> {
             if !scope.searched.contains(&class.to_string()) {
                 continue;
             }
-            for weaker in space::weakenings(cg.input_rule(class)) {
+            for weaker in space::weakenings(cg.input_rule(class), &cg.scopes) {
                 if opts.search.stop.requested() {
                     answer.stopped = true;
                     break 'classes;
@@ -802,7 +809,7 @@ mod tests {
         let mut pairs = 0;
         for x in 0..cg.known.len() {
             for class in cg.known[x].class_set.clone() {
-                let rules = space::strengthenings(class, cg.input_rule(&class));
+                let rules = space::strengthenings(class, cg.input_rule(&class), &cg.scopes);
                 let cands: Vec<Candidate> = rules
                     .iter()
                     .map(|r| Candidate::from([(class, r.clone())]))

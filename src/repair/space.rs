@@ -2,7 +2,8 @@
 //! semantics and scopes per instruction, `TargetOp::vocabulary`), never listed by hand.
 //!
 //! - `strengthenings`: every rule one edit stronger than the current one (and the current one):
-//!   one instruction's scope widened (cta < gpu < sys, `isa::ptx::scope_order`) and/or its
+//!   one instruction's scope widened among the mapping's target scopes (`Scopes`: cta < gpu <
+//!   sys for a mapping to PTX 6.0, in `isa::ptx::scope_order`) and/or its
 //!   semantics strengthened along `isa::ptx::STRONGER`, or one fence of any kind and scope added
 //!   before or after the access where the rule has none there. One edit per class keeps the product over classes small enough to
 //!   walk in cost order; several edits to one rule are out of the space (decision 013).
@@ -12,13 +13,42 @@
 //! What the space cannot express (an access lowered to an RMW, to two accesses, to another
 //! kind) is in docs/decisions/013-repair.md.
 //!
-//! Owns: `strengthenings`, `weakenings`. Uses: `isa` (PTX's scope order and semantics steps),
+//! Owns: `Scopes`, `strengthenings`, `weakenings`. Uses: `isa` (PTX's scope order and semantics steps),
 //! `mapping` (`Class`, `TargetOp`, `OpKind`).
 use std::collections::BTreeSet;
 
 use crate::isa::ptx::{self, STRONGER};
-use crate::mapping::{Class, ClassKind, OpKind, TargetOp};
+use crate::mapping::{Class, ClassKind, Mapping, OpKind, TargetOp};
 use crate::vocab::Tag;
+
+/// The target scopes a repair may give an instruction, narrowest first (`isa::ptx::scope_order`):
+/// those the mapping's `scope` lines and rules name, or PTX 6.0's where it names none. A scope it
+/// never names (`.cluster` in a mapping to PTX 6.0) is never proposed: PTX 6.0 has none, and the
+/// search places no threads at a level no row names (`Mapping::searched_levels`).
+#[derive(Clone, Debug)]
+pub(crate) struct Scopes(Vec<Tag>);
+
+impl Scopes {
+    pub(crate) fn of(mapping: &Mapping) -> Scopes {
+        let rules = mapping.classes().iter().flat_map(|c| mapping.compile(c));
+        let named: Vec<Tag> = (mapping.scopes.iter().map(|&(_, t)| t))
+            .chain(rules.filter_map(TargetOp::scope))
+            .collect();
+        let scopes: Vec<Tag> = ptx::scope_order().filter(|t| named.contains(t)).collect();
+        match scopes.is_empty() {
+            true => Scopes(ptx::scopes_of_ptx_6().collect()),
+            false => Scopes(scopes),
+        }
+    }
+
+    pub(crate) fn as_slice(&self) -> &[Tag] {
+        &self.0
+    }
+
+    fn widest(&self) -> Tag {
+        *self.0.last().expect("a repair has a scope")
+    }
+}
 
 /// The semantics one step stronger (`up`) or weaker than `sem` on an instruction of `kind`.
 fn step(kind: OpKind, sem: Tag, up: bool) -> impl Iterator<Item = Tag> {
@@ -47,34 +77,34 @@ fn at_least(kind: OpKind, sem: Tag) -> BTreeSet<Tag> {
 
 /// The scopes an instruction of semantics `sem` may have when the current one has `scope`: none
 /// for `.weak`; otherwise `scope` and every wider one (every scope when there was none).
-fn scopes_from(sem: Tag, scope: Option<Tag>) -> Vec<Option<Tag>> {
+fn scopes_from(sem: Tag, scope: Option<Tag>, scopes: &Scopes) -> Vec<Option<Tag>> {
     if !ptx::is_scoped(sem) {
         return vec![None];
     }
-    let order: Vec<Tag> = ptx::scope_order().collect();
+    let order = scopes.as_slice();
     let from = scope.map_or(0, |s| order.iter().position(|&t| t == s).unwrap_or(0));
     order[from..].iter().map(|&s| Some(s)).collect()
 }
 
 /// `op` and every instruction of its kind at least as strong (semantics, then scope).
-fn stronger_ops(op: &TargetOp) -> Vec<TargetOp> {
+fn stronger_ops(op: &TargetOp, scopes: &Scopes) -> Vec<TargetOp> {
     if op.sem() == Tag::V {
         return vec![op.clone()];
     }
     let mut all = vec![];
     for sem in at_least(op.kind, op.sem()) {
-        for scope in scopes_from(sem, op.scope()) {
+        for scope in scopes_from(sem, op.scope(), scopes) {
             all.push(TargetOp::new(op.kind, sem, scope));
         }
     }
     all
 }
 
-/// No fence, or any fence PTX has.
-fn added_fence() -> Vec<Option<TargetOp>> {
-    let fences = TargetOp::vocabulary()
-        .into_iter()
-        .filter(|op| op.kind == OpKind::Fence);
+/// No fence, or any fence PTX has at one of `scopes`.
+fn added_fence(scopes: &Scopes) -> Vec<Option<TargetOp>> {
+    let fences = TargetOp::vocabulary().into_iter().filter(|op| {
+        op.kind == OpKind::Fence && op.scope().is_none_or(|s| scopes.0.contains(&s))
+    });
     std::iter::once(None).chain(fences.map(Some)).collect()
 }
 
@@ -82,16 +112,20 @@ fn added_fence() -> Vec<Option<TargetOp>> {
 /// stronger one of its kind (semantics and scope at once), or one fence of any kind and scope
 /// added before the access (after it) where the rule has no fence there, or as a fence class's
 /// rule when it has none.
-pub(crate) fn strengthenings(class: Class, rule: &[TargetOp]) -> Vec<Vec<TargetOp>> {
+pub(crate) fn strengthenings(
+    class: Class,
+    rule: &[TargetOp],
+    scopes: &Scopes,
+) -> Vec<Vec<TargetOp>> {
     let mut all = vec![rule.to_vec()];
     for (i, op) in rule.iter().enumerate() {
-        for stronger in stronger_ops(op).into_iter().filter(|s| s != op) {
+        for stronger in stronger_ops(op, scopes).into_iter().filter(|s| s != op) {
             let mut r = rule.to_vec();
             r[i] = stronger;
             all.push(r);
         }
     }
-    let fences = || added_fence().into_iter().flatten();
+    let fences = || added_fence(scopes).into_iter().flatten();
     let is_access = |op: Option<&TargetOp>| op.is_some_and(|op| op.kind.is_access());
     if class.kind != ClassKind::F && is_access(rule.first()) {
         all.extend(fences().map(|f| [vec![f], rule.to_vec()].concat()));
@@ -108,8 +142,8 @@ pub(crate) fn strengthenings(class: Class, rule: &[TargetOp]) -> Vec<Vec<TargetO
 /// system fence for `skip`). Every strengthening of `rule` that adds no SC fence is at most as
 /// strong as it. (SC fences are left out because each one multiplies the SC orders the runner
 /// goes through.)
-pub(crate) fn strongest(class: Class, rule: &[TargetOp]) -> Vec<TargetOp> {
-    let acq_rel_sys = || TargetOp::new(OpKind::Fence, Tag::AcqRel, Some(Tag::Sys));
+pub(crate) fn strongest(class: Class, rule: &[TargetOp], scopes: &Scopes) -> Vec<TargetOp> {
+    let acq_rel_sys = || TargetOp::new(OpKind::Fence, Tag::AcqRel, Some(scopes.widest()));
     let top = |op: &TargetOp| match op.sem() {
         Tag::V => op.clone(),
         sem => {
@@ -117,7 +151,7 @@ pub(crate) fn strongest(class: Class, rule: &[TargetOp]) -> Vec<TargetOp> {
                 .into_iter()
                 .rfind(|&t| step(op.kind, t, true).next().is_none())
                 .unwrap_or(sem);
-            TargetOp::new(op.kind, maximal, Some(Tag::Sys))
+            TargetOp::new(op.kind, maximal, Some(scopes.widest()))
         }
     };
     let mut all: Vec<TargetOp> = rule.iter().map(top).collect();
@@ -160,7 +194,7 @@ pub(crate) fn weaker_or_equal(a: &[TargetOp], b: &[TargetOp]) -> bool {
 
 /// Every rule one step weaker than `rule`: a fence dropped, one instruction's scope narrowed one
 /// step, or its semantics weakened one step (a `.weak` access has no scope).
-pub(crate) fn weakenings(rule: &[TargetOp]) -> Vec<Vec<TargetOp>> {
+pub(crate) fn weakenings(rule: &[TargetOp], scopes: &Scopes) -> Vec<Vec<TargetOp>> {
     let mut all = vec![];
     for (i, op) in rule.iter().enumerate() {
         let mut replace = |with: Option<TargetOp>| {
@@ -188,7 +222,10 @@ pub(crate) fn weakenings(rule: &[TargetOp]) -> Vec<Vec<TargetOp>> {
             replace(Some(TargetOp::new(op.kind, sem, scope)));
         }
         // The scope one step narrower, where there is one.
-        let narrower = (op.scope()).and_then(|s| ptx::scope_order().take_while(|&t| t != s).last());
+        let narrower = (op.scope()).and_then(|s| {
+            let order = scopes.0.iter().copied();
+            order.take_while(|&t| t != s).last()
+        });
         if let Some(narrower) = narrower {
             replace(Some(TargetOp::new(op.kind, op.sem(), Some(narrower))));
         }
@@ -199,6 +236,11 @@ pub(crate) fn weakenings(rule: &[TargetOp]) -> Vec<Vec<TargetOp>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// PTX 6.0's scopes, as a repair of a mapping to PTX 6.0 has them.
+    fn ptx_6() -> Scopes {
+        Scopes(ptx::scopes_of_ptx_6().collect())
+    }
 
     fn op(kind: OpKind, sem: Tag, scope: Option<Tag>) -> TargetOp {
         TargetOp::new(kind, sem, scope)
@@ -223,7 +265,7 @@ mod tests {
             op(OpKind::Fence, Tag::Sc, Some(Tag::Cta)),
             op(OpKind::Load, Tag::Acq, Some(Tag::Cta)),
         ];
-        let all = strengthenings(SC_LOAD, &rule);
+        let all = strengthenings(SC_LOAD, &rule, &ptx_6());
         assert_eq!(all[0], rule);
         // The rule; the fence at 2 wider scopes; the load at 2; a trailing fence: one of 4
         // semantics × 3 scopes.
@@ -247,7 +289,7 @@ mod tests {
             order: Tag::Na,
             scope: None,
         };
-        let names = text(&strengthenings(na, &[op(OpKind::Store, Tag::Weak, None)]));
+        let names = text(&strengthenings(na, &[op(OpKind::Store, Tag::Weak, None)], &ptx_6()));
         // The rule, relaxed ×3, release ×3, a leading or a trailing fence (12 each).
         assert_eq!(names.len(), 1 + 6 + 12 + 12);
         assert!(names.contains(&"st.relaxed.cta".to_string()));
@@ -270,12 +312,12 @@ mod tests {
         assert!(!weaker_or_equal(&fenced, &trailing) && !weaker_or_equal(&trailing, &fenced));
         for rule in [&plain, &relaxed, &fenced, &trailing] {
             assert!(weaker_or_equal(rule, rule));
-            for w in weakenings(rule) {
+            for w in weakenings(rule, &ptx_6()) {
                 assert!(weaker_or_equal(&w, rule) && !weaker_or_equal(rule, &w));
             }
-            let top = strongest(SC_LOAD, rule);
+            let top = strongest(SC_LOAD, rule, &ptx_6());
             assert_eq!(sc_fences(&top), sc_fences(rule));
-            for s in strengthenings(SC_LOAD, rule) {
+            for s in strengthenings(SC_LOAD, rule, &ptx_6()) {
                 let below = weaker_or_equal(&s, &top);
                 assert_eq!(below, sc_fences(&s) == sc_fences(rule), "{s:?} and {top:?}");
             }
@@ -288,7 +330,7 @@ mod tests {
             op(OpKind::Fence, Tag::Sc, Some(Tag::Gpu)),
             op(OpKind::Rmw, Tag::AcqRel, Some(Tag::Cta)),
         ];
-        let mut names = text(&weakenings(&rule));
+        let mut names = text(&weakenings(&rule, &ptx_6()));
         names.sort();
         assert_eq!(
             names,
@@ -301,7 +343,7 @@ mod tests {
             ]
         );
         let load = [op(OpKind::Load, Tag::Rlx, Some(Tag::Gpu))];
-        let mut names = text(&weakenings(&load));
+        let mut names = text(&weakenings(&load, &ptx_6()));
         names.sort();
         assert_eq!(names, ["ld.relaxed.cta", "ld.weak"]);
     }

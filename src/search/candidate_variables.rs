@@ -17,13 +17,15 @@ use super::symmetry::symmetry_breaking;
 use crate::encode::{Circuit, Matrix, Node, Vector};
 use crate::exec::EventKind;
 use crate::ir::CoKind;
-use crate::vocab::Tag;
+use crate::vocab::{Level, Tag};
 
 /// Settings of the variables that come from the models and the counting.
 pub(super) struct CandidateSettings {
     pub(super) target_co: CoKind,
     pub(super) source_co: CoKind,
     pub(super) region: Option<Tag>,
+    /// The scope levels threads are placed at (`Mapping::searched_levels`).
+    pub(super) levels: Vec<Level>,
     /// Alloy counting: at most this many scopes (threads + CTAs + GPUs + the system).
     pub(super) scope_budget: Option<usize>,
     /// No location takes both atomic and non-atomic accesses (`Mapping::typed_locations`).
@@ -55,7 +57,7 @@ impl<'a> CandidateVariables<'a> {
         menu: &'a [Op],
         setup: &CandidateSettings,
     ) -> CandidateVariables<'a> {
-        let (program, mut structure) = ProgramVariables::new(c, layout, menu, setup.region);
+        let (program, mut structure) = ProgramVariables::new(c, layout, menu, setup.region, setup.levels.clone());
         structure.extend(symmetry_breaking(c, &program, setup.scope_budget));
         let source = ModelReading::new(c, &program, true);
         let target = ModelReading::new(c, &program, false);

@@ -15,7 +15,6 @@ use super::candidate_variables::CandidateVariables;
 use super::event_key::{EventKey, KeyRel, LOCATIONS};
 use super::layout::{Layout, Role, Slot};
 use super::operations::{Op, Part};
-use super::program_variables::SEARCHED_LEVELS;
 use crate::diag::Internal;
 use crate::encode::{Node, Sat};
 use crate::exec::EventKind;
@@ -41,7 +40,7 @@ pub(super) struct DecodedSolution {
     /// Per slot: it holds an event of the target execution (the target model reads one there,
     /// and it executes).
     pub(super) target_events: Vec<bool>,
-    /// Per thread, its label at every searched level (`SEARCHED_LEVELS`).
+    /// Per thread, its label at every searched level (`ProgramVariables::levels`).
     pub(super) place: Vec<Placement>,
     pub(super) rf: Rel,
     pub(super) co: Rel,
@@ -74,7 +73,7 @@ impl DecodedSolution {
             target_events,
             place: (0..p.layout.threads())
                 .map(|t| {
-                    let levels = SEARCHED_LEVELS.iter().zip(&p.labels);
+                    let levels = p.levels.iter().zip(&p.labels);
                     levels.fold(Placement::default(), |placement, (&level, labels)| {
                         placement.with(level, pick(&labels[t]) as i64)
                     })

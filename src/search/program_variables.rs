@@ -1,7 +1,7 @@
 //! The SAT variables of a source program over one `Layout`, and its well-formedness: which
 //! operation each event is (one-hot over the operation menu), its location, its guard (the
 //! thread goes on past a read only if it read a chosen write: `if (r != v) goto END`), the
-//! threads' labels at each searched scope level (`SEARCHED_LEVELS`: CTA, GPU), RMW halves
+//! threads' labels at each searched scope level (`Mapping::searched_levels`), RMW halves
 //! paired on adjacent events of one location, and each barrier (its id is its location label)
 //! passed at most once per thread. Also the
 //! program's facts no model reads differently: same thread, same scope instance, which guard
@@ -14,10 +14,6 @@ use super::operations::{Op, Part};
 use crate::encode::{Circuit, Matrix, Node};
 use crate::exec::EventKind;
 use crate::vocab::{Level, Tag};
-
-/// The scope levels the search places threads at, innermost first: a CTA and a GPU per thread
-/// (the searched programs place one subgroup per CTA, as PTX and C11 tests do).
-pub(super) const SEARCHED_LEVELS: [Level; 2] = [Level::Cta, Level::Gpu];
 
 /// The variables of a source program and the nodes derived from them alone.
 pub(super) struct ProgramVariables<'a> {
@@ -33,10 +29,12 @@ pub(super) struct ProgramVariables<'a> {
     pub(super) guard: Vec<Vec<Node>>,
     /// The slots that may hold a write or a read: initial writes and main slots.
     pub(super) guard_slots: Vec<usize>,
-    /// `labels[i][t][k]`: thread `t` is in instance `k` of level `SEARCHED_LEVELS[i]` (canonical
+    /// The scope levels threads are placed at, innermost first (`Mapping::searched_levels`).
+    pub(super) levels: Vec<Level>,
+    /// `labels[i][t][k]`: thread `t` is in instance `k` of level `levels[i]` (canonical
     /// labels, k ≤ t; a label names the instance in the whole test, not within its parent).
     pub(super) labels: Vec<Vec<Vec<Node>>>,
-    /// `same[i][t][u]`: threads `t` and `u` have one label at level `SEARCHED_LEVELS[i]`.
+    /// `same[i][t][u]`: threads `t` and `u` have one label at level `levels[i]`.
     pub(super) same: Vec<Vec<Vec<Node>>>,
     /// Event `e` is the read half of an RMW.
     pub(super) rmw_read: Vec<Node>,
@@ -52,6 +50,7 @@ impl<'a> ProgramVariables<'a> {
         layout: Layout,
         menu: &'a [Op],
         region: Option<Tag>,
+        levels: Vec<Level>,
     ) -> (ProgramVariables<'a>, Vec<Node>) {
         let mut structure = vec![];
         let events = layout.events.len();
@@ -67,7 +66,7 @@ impl<'a> ProgramVariables<'a> {
             .filter(|&s| matches!(layout.slots[s].role, Role::Init(_) | Role::Main))
             .collect();
         let guard = inputs(1 + guard_slots.len());
-        let labels: Vec<Vec<Vec<Node>>> = SEARCHED_LEVELS
+        let labels: Vec<Vec<Vec<Node>>> = levels
             .iter()
             .map(|_| labels(c, layout.threads()))
             .collect();
@@ -83,6 +82,7 @@ impl<'a> ProgramVariables<'a> {
         let mut p = ProgramVariables {
             layout,
             menu,
+            levels,
             op,
             loc,
             guard,
@@ -225,9 +225,9 @@ impl<'a> ProgramVariables<'a> {
     /// Do slots `a` and `b` lie in the same instance of scope `level`?
     pub(super) fn same_instance(&self, level: Level, a: usize, b: usize) -> Node {
         let (ta, tb) = (self.layout.slots[a].thread, self.layout.slots[b].thread);
-        // The innermost searched level at or outside `level`: the searched programs place one
-        // subgroup per CTA.
-        let searched = SEARCHED_LEVELS.iter().position(|&l| l >= level);
+        // The innermost searched level at or outside `level` (one instance of an unsearched
+        // level per instance of the next searched one outside it).
+        let searched = self.levels.iter().position(|&l| l >= level);
         // Initial writes are in no thread, CTA or GPU.
         match (level, searched, ta, tb) {
             (Level::Thread, _, _, _) => Node::constant(self.same_thread(a, b)),

@@ -632,6 +632,7 @@ fn candidate<'a>(
         target_co: mapping.target.coherence,
         source_co: mapping.source.coherence,
         region: mapping.region(),
+        levels: mapping.searched_levels(),
         scope_budget: (opts.counting == Counting::Alloy).then_some(bound),
         typed_locations: mapping.typed_locations,
     };

@@ -27,7 +27,7 @@ pub(super) fn symmetry_breaking(
 
 /// Locations, CTAs and GPUs are interchangeable: each label is used only after the one
 /// before it (locations in event order, CTAs and GPUs in thread order). Fences sit at
-/// location 0. Threads of one CTA are in one GPU.
+/// location 0. Threads of one instance of a searched level are in one instance of the next.
 fn canonical_labels(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<Node>) {
     for e in 0..p.loc.len() {
         let fence = p.is(e, |o| o.kind == EventKind::Fence);
@@ -54,7 +54,7 @@ fn canonical_labels(c: &mut Circuit, p: &ProgramVariables, structure: &mut Vec<N
             }
         }
     }
-    for (inner, outer) in p.same.iter().zip(&p.same[1..]) {
+    for (inner, outer) in p.same.iter().zip(p.same.iter().skip(1)) {
         for t in 0..inner.len() {
             for u in 0..t {
                 let ok = c.implies(inner[t][u], outer[t][u]);

@@ -47,6 +47,10 @@ levels! {
     Subgroup placed subgroup;
     /// A CTA (PTX, C11 `@cta N`) or work-group (OpenCL `@wg N`, Vulkan `wg N`).
     Cta placed cta;
+    /// A PTX cluster of CTAs (PTX ISA 7.8+, sm_90: §2.2.2 "Cluster of Cooperative Thread
+    /// Arrays"); the front ends without clusters (C with OpenCL words, OpenCL, Vulkan) place one
+    /// cluster per GPU.
+    Cluster placed cluster;
     /// A GPU (PTX, C11 `gpu N`), device (OpenCL `dev N`) or Vulkan queue family (`qf N`).
     Gpu placed gpu;
     /// The whole system (PTX `.sys`, OpenCL all SVM devices, Vulkan device).
@@ -93,6 +97,8 @@ same_scopes! {
     Ssg "ssg" Subgroup;
     /// Same CTA (threads placed in the same cta of the same gpu).
     Scta "scta" Cta;
+    /// Same PTX cluster (threads placed in the same cluster of the same gpu).
+    Scluster "scluster" Cluster;
     /// Same GPU.
     Sgpu "sgpu" Gpu;
     /// Same work-group (OpenCL name for scta).
@@ -162,7 +168,10 @@ mod tests {
     #[test]
     fn levels_nest_innermost_first() {
         assert!(Level::ALL.windows(2).all(|w| w[0] < w[1]));
-        assert_eq!(Level::PLACED, [Level::Subgroup, Level::Cta, Level::Gpu]);
+        assert_eq!(
+            Level::PLACED,
+            [Level::Subgroup, Level::Cta, Level::Cluster, Level::Gpu]
+        );
         for s in SAME_SCOPES {
             assert!(Level::PLACED.contains(&s.level()), "{s:?}");
         }
@@ -182,7 +191,7 @@ mod tests {
         assert!(at(0, 0, 0).same_instance(at(0, 0, 1), Level::System));
         assert_eq!(
             format!("{:?}", at(0, 1, 2)),
-            "Placement { subgroup: 0, cta: 1, gpu: 2 }"
+            "Placement { subgroup: 0, cta: 1, cluster: 0, gpu: 2 }"
         );
     }
 }

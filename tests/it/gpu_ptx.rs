@@ -206,6 +206,28 @@ fn a_test_with_aliases_is_refused_for_its_aliases() {
     }
 }
 
+/// A test at `.cluster` scope is refused by `gpu emit` for both targets, saying why: the harness
+/// launches without clusters, so every CTA would be a cluster of its own, which the test does
+/// not mean.
+#[test]
+fn a_test_at_cluster_scope_is_refused_for_its_clusters() {
+    for target in [Target::Cuda, Target::OpenCl] {
+        let e = commands::emit(&EmitOptions {
+            test: "tests/data/litmus/cluster/MP-cluster.litmus".into(),
+            target,
+            output: scratch_dir("cluster"),
+            params: None,
+            model: None,
+            mapping: None,
+            source: None,
+            source_model: None,
+        })
+        .expect_err("refused");
+        assert!(e.message.contains("a `CLUSTER`-scoped instruction"), "{e}");
+        assert!(e.message.contains("not Cluster instances"), "{e}");
+    }
+}
+
 /// Each thread's consecutive events (and first and last), without locations.
 fn event_pairs(events: &[Vec<cuda::Event>]) -> Vec<String> {
     let shape = |e: Option<&cuda::Event>| match e {

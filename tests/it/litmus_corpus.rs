@@ -6,6 +6,8 @@ use std::path::{Path, PathBuf};
 use mapcheck::litmus::{self, Arch, Expr, Instr, Litmus};
 use mapcheck::vocab::{self, Tag};
 
+use crate::support::litmus::{refusal_of, REFUSED};
+
 /// The verdict lists whose tests must parse, with the architecture of their tests.
 const SUITES: &[(&str, Arch)] = &[
     ("PTXv6_0", Arch::Ptx),
@@ -15,9 +17,13 @@ const SUITES: &[(&str, Arch)] = &[
     ("OPENCL", Arch::OpenCl),
 ];
 
-/// Files named by those lists that are deliberately not supported, with the reason. Empty: every
-/// listed file is supported.
-const UNSUPPORTED: &[(&str, &str)] = &[];
+
+/// The test at `path` is refused with `reason`, at a position in it.
+fn assert_refused(path: &Path, reason: &str) {
+    let e = litmus::parse_file(path).expect_err("refused");
+    assert!(e.message.contains(reason), "{}", e.render());
+    assert!(e.to_string().contains(".litmus:"), "no position: {e}");
+}
 
 fn corpus() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/data/oracle/dat3m")
@@ -51,10 +57,12 @@ fn every_listed_test_parses() {
         );
         let mut parsed = 0;
         for p in &paths {
-            if UNSUPPORTED.iter().any(|(u, _)| u == p) {
+            let path = corpus().join(p);
+            if let Some(reason) = refusal_of(&path) {
+                assert_refused(&path, reason);
                 continue;
             }
-            match litmus::parse_file(&corpus().join(p)) {
+            match litmus::parse_file(&path) {
                 Ok(t) if t.arch == *arch => match well_formed(&t) {
                     Ok(()) => parsed += 1,
                     Err(e) => failures.push(format!("{p}: {e}")),
@@ -143,7 +151,13 @@ fn every_corpus_file_parses() {
         proxy_tests, 95,
         "the PTX 7.5 mixed-proxy tests are parsed too"
     );
-    let failures: Vec<String> = files
+    let (refused, accepted): (Vec<&PathBuf>, Vec<&PathBuf>) =
+        files.iter().partition(|f| refusal_of(f).is_some());
+    assert_eq!(refused.len(), REFUSED.len(), "{refused:?}");
+    for f in refused {
+        assert_refused(f, refusal_of(f).unwrap());
+    }
+    let failures: Vec<String> = accepted
         .iter()
         .filter_map(|f| litmus::parse_file(f).err().map(|e| e.render()))
         .collect();

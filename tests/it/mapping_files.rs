@@ -5,7 +5,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 
 use mapcheck::mapping::{self, Class, ClassKind, Mapping, OpKind, TargetOp};
-use mapcheck::vocab::Tag;
+use mapcheck::vocab::{Level, Tag};
 
 fn load(path: &str) -> Mapping {
     mapping::load(Path::new(path)).unwrap_or_else(|e| panic!("{path}:\n{}", e.render()))
@@ -60,6 +60,21 @@ fn every_mapping_file_loads_with_every_class_covered() {
             "{f}: models without axioms"
         );
     }
+}
+
+/// Every shipped mapping searches CTAs and GPUs, as the search did before the levels came from
+/// the mapping; a mapping with a `.cluster` row searches clusters too.
+#[test]
+fn the_search_places_threads_at_the_levels_a_mapping_names() {
+    let files = map_files("mappings").into_iter().chain(map_files("mappings/known-bugs"));
+    for f in files {
+        assert_eq!(load(&f).searched_levels(), [Level::Cta, Level::Gpu], "{f}");
+    }
+    let cluster = load("tests/data/mapping/cluster/rc11-ptx-cluster.map");
+    assert_eq!(
+        cluster.searched_levels(),
+        [Level::Cta, Level::Cluster, Level::Gpu]
+    );
 }
 
 #[test]

@@ -85,6 +85,33 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)"
     );
 }
 
+/// PTX ISA §8.5 "Scope": `.cluster` is the set of threads executing in the thread's cluster,
+/// so a release and an acquire at `.cluster` are morally strong between two CTAs of one cluster
+/// (MP forbidden) and not between two clusters (MP allowed), where `.cta` is neither.
+#[test]
+fn cluster_scope_includes_the_ctas_of_one_cluster_and_no_other() {
+    let mp = |scope: &str, p1: &str| {
+        format!(
+            "PTX MP-cluster
+{{ x=0; y=0; }}
+ P0@cta 0,cluster 0,gpu 0 | {p1} ;
+ st.weak x, 1 | ld.acquire.{scope} r0, y ;
+ st.release.{scope} y, 1 | ld.weak r1, x ;
+exists (P1:r0 == 1 /\\ P1:r1 == 0)"
+        )
+    };
+    let allowed = |scope: &str, p1: &str| run("models/ptx-v7.5.cat", &mp(scope, p1)).validated;
+    assert!(!allowed("cluster", "P1@cta 1,cluster 0,gpu 0"));
+    assert!(allowed("cluster", "P1@cta 1,cluster 1,gpu 0"));
+    assert!(allowed("cta", "P1@cta 1,cluster 0,gpu 0"));
+    assert!(!allowed("gpu", "P1@cta 1,cluster 1,gpu 0"));
+    // Not written, a thread's cluster is 0: two CTAs of one GPU then share a cluster.
+    assert!(!allowed("cluster", "P1@cta 1,gpu 0"));
+    // The other PTX models read `.cluster` through the same `incl`.
+    let v6 = run("models/ptx-v6.cat", &mp("cluster", "P1@cta 1,cluster 1,gpu 0"));
+    assert!(v6.validated);
+}
+
 #[test]
 fn concurrent_increments_are_atomic() {
     let text = "PTX INC

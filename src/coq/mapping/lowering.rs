@@ -5,7 +5,7 @@ use std::fmt::Write;
 
 use crate::coq::model::{Side, APPLIED};
 use crate::mapping::{Class, ClassKind, Mapping, TargetOp};
-use crate::vocab::{Role, Tag};
+use crate::vocab::{Role, SameScope, Tag, SAME_SCOPES};
 
 /// `(op a b)` on one side.
 pub(super) fn app(
@@ -309,7 +309,8 @@ pub(crate) fn lowering_conditions(mapping: &Mapping) -> Vec<Condition> {
             set_empty(side, minus(side, side.field("E", "Xt"), fences))
         },
     );
-    for f in ["po", "rmw", "loc", "int", "scta", "sgpu"] {
+    let same_scopes = SAME_SCOPES.map(SameScope::name);
+    for f in ["po", "rmw", "loc", "int"].into_iter().chain(same_scopes) {
         for (a, b) in [("Xs", "Xt"), ("Xt", "Xs")] {
             push(
                 format!("`{f}` of {a} between shared events is `{f}` of {b}"),

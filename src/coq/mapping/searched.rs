@@ -9,7 +9,7 @@ use super::lowering::{
 use super::Models;
 use crate::coq::model::Side;
 use crate::mapping::{Class, ClassKind, Mapping, TargetOp};
-use crate::vocab::{Role, SameScope, Tag};
+use crate::vocab::{Level, Role, Tag, SAME_SCOPES};
 
 /// A Prop and its boolean mirror, printed as a Definition over an execution skeleton `X` and
 /// the guard relations `gr` (guard read to guarded event) and `gw` (the write it must read from)
@@ -306,14 +306,38 @@ pub(super) fn searched_conditions(mapping: &Mapping, models: &Models) -> Vec<Con
             format!("{} {tagged}", side.op_n("set_empty"))
         },
     );
-    push(
-        "one sub-group per CTA, as the search places threads: two events of one CTA share a sub-group",
-        &|side| {
-            let (cta, sg) = (SameScope::Scta.name(), SameScope::Ssg.name());
-            within(side, side.field(cta, "X"), side.field(sg, "X"))
-        },
-    );
+    unsearched_levels(mapping, &mut push);
     conds
+}
+
+/// A placed level the search does not place threads at has one instance per instance of the
+/// next searched level outside it (`Mapping::searched_levels`), or one for all threads.
+fn unsearched_levels(mapping: &Mapping, push: &mut impl FnMut(&str, &dyn Fn(Side) -> String)) {
+    let searched = mapping.searched_levels();
+    let same = |level: Level| {
+        let relation = SAME_SCOPES.into_iter().find(|s| s.level() == level);
+        relation.expect("a placed level has a same-instance relation").name()
+    };
+    for level in Level::PLACED.into_iter().filter(|l| !searched.contains(l)) {
+        let inner = level.placed_name().unwrap_or("?");
+        match searched.iter().find(|&&l| l > level) {
+            Some(&outer) => push(
+                &format!(
+                    "one {inner} per {0}, as the search places threads: two events of one {0} share a {inner}",
+                    outer.placed_name().unwrap_or("?")
+                ),
+                &|side| within(side, side.field(same(outer), "X"), side.field(same(level), "X")),
+            ),
+            None => push(
+                &format!("one {inner} for all threads, as the search places them: two threaded events share a {inner}"),
+                &|side| {
+                    let threaded = app(side, "set_minus", side.field("E", "X"), side.field("IW", "X"));
+                    let pairs = format!("({} {threaded} {threaded})", side.op("cross"));
+                    within(side, pairs, side.field(same(level), "X"))
+                },
+            ),
+        }
+    }
 }
 
 /// Every memory event of `x` is at the location of an initial write, no two initial writes share

@@ -14,85 +14,51 @@
 //! is zero at run time (paper 000 §4.5 masks with 0x80000000, which assumes non-negative values;
 //! an opaque zero assumes nothing).
 use crate::diag::{Error, Result};
-use crate::isa::ptx;
+use crate::isa::ptx::{self, OpKind};
 use crate::litmus::{BinOp, Instr, Litmus, RmwOp, Thread};
 use crate::vocab::{self, Tag};
 
-/// A PTX scope.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord)]
-pub enum Scope {
-    /// `.cta`: the thread's CTA (block).
-    Cta,
-    /// `.gpu`: the whole device.
-    Gpu,
-    /// `.sys`: the whole system (host and every device).
-    Sys,
-}
+/// A PTX scope: a tag of `isa::ptx::SCOPES`, ordered as PTX nests them (`scope_order`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Scope(pub(crate) Tag);
 
 impl Scope {
-    const ALL: [Scope; 3] = [Scope::Cta, Scope::Gpu, Scope::Sys];
-    /// The scope's vocabulary tag.
-    fn tag(self) -> Tag {
-        match self {
-            Scope::Cta => Tag::Cta,
-            Scope::Gpu => Tag::Gpu,
-            Scope::Sys => Tag::Sys,
-        }
-    }
-    fn of(tag: Tag) -> Option<Scope> {
-        Self::ALL.into_iter().find(|s| s.tag() == tag)
-    }
     /// The PTX qualifier (`.cta`).
     pub(crate) fn ptx(self) -> String {
-        ptx::quals(&[self.tag()])
+        ptx::quals(&[self.0])
+    }
+    fn rank(self) -> Option<usize> {
+        ptx::scope_order().position(|t| t == self.0)
     }
 }
 
-/// Ordering semantics of a strong access or a fence.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Sem {
-    /// `.relaxed`.
-    Relaxed,
-    /// `.acquire`.
-    Acquire,
-    /// `.release`.
-    Release,
-    /// `.acq_rel`.
-    AcqRel,
-    /// `.sc` (fences only: a strong access is never `.sc`).
-    Sc,
+impl PartialOrd for Scope {
+    fn partial_cmp(&self, other: &Scope) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
 }
+
+impl Ord for Scope {
+    fn cmp(&self, other: &Scope) -> std::cmp::Ordering {
+        self.rank().cmp(&other.rank())
+    }
+}
+
+/// Ordering semantics of a strong access or a fence: a `.sem` tag of its row of
+/// `isa::ptx::FORMS` (never WEAK or V: those are a `Strength`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Sem(pub(crate) Tag);
 
 impl Sem {
-    const ALL: [Sem; 5] = [
-        Sem::Relaxed,
-        Sem::Acquire,
-        Sem::Release,
-        Sem::AcqRel,
-        Sem::Sc,
-    ];
-    /// The semantics' vocabulary tag.
-    fn tag(self) -> Tag {
-        match self {
-            Sem::Relaxed => Tag::Rlx,
-            Sem::Acquire => Tag::Acq,
-            Sem::Release => Tag::Rel,
-            Sem::AcqRel => Tag::AcqRel,
-            Sem::Sc => Tag::Sc,
-        }
-    }
-    fn of(tag: Tag) -> Option<Sem> {
-        Self::ALL.into_iter().find(|s| s.tag() == tag)
-    }
     /// The PTX qualifier (`.acquire`).
     pub(crate) fn ptx(self) -> String {
-        ptx::quals(&[self.tag()])
+        ptx::quals(&[self.0])
     }
     pub(crate) fn releases(self) -> bool {
-        ptx::releases(self.tag())
+        ptx::releases(self.0)
     }
     pub(crate) fn acquires(self) -> bool {
-        ptx::acquires(self.tag())
+        ptx::acquires(self.0)
     }
 }
 
@@ -120,14 +86,14 @@ impl Strength {
     pub(crate) fn scope(self) -> Option<Scope> {
         match self {
             Strength::Weak => None,
-            Strength::Volatile => Some(Scope::Sys),
+            Strength::Volatile => Some(Scope(Tag::Sys)),
             Strength::Strong(_, s) => Some(s),
         }
     }
     pub(crate) fn sem(self) -> Sem {
         match self {
             Strength::Strong(sem, _) => sem,
-            Strength::Weak | Strength::Volatile => Sem::Relaxed,
+            Strength::Weak | Strength::Volatile => Sem(Tag::Rlx),
         }
     }
 }
@@ -346,46 +312,26 @@ fn mark_dependencies(events: &mut [Event]) {
     }
 }
 
-/// The semantics and scope of tags with exactly one of each, if PTX has them on a strong access.
-fn strong(q: &ptx::Quals) -> Option<(Sem, Scope)> {
-    match (q.sem.as_slice(), q.scope.as_slice()) {
-        ([sem], [scope]) => Some((Sem::of(*sem)?, Scope::of(*scope)?)),
-        _ => None,
-    }
-}
-
 fn fence(tags: &[Tag]) -> std::result::Result<(Sem, Scope), String> {
-    let q = ptx::split(tags);
-    match strong(&q) {
-        Some((sem, scope)) if q.rest.is_empty() && sem != Sem::Relaxed => Ok((sem, scope)),
-        _ => Err(ptx::unsupported(tags)),
-    }
+    let written = ptx::written(OpKind::Fence, tags)?;
+    let scope = written.scope.expect("a fence's semantics are scoped (FORMS)");
+    Ok((Sem(written.sem), Scope(scope)))
 }
 
-fn access_strength(tags: &[Tag], op: Op) -> std::result::Result<Strength, String> {
-    let q = ptx::split(tags);
-    let plain = matches!(op, Op::Load | Op::Store);
-    let rest_ok = q.rest.is_empty() || (matches!(op, Op::Red(_)) && q.rest == [Tag::Red]);
-    match (
-        strong(&q),
-        q.sem.as_slice(),
-        q.scope.as_slice(),
-        q.rest.as_slice(),
-    ) {
-        (_, [Tag::Weak], [], []) if plain => Ok(Strength::Weak),
-        (Some((Sem::Relaxed, Scope::Sys)), _, _, [Tag::V]) if plain => Ok(Strength::Volatile),
-        (Some((sem, scope)), _, _, _) if rest_ok && sem != Sem::Sc => {
-            Ok(Strength::Strong(sem, scope))
-        }
-        _ => Err(ptx::unsupported(tags)),
+/// An access's strength, as its form of `isa::ptx::FORMS` reads its tags.
+fn access_strength(written: ptx::Written) -> Strength {
+    match (written.sem, written.scope) {
+        (Tag::V, _) => Strength::Volatile,
+        (sem, Some(scope)) => Strength::Strong(Sem(sem), Scope(scope)),
+        (_, None) => Strength::Weak,
     }
 }
 
 /// Operation, strength and location of a memory access; `None` for other instructions.
 fn access_parts(instr: &Instr) -> std::result::Result<Option<(Op, Strength, &str)>, String> {
-    let (op, tags, loc) = match instr {
-        Instr::Load { loc, tags, .. } => (Op::Load, tags, loc),
-        Instr::Store { loc, tags, .. } => (Op::Store, tags, loc),
+    let (op, written, loc) = match instr {
+        Instr::Load { loc, tags, .. } => (Op::Load, ptx::written(OpKind::Load, tags)?, loc),
+        Instr::Store { loc, tags, .. } => (Op::Store, ptx::written(OpKind::Store, tags)?, loc),
         Instr::Rmw {
             dst,
             loc,
@@ -394,27 +340,23 @@ fn access_parts(instr: &Instr) -> std::result::Result<Option<(Op, Strength, &str
             fail_tags,
         } => {
             crate::litmus::single_order(tags, fail_tags.as_deref())?;
+            let written = ptx::written(OpKind::Rmw, tags)?;
+            let form = written.form;
+            if let Some(refusal) = form.op_refusal(crate::litmus::rmw_op_word(op)?) {
+                return Err(refusal);
+            }
             let atom = atom_op(op)?;
-            let red = tags.contains(&Tag::Red);
-            match (red, dst) {
-                (true, Some(_)) => return Err("a reduction (RED) has no destination".into()),
-                (true, None) if atom == AtomOp::Cas || atom == AtomOp::Exch => {
-                    return Err("PTX has no `red.cas` or `red.exch`".into())
+            match (form.returns, dst) {
+                (false, Some(_)) => {
+                    return Err(format!("`{}` has no destination register", form.mnemonic))
                 }
-                (true, None) => (Op::Red(atom), tags, loc),
-                (false, _) => (Op::Atom(atom), tags, loc),
+                (false, None) => (Op::Red(atom), written, loc),
+                (true, _) => (Op::Atom(atom), written, loc),
             }
         }
         _ => return Ok(None),
     };
-    let strength = access_strength(tags, op)?;
-    if matches!(op, Op::Red(_)) && strength.sem().acquires() {
-        return Err(format!(
-            "PTX has no `red{}` (ptxas: illegal modifier); a reduction is `.relaxed` or `.release`",
-            strength.sem().ptx()
-        ));
-    }
-    Ok(Some((op, strength, loc.as_str())))
+    Ok(Some((op, access_strength(written), loc.as_str())))
 }
 
 fn atom_op(op: &RmwOp) -> std::result::Result<AtomOp, String> {
@@ -428,4 +370,115 @@ fn atom_op(op: &RmwOp) -> std::result::Result<AtomOp, String> {
         RmwOp::Exch(_) => AtomOp::Exch,
         RmwOp::Cas { .. } => AtomOp::Cas,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::isa::ptx::{Form, FORMS, SCOPES, SEMANTICS, VOLATILE};
+    use crate::litmus::{parse_str, print_ptx};
+
+    /// One instruction of `form` with `.sem` word `sem`, a scope where the semantics takes one,
+    /// and operation `op` (RMW forms), as PTX text and as the tags its reading would give.
+    fn instruction(form: &Form, sem: &str, scope: &str, op: &str) -> (String, Vec<Tag>) {
+        let tag = SEMANTICS.tag(sem).expect("a .sem word");
+        let scoped = ptx::is_scoped(tag);
+        let scope_quals = if scoped { format!(".{scope}") } else { String::new() };
+        let quals = format!(".{sem}{scope_quals}");
+        let text = match form.kind {
+            OpKind::Load => format!("ld{quals} r0, x"),
+            OpKind::Store => format!("st{quals} x, 1"),
+            OpKind::Rmw if form.returns => format!("{}{quals}.{op} r0, x, 1{}", form.mnemonic, if op == "cas" { ", 2" } else { "" }),
+            // The grammar gives a form without a result one value operand.
+            OpKind::Rmw => format!("{}{quals}.{op} x, 1", form.mnemonic),
+            OpKind::Fence => format!("fence{quals}"),
+        };
+        let mut tags = match (tag, scoped) {
+            (Tag::V, _) => VOLATILE.to_vec(),
+            (t, true) => vec![t, SCOPES.tag(scope).expect("a scope word")],
+            (t, false) => vec![t],
+        };
+        tags.extend(form.flavour);
+        (text, tags)
+    }
+
+    fn tags_of(i: &Instr) -> &[Tag] {
+        match i {
+            Instr::Load { tags, .. }
+            | Instr::Store { tags, .. }
+            | Instr::Rmw { tags, .. }
+            | Instr::Fence { tags } => tags,
+            _ => &[],
+        }
+    }
+
+    /// The instruction of `form` with `tags` and operation `op`, built without the front end.
+    fn instr(form: &Form, tags: Vec<Tag>, op: &str) -> Instr {
+        let one = crate::litmus::Expr::Const(1);
+        let (x, r0) = ("x".to_string(), "r0".to_string());
+        match form.kind {
+            OpKind::Load => Instr::Load { dst: r0, loc: x, tags },
+            OpKind::Store => Instr::Store { loc: x, value: one, tags },
+            OpKind::Fence => Instr::Fence { tags },
+            OpKind::Rmw => {
+                let op = match op {
+                    "exch" => RmwOp::Exch(one),
+                    "cas" => RmwOp::Cas { expected: one.clone(), desired: crate::litmus::Expr::Const(2) },
+                    word => {
+                        let b = [BinOp::Add, BinOp::Sub, BinOp::And, BinOp::Or, BinOp::Xor];
+                        let arith = |b| RmwOp::Arith(b, one.clone());
+                        let b = b.into_iter().find(|&b| crate::litmus::rmw_op_word(&arith(b)) == Ok(word));
+                        arith(b.expect("an arithmetic op word"))
+                    }
+                };
+                let dst = form.returns.then_some(r0);
+                Instr::Rmw { dst, loc: x, op, tags, fail_tags: None }
+            }
+        }
+    }
+
+    fn test_text(instruction: &str) -> String {
+        format!("PTX t\n{{ x=0; }}\n P0@cta 0,gpu 0 ;\n {instruction} ;\nexists (x=0)")
+    }
+
+    /// The invariant of `isa::ptx::FORMS`: every form with every `.sem` word, scope and operation
+    /// is either read, printed, read back to the same tags and emitted, or refused by the front
+    /// end, the printer and the CUDA emitter alike, each giving the form's own reason.
+    #[test]
+    fn every_form_is_read_printed_and_emitted_or_refused_alike_everywhere() {
+        let ops: Vec<&str> = FORMS.iter().flat_map(|f| f.ops.iter().copied()).collect();
+        let (mut accepted, mut refused) = (0, 0);
+        for form in &FORMS {
+            let form_ops: Vec<&str> = if form.kind == OpKind::Rmw { ops.clone() } else { vec![""] };
+            for &(sem, _) in SEMANTICS.0 {
+                for &(scope, _) in SCOPES.0 {
+                    for &op in &form_ops {
+                        let (text, tags) = instruction(form, sem, scope, op);
+                        let what = format!("`{text}`");
+                        match parse_str("t.litmus", &test_text(&text)) {
+                            Ok(test) => {
+                                accepted += 1;
+                                let printed = print_ptx(&test).unwrap_or_else(|e| panic!("{what} prints: {e}"));
+                                let again = parse_str("t.litmus", &printed).unwrap_or_else(|e| panic!("{what} reads back: {e}"));
+                                assert_eq!(again.threads[0].code, test.threads[0].code, "{what}");
+                                assert_eq!(tags_of(&test.threads[0].code[0]), tags.as_slice(), "{what}");
+                                events(&test).unwrap_or_else(|e| panic!("{what} is emitted: {e}"));
+                            }
+                            Err(e) => {
+                                refused += 1;
+                                let reason = e.message.clone();
+                                let mut test = parse_str("t.litmus", &test_text("ld.weak r0, x")).unwrap();
+                                test.threads[0].code[0] = instr(form, tags.clone(), op);
+                                let printed = print_ptx(&test).map(|_| ()).expect_err(&format!("{what} prints"));
+                                assert!(printed.message.contains(&reason), "{what}: the printer says `{}`, the front end `{reason}`", printed.message);
+                                let emitted = events(&test).map(|_| ()).expect_err(&format!("{what} is emitted"));
+                                assert!(emitted.message.contains(&reason), "{what}: the emitter says `{}`, the front end `{reason}`", emitted.message);
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        assert!(accepted > 100 && refused > 100, "{accepted} accepted, {refused} refused");
+    }
 }

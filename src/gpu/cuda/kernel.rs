@@ -20,6 +20,7 @@ mod litmus_test;
 use std::fmt::Write as _;
 
 use super::events::{Event, Fence, Sem};
+use crate::vocab::Tag;
 use super::thread::{self, NOT_WRITTEN};
 use crate::diag::Result;
 use crate::gpu::layout::{Layout, KNOBS};
@@ -67,7 +68,7 @@ fn header(test: &Litmus, space: &Space, events: &[Vec<Event>]) -> String {
         matches!(
             e,
             Event::Fence(Fence {
-                sem: Sem::Acquire | Sem::Release,
+                sem: Sem(Tag::Acq | Tag::Rel),
                 ..
             })
         )

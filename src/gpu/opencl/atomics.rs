@@ -7,7 +7,7 @@
 use crate::diag::{Error, Result};
 use crate::isa::c;
 use crate::litmus::{BinOp, CmpOp, Litmus};
-use crate::vocab::{self, Role, Tag};
+use crate::vocab::{self, Level, Role, Tag};
 
 /// What an access is: a load, a store, or both.
 #[derive(Clone, Copy, PartialEq, Eq)]
@@ -76,25 +76,25 @@ fn order(test: &Litmus, tags: &[Tag]) -> Result<Option<Tag>> {
         })
 }
 
-/// The OpenCL memory scope of the tags (device when none is given).
+/// The OpenCL memory scope of the tags (device when none is given): the `memory_scope_*` of
+/// the scope tag's level (`Tag::level`), the system read as the device (the harness runs on
+/// one). A scope inside a work-group is refused: the test threads are separate work-items,
+/// never one sub-group.
 fn scope(test: &Litmus, tags: &[Tag]) -> Result<&'static str> {
-    const SCOPES: &[(Tag, Option<Tag>)] = &[
-        (Tag::Cta, Some(Tag::Wg)),
-        (Tag::Wg, Some(Tag::Wg)),
-        (Tag::Gpu, Some(Tag::Dev)),
-        (Tag::Dev, Some(Tag::Dev)),
-        (Tag::Sys, Some(Tag::Dev)),
-        (Tag::All, Some(Tag::Dev)),
-        (Tag::Wi, None),
-        (Tag::Sg, None),
-    ];
-    match SCOPES.iter().find(|(tag, _)| tags.contains(tag)) {
-        None => Ok(c::OPENCL_SCOPES.spelling(Tag::Dev)),
-        Some((_, Some(s))) => Ok(c::OPENCL_SCOPES.spelling(*s)),
-        Some((tag, None)) => Err(Error::file(
-            &test.name,
-            format!("scope {tag} is not supported by the harness (test threads are separate work-items, never one sub-group)"),
-        )),
+    let Some((tag, level)) = tags.iter().find_map(|&t| t.level().map(|l| (t, l))) else {
+        return Ok(c::OPENCL_SCOPES.spelling(Tag::Dev));
+    };
+    let refuse = |why: &str| Err(Error::file(&test.name, format!("scope {tag} {why}")));
+    let level = match level {
+        Level::Thread | Level::Subgroup => {
+            return refuse("is not supported by the harness (test threads are separate work-items, never one sub-group)")
+        }
+        Level::System => Level::Gpu,
+        level => level,
+    };
+    match c::OPENCL_SCOPES.0.iter().find(|(_, t)| t.level() == Some(level)) {
+        Some(&(word, _)) => Ok(word),
+        None => refuse("has no OpenCL memory scope"),
     }
 }
 

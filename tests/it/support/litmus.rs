@@ -5,6 +5,25 @@ use std::path::{Path, PathBuf};
 use mapcheck::litmus::{Expr, Instr};
 use mapcheck::vocab::Tag;
 
+/// The tests of the Dat3M corpus (paths below `tests/data/oracle/dat3m/litmus/`) that mapcheck
+/// refuses, each with the refusal it must give: both write `red.acq_rel`, which PTX does not have
+/// (PTX ISA 8.x §9.7.13.6: `red` takes `.relaxed` or `.release`; docs/decisions/017).
+pub const REFUSED: [(&str, &str); 2] = [
+    ("PTX/Manual/Red-minus-location_.litmus", RED_ACQ_REL),
+    ("PTX/Manual/Red-plus-location_.litmus", RED_ACQ_REL),
+];
+
+const RED_ACQ_REL: &str = "`red` cannot be `.acq_rel`; expected `.relaxed` or `.release`";
+
+/// The refusal `REFUSED` gives the corpus test at `path`, if any.
+pub fn refusal_of(path: &Path) -> Option<&'static str> {
+    let path = path.to_string_lossy();
+    REFUSED
+        .iter()
+        .find(|(p, _)| path.ends_with(p))
+        .map(|&(_, reason)| reason)
+}
+
 /// The tags named `ts` (model names: `"ACQ"`).
 pub fn tags(ts: &[&str]) -> Vec<Tag> {
     ts.iter()

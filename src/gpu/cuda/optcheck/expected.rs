@@ -82,9 +82,9 @@ pub(super) enum Need {
 
 pub(super) fn fence_need(sem: Sem, scope: Scope) -> Need {
     match (sem, scope) {
-        (Sem::Sc, _) => Need::Membar { sc: true, scope },
-        (Sem::AcqRel | Sem::Release, _) => Need::Membar { sc: false, scope },
-        (_, Scope::Cta) => Need::Nothing,
+        (Sem(Tag::Sc), _) => Need::Membar { sc: true, scope },
+        (Sem(Tag::AcqRel | Tag::Rel), _) => Need::Membar { sc: false, scope },
+        (_, Scope(Tag::Cta)) => Need::Nothing,
         _ => Need::Invalidate,
     }
 }
@@ -100,5 +100,5 @@ pub(super) fn release_scope(op: Op, s: Strength) -> Option<Scope> {
 
 /// Does an acquiring access need a `CCTL.IVALL` after it?
 pub(super) fn acquire_invalidates(s: Strength) -> bool {
-    matches!(s, Strength::Strong(sem, scope) if sem.acquires() && scope != Scope::Cta)
+    matches!(s, Strength::Strong(sem, scope) if sem.acquires() && scope != Scope(Tag::Cta))
 }
