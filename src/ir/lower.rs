@@ -251,6 +251,9 @@ struct Env<'a> {
     scope_len: usize,
 }
 
+/// Per other dialect, how a warning names it and its prelude files (text, parsed).
+pub(super) type OtherPreludes = Vec<(&'static str, Vec<(&'static str, ast::File)>)>;
+
 #[derive(Default)]
 struct Lowerer {
     files: Vec<SourceFile>,
@@ -274,7 +277,7 @@ struct Lowerer {
     dialect: Option<Dialect>,
     dialect_statement: Option<(FileId, ast::Span)>,
     vocabulary_checked: Vec<String>,
-    other_preludes: Option<dialect::OtherPreludes>,
+    other_preludes: Option<OtherPreludes>,
 }
 
 impl Lowerer {

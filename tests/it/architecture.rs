@@ -3,6 +3,9 @@
 //! ARCHITECTURE.md's import table allows, ARCHITECTURE.md names every file under `src/` and no
 //! file that does not exist, and every file under `src/` opens with a `//!` header saying what
 //! it is, whose `Uses:` line, where it has one, names exactly the other stages it imports.
+//! No import circle under `src/` runs through more than two files (`imports`).
+mod imports;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -275,53 +278,23 @@ fn files_of(stage: &str) -> Vec<PathBuf> {
     files
 }
 
-/// The stages a file's code names through `crate::`: `crate::a::…`, and each top-level name of
-/// a grouped `use crate::{a::…, b, …}`. Unit tests (the `#[cfg(test)]` module at a file's end)
-/// are not the stage's code and may build their inputs with any stage.
+/// The stages a file's code names: the first segment of every path it names that leads into
+/// the library (`crate::a::…`, a grouped `use crate::{a::…, b, …}`, `super::super::a`), read by
+/// `imports`. Unit tests (`#[cfg(test)]` items) are not the stage's code and may build their
+/// inputs with any stage; comments and string literals are not code.
 fn stages_used(path: &Path) -> BTreeSet<String> {
-    let file = fs::read_to_string(path).unwrap();
-    let text = file.split("#[cfg(test)]").next().unwrap();
-    let mut used = BTreeSet::new();
-    for (at, _) in text.match_indices("crate::") {
-        let rest = &text[at + "crate::".len()..];
-        match rest.strip_prefix('{') {
-            Some(group) => used.extend(top_level_items(group).map(leading_identifier)),
-            None => {
-                used.insert(leading_identifier(rest));
-            }
-        }
-    }
-    used.remove("self");
-    used
+    let file = path.display().to_string();
+    let [library, _] = imports::crates();
+    let text = fs::read_to_string(path).unwrap();
+    stages_used_in(&text, &imports::module_path_of(&file), &library)
 }
 
-/// The items of a `{…}` group up to its closing brace, split at commas outside nested groups.
-fn top_level_items(group: &str) -> impl Iterator<Item = &str> {
-    let mut depth = 0;
-    let mut items = vec![];
-    let mut start = 0;
-    for (i, ch) in group.char_indices() {
-        match ch {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                items.push(&group[start..i]);
-                break;
-            }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                items.push(&group[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    items.into_iter()
-}
-
-fn leading_identifier(text: &str) -> String {
-    text.trim_start()
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
+/// The stages `text`, the file of module `own`, names.
+fn stages_used_in(text: &str, own: &[String], modules: &imports::Modules) -> BTreeSet<String> {
+    imports::paths_named(&imports::code_of(text))
+        .iter()
+        .filter_map(|path| imports::absolute(path, own, modules))
+        .filter_map(|path| path.first().cloned())
         .collect()
 }
 
@@ -352,19 +325,38 @@ fn every_stage_uses_only_what_its_row_allows() {
 
 #[test]
 fn the_import_reader_sees_grouped_and_nested_uses() {
-    let dir = std::env::temp_dir().join(format!("mapcheck-arch-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("sample.rs");
-    fs::write(
-        &file,
-        "use crate::{eval::{self, Base}, rel::Rel, vocab};\nfn f() { crate::runner::run(); }\nuse crate::exec::Execution;\n#[cfg(test)]\nmod tests { use crate::search; }\n",
-    )
-    .unwrap();
-    let used = stages_used(&file);
-    fs::remove_dir_all(&dir).unwrap();
-    let expected: BTreeSet<String> = ["eval", "rel", "vocab", "runner", "exec"]
+    let modules: imports::Modules = [vec![], vec!["search".to_string()]]
+        .into_iter()
+        .map(|m| (m, String::new()))
+        .collect();
+    let text = "use crate::{eval::{self, Base}, rel::Rel, vocab};\n\
+                fn f() { crate::runner::run(); }\n\
+                use crate::exec::Execution;\n\
+                // crate::coq::export\n\
+                const S: &str = \"crate::gpu\";\n\
+                #[cfg(test)]\n\
+                fn only_in_tests() { crate::report::json(); }\n\
+                fn after() { super::shard::merge(); }\n\
+                #[cfg(test)]\n\
+                mod tests { use crate::search; }\n";
+    let used = stages_used_in(text, &["search".to_string()], &modules);
+    let expected: BTreeSet<String> = ["eval", "rel", "vocab", "runner", "exec", "shard"]
         .into_iter()
         .map(str::to_string)
         .collect();
     assert_eq!(used, expected);
+}
+
+#[test]
+fn no_import_circle_has_more_than_two_files() {
+    let graph = imports::import_graph();
+    assert!(graph.len() > 100, "read {} files", graph.len());
+    let circles: Vec<String> = imports::import_circles(&graph)
+        .iter()
+        .map(|c| format!("{} → (back to the first)", c.join(" → ")))
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "import circles of more than two files under src/: {circles:#?}"
+    );
 }

@@ -28,7 +28,7 @@
 //! test instruction must become), `thread` (one thread's events against its function's SASS).
 use std::fmt;
 
-use super::events::{Event, Op, Scope, Sem, Strength};
+use super::events::Event;
 use super::harness::Harness;
 use super::kernel::TEST_KERNEL;
 use super::thread::name as thread_function;
@@ -47,7 +47,7 @@ mod tools;
 
 pub use super::harness::{cubin_file, OPTCHECK_FILES as FILES};
 use expected::{expected_text, ptx_text};
-pub(crate) use sass::{functions, Sass};
+pub(crate) use sass::functions;
 use thread::ThreadCheck;
 pub use tools::{check_dir, check_for, find_tools, Checked, Tools};
 
