@@ -9,6 +9,10 @@
 //! This file keeps `print`, `compilation` and the claims; by job: `lowering` (the event sets and
 //! the lowering part of `compiles`) and `searched` (`searched`, the statements over skeletons and
 //! the guards of `compiles`).
+//!
+//! Files:
+//! - `mapping/lowering.rs`: the lowering part of `compiles`.
+//! - `mapping/searched.rs`: `searched`, and the guards of `compiles`.
 mod lowering;
 mod searched;
 

@@ -10,6 +10,17 @@
 //! concrete values), `mapping`, `litmus` and `runner` (programs, skeletons, race freedom),
 //! `search` (refutations), `output` (the files), `diag`. The Coq library the files build on is
 //! `proofs-export/lib`, copied into every export directory.
+//!
+//! Files:
+//! - `model.rs`: one cat model as a Coq file.
+//! - `exec.rs`: `Exec.v`, the execution record and its boolean mirror.
+//! - `mirror.rs`: `Mirror_<model>.v`, a model's mirror as a function of the execution.
+//! - `concrete.rs`: a concrete execution as a `bexec` literal, with each model's mirror.
+//! - `mapping.rs`: a mapping's obligations: `print`, `compilation`, the claims.
+//! - `program.rs`: `Numbering`, `Programs`, and a counterexample's `refutation`.
+//! - `text.rs`: `ident`, `header`, comments, projections: the Coq text every printer shares.
+//! - `judge.rs`: an interpreter of the export's boolean statements (`Dec.v`'s operators).
+//! - `class.rs`: `SearchedClass`, a given test held to `searched` (`check --test`).
 pub mod class;
 pub mod concrete;
 pub(crate) mod exec;

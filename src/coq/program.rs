@@ -14,6 +14,9 @@
 //! `mapping` (the instruction map), `litmus` (the programs), `ir`, `eval`, `exec` and `rel` (the
 //! models and executions), `diag`, `coq::concrete` (literals and mirrors), `coq::mapping` (the
 //! statement).
+//!
+//! Files:
+//! - `program/witness.rs`: `satisfiable`, the obligations' satisfiability witness.
 use std::collections::BTreeMap;
 use std::fmt::Write;
 

@@ -6,6 +6,15 @@
 //! checks every execution another model allows passes). Entry points: `load` and `load_str`. Uses: `cat` (syntax), `vocab` (built-in names and kinds),
 //! `diag` (errors). Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing
 //! else, so all of them agree on what a model means.
+//!
+//! Files:
+//! - `lower.rs`: the lowerer's state and what all of it uses: files and errors, names in scope,
+//!   kinds, size limits.
+//! - `library.rs`: the bundled `cat-lib/` files, `Dialect`, and each dialect's prelude.
+//! - `names.rs`: edit distance for suggestions, and herd's derived built-ins.
+//! - `polarity.rs`: `Model::failures_grow_with`, `Model::witness_read` and
+//!   `Model::consistency_antitone_in`.
+//! - `implied.rs`: `Model::checks_implied_by`.
 mod implied;
 mod library;
 mod lower;

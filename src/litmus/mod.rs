@@ -14,6 +14,30 @@
 //! cuts the PTX and Vulkan thread tables; `labels` checks jumps; `ast`, `ptx_ast`, `c_ast`,
 //! `vulkan_ast` are the syntax trees the grammars build. `print` (`print_ptx`) and `print_c` write a
 //! `Litmus` back as a PTX or C / OpenCL file that parses into the same `Litmus`.
+//!
+//! Files:
+//! - `parse.rs`: `parse_file`, `parse_str`: the title word read and the file handed to its front
+//!   end.
+//! - `positions.rs`: `Positions`, where a parsed test's instructions were written.
+//! - `program.rs`: `Litmus`, `Arch`, `Placement`, threads, instructions, the condition.
+//! - `source.rs`: the file's text and layout (title, comments, initial state, body, condition), and
+//!   parser errors as `diag::Error`s.
+//! - `grammars.rs`: the lalrpop parsers, built into OUT_DIR by the crate's build script.
+//! - `ast.rs`: spans, grammar-action errors, the nesting guard, init and condition trees.
+//! - `cond.rs`: the initial state and the final condition, resolved against the threads.
+//! - `labels.rs`: labels defined once, jumps within their own thread.
+//! - `table.rs`: the PTX and Vulkan thread table, its rows, cells and header row.
+//! - `ptx.rs`: the PTX front end: thread placement, PTX 7.5 alias declarations.
+//! - `ptx_ast.rs`: the syntax trees of a PTX cell and a thread header.
+//! - `ptx_instr.rs`: one PTX instruction's meaning: qualifiers to tags, with PTX's defaults.
+//! - `c.rs`: the C11 and OpenCL front end: thread headers, parameters, OpenCL regions.
+//! - `c_ast.rs`: the syntax trees of a C thread section.
+//! - `c_lower.rs`: one C thread body lowered to instructions.
+//! - `c_calls.rs`: the builtin calls (`atomic_*`, fences, barriers) and their tags.
+//! - `vulkan.rs`: the Vulkan front end: its qualifier rules and the `ssw` block.
+//! - `vulkan_ast.rs`: the syntax tree of a Vulkan cell.
+//! - `print.rs`: `print_ptx`, and the final clause both printers share.
+//! - `print_c.rs`: `print_c`: the header, locations and thread headers.
 pub(crate) mod program;
 
 mod ast;

@@ -17,6 +17,17 @@
 //! This file keeps the entry points (`estimate`, `for_each_candidate`); by job: `domain` (1, the
 //! value domain), `counting` (3), `combinations` (trace combinations, barrier choice) and `rf_co`
 //! (`rf` and `co` choice, judging).
+//!
+//! Files:
+//! - `enumerate/candidate.rs`: `Candidate`, `Finals`.
+//! - `enumerate/domain.rs`: the value domain, propagated to a fixpoint; `Valued`; `over_limit`, the
+//!   refusal over the candidate limit.
+//! - `enumerate/counting.rs`: candidates counted without judging, and the time cap by the estimate.
+//! - `enumerate/combinations.rs`: trace combinations and barrier generations.
+//! - `enumerate/rf_co.rs`: every `rf` and `co` over a fixed part, each judged.
+//! - `enumerate/families.rs`: trace families, for `decide`.
+//! - `enumerate/sequential.rs`: a sequentially consistent run, looked for when the enumeration
+//!   finds no candidate (one then is an internal error).
 mod candidate;
 mod combinations;
 mod counting;

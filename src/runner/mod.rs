@@ -6,6 +6,14 @@
 //! Uses: `litmus` (the test), `exec` and `rel` (executions), `ir`/`eval` (the model), `vocab`,
 //! `diag`. Knows nothing of SAT:
 //! it is exhaustive and simple on purpose, and it re-validates everything the encoder reports.
+//!
+//! Files:
+//! - `options.rs`: `Options` and the defaults of its limits.
+//! - `bound.rs`: the bound on the candidate count, read off the code, and the estimate of the time
+//!   judging one candidate takes.
+//! - `enumerate.rs`: the entry points `estimate`, `for_each_candidate`, `for_each_family`.
+//! - `traces.rs`: per-thread traces under guessed read values, one at a time.
+//! - `orders.rs`: coherence orders and barrier generations, one at a time.
 mod bound;
 mod enumerate;
 mod options;

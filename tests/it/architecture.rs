@@ -1,9 +1,11 @@
 //! The hand-kept map must not drift: every stage declared in `src/lib.rs` (public or private)
-//! has a section in ARCHITECTURE.md, every stage uses only the stages its row of
-//! ARCHITECTURE.md's import table allows, ARCHITECTURE.md names every file under `src/` and no
-//! file that does not exist, and every file under `src/` opens with a `//!` header saying what
-//! it is, whose `Uses:` line, where it has one, names exactly the other stages it imports.
-//! No import circle under `src/` runs through more than two files (`imports`).
+//! has a section in ARCHITECTURE.md, which stays at most 400 lines and names no file that does
+//! not exist; every stage uses only the stages its row of ARCHITECTURE.md's import table
+//! allows; every file under `src/` opens with a `//!` header saying what it is, whose `Uses:`
+//! line, where it has one, names exactly the other stages it imports; every file under `src/`
+//! but `lib.rs` is named, with one line, in the `Files:` paragraph of the header of the file
+//! holding its parent module (`lib.rs` for a stage's own file), and every file named there
+//! exists. No import circle under `src/` runs through more than two files (`imports`).
 mod imports;
 
 use std::collections::{BTreeMap, BTreeSet};
@@ -132,22 +134,132 @@ fn rust_files_named(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The file whose `//!` header names `file` in its `Files:` paragraph: the file that holds its
+/// parent module (`src/search/units.rs` → `src/search/mod.rs`, `src/gpu/cuda/host.rs` →
+/// `src/gpu/cuda.rs`, `src/cli/args.rs` → `src/main.rs`); a stage's own file and `src/main.rs`
+/// are named by `src/lib.rs`, which nothing names.
+fn naming_file(file: &str, crates: &[imports::Modules; 2]) -> Option<String> {
+    match file {
+        "src/lib.rs" => None,
+        "src/main.rs" => Some("src/lib.rs".to_string()),
+        _ => {
+            let path = imports::module_path_of(file);
+            let modules = &crates[usize::from(file.starts_with("src/cli/"))];
+            Some(modules[&path[..path.len() - 1]].clone())
+        }
+    }
+}
+
+/// The Rust files the `Files:` paragraph of a file's `//!` header names (from the line that
+/// starts `Files:` to the header's next blank line or its end), each as a path from the
+/// repository root: a name is relative to `dir`, the directory of the file it heads.
+fn files_named_in_header(text: &str, dir: &Path) -> BTreeSet<String> {
+    let header: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.trim_start_matches("//!").trim())
+        .collect();
+    let Some(start) = header.iter().position(|l| l.starts_with("Files:")) else {
+        return BTreeSet::new();
+    };
+    header[start..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .flat_map(|l| l.split('`').skip(1).step_by(2))
+        .filter(|name| name.ends_with(".rs") && !name.contains(char::is_whitespace))
+        .map(|name| dir.join(name).display().to_string())
+        .collect()
+}
+
 #[test]
-fn architecture_md_names_every_source_file_and_only_real_ones() {
+fn every_source_file_is_named_by_its_module_header_and_every_named_file_exists() {
+    let crates = imports::crates();
+    let files = rust_files_under("src");
+    let mut named = BTreeMap::new();
+    let mut wrong = vec![];
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        let names = files_named_in_header(&text, Path::new(file).parent().unwrap());
+        for name in &names {
+            if !Path::new(name).exists() {
+                wrong.push(format!("{file} names {name}, which does not exist"));
+            } else if naming_file(name, &crates).as_ref() != Some(file) {
+                wrong.push(format!("{file} names {name}, which is not its child"));
+            }
+        }
+        named.insert(file.clone(), names);
+    }
+    for file in &files {
+        if let Some(holder) = naming_file(file, &crates) {
+            if !named[&holder].contains(file) {
+                wrong.push(format!(
+                    "{file} is not named in {holder}'s `Files:` paragraph"
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "module headers and the files under src/ disagree: {wrong:#?}"
+    );
+}
+
+#[test]
+fn the_files_paragraph_reader_reads_names_beside_the_header() {
+    let header = "//! What this is, with `other.rs` in passing.\n\
+                  //!\n\
+                  //! Files:\n\
+                  //! - `units.rs`: one line\n\
+                  //!   more of it, `Rel`, `a b.rs`.\n\
+                  //! - `cuda/host.rs`: a grandchild's directory.\n\
+                  //!\n\
+                  //! After: `later.rs`.\n\
+                  use crate::x; // `code.rs`\n";
+    let named = files_named_in_header(header, Path::new("src/search"));
+    let expected: BTreeSet<String> = ["src/search/units.rs", "src/search/cuda/host.rs"]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(named, expected);
+    let crates = imports::crates();
+    let holder = |f: &str| naming_file(f, &crates);
+    assert_eq!(
+        holder("src/search/units.rs").as_deref(),
+        Some("src/search/mod.rs")
+    );
+    assert_eq!(
+        holder("src/gpu/cuda/host.rs").as_deref(),
+        Some("src/gpu/cuda.rs")
+    );
+    assert_eq!(holder("src/cli/args.rs").as_deref(), Some("src/main.rs"));
+    assert_eq!(holder("src/search/mod.rs").as_deref(), Some("src/lib.rs"));
+    assert_eq!(holder("src/main.rs").as_deref(), Some("src/lib.rs"));
+    assert_eq!(holder("src/lib.rs"), None);
+}
+
+#[test]
+fn architecture_md_names_only_real_files() {
     let map = fs::read_to_string("ARCHITECTURE.md").unwrap();
-    let named = rust_files_named(&map);
-    let missing: Vec<_> = named.iter().filter(|f| !Path::new(f).exists()).collect();
+    let missing: Vec<_> = rust_files_named(&map)
+        .into_iter()
+        .filter(|f| !Path::new(f).exists())
+        .collect();
     assert!(
         missing.is_empty(),
         "ARCHITECTURE.md names files that do not exist: {missing:#?}"
     );
-    let unnamed: Vec<_> = rust_files_under("src")
-        .into_iter()
-        .filter(|f| !named.contains(f))
-        .collect();
+}
+
+#[test]
+fn architecture_md_is_at_most_400_lines() {
+    let lines = fs::read_to_string("ARCHITECTURE.md")
+        .unwrap()
+        .lines()
+        .count();
     assert!(
-        unnamed.is_empty(),
-        "files under src/ that ARCHITECTURE.md does not name: {unnamed:#?}"
+        lines <= 400,
+        "ARCHITECTURE.md is {lines} lines; it is the map at the level of stages (at most 400), \
+         and each file's line belongs in its module header's `Files:` paragraph"
     );
 }
 

@@ -26,6 +26,12 @@
 //! This file: the check of a listing and its report. The parts: `tools` (finding `ptxas` and
 //! `nvdisasm`, running them on a harness), `sass` (reading the listing), `expected` (what each
 //! test instruction must become), `thread` (one thread's events against its function's SASS).
+//!
+//! Files:
+//! - `optcheck/tools.rs`: finding and running `ptxas` and `nvdisasm`.
+//! - `optcheck/sass.rs`: reading `nvdisasm`'s listing.
+//! - `optcheck/expected.rs`: what each test instruction must become in the SASS.
+//! - `optcheck/thread.rs`: one thread's events against its function's SASS.
 use std::fmt;
 
 use super::events::Event;
