@@ -12,6 +12,36 @@
 //! - reports: `oracle` (agreement with external verdicts), `report` (the mapping check's
 //!   summaries and counterexample files), `bench` (the check's timings beside Alloy's);
 //! - hardware: `gpu` (a litmus test as a harness run many times under stress on a device).
+//!
+//! Files:
+//! - `diag.rs`: `Span`, `Lines`, `Error`, `Fault` and its exit status, `Internal`,
+//!   `catching_panics`, and the rendering.
+//! - `output.rs`: `print`, `eprint`, `write_file`, `OutputDir`, `refuse_overwriting`, `check_file`.
+//! - `rel.rs`: `Set`, `Rel`, union, composition, closure and the rest of cat's operators.
+//! - `vocab.rs`: `EventSet`, `Tag` (the `tags!` table), `Role`, `Relation`, `Name`.
+//! - `cat/mod.rs`: `parse`, and parse errors as `diag::Error`s.
+//! - `ir/mod.rs`: `Model`, `Witness`, `LoadOptions`, `load`, `load_str`.
+//! - `eval/mod.rs`: `Base`, `Value`, `Outcome`; `evaluate`, `evaluate_named`; the step order.
+//! - `isa/mod.rs`: `Words`, a table between words and tags.
+//! - `litmus/mod.rs`: `parse_file`, `parse_file_with_positions`, `parse_str`, the module map.
+//! - `exec.rs`: `Event`, `Execution`, its `Reading`, `Execution::base`.
+//! - `runner/mod.rs`: `run`, `Outcome`, final states, the verdict (`Options` re-exported).
+//! - `decide.rs`: `run` (the runner when it can enumerate, else this decision) and `decide`.
+//! - `mapping/mod.rs`: `Mapping`, `load`, `parse_table`, `Mapping::compile`,
+//!   `Mapping::compile_program`.
+//! - `solver/mod.rs`: `SatSolver`, `Verdict`, `Stats`, `Backend`, `Stop`, `new`.
+//! - `encode/mod.rs`: `Encoding`, `Encoded`, the layers' map.
+//! - `search/mod.rs`: the driver: `check`, `scope`, bounds, open axioms, the report.
+//! - `coq/mod.rs`: the export's map; `export_mapping`, `write_common`.
+//! - `report.rs`: `check_live`, `confirm_test`, `check_with_progress`, `LiveReport`, `Progress`,
+//!   the renderings, `json`, `write_counterexample`, `Files`.
+//! - `shard/mod.rs`: the commands: `check_shard`, `merge_dir`.
+//! - `repair/mod.rs`: `repair`, `weaken`, `Options`, `Repair`, `Weakening`, `Known`, the driver.
+//! - `compare.rs`: `Comparison`, `Direction`, `Difference`, `compare`, `render`, `json`.
+//! - `bench.rs`: `run`, `render`, `machine_reference`, `run_repairs`, `render_repairs`.
+//! - `oracle.rs`: `verdict_file`, `select_suites`, `run_suite`, the tally.
+//! - `gpu/mod.rs`: the backend's map.
+//! - `main.rs`: the binary: one library entry point per command, its printing and its exit status
 
 //!
 //! The entry points a program using mapcheck as a library starts from are re-exported here

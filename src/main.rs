@@ -14,6 +14,14 @@
 //! written with the bounds it settled); and, ended where they happen, 141 standard output closed
 //! (`| head`, `output::print`), 130 another SIGINT or SIGTERM 2 s or more after the first
 //! (`cli::signals`).
+//!
+//! Files:
+//! - `cli/args.rs`: the `clap` argument structs, each command's arguments turned into the library's
+//!   options, once
+//! - `cli/memory.rs`: the binary's allocator: the system's, with a failed allocation reported (exit
+//!   status 2) instead of aborting
+//! - `cli/signals.rs`: SIGINT and SIGTERM turned into a `solver::Stop`; a second one 2 s or more
+//!   later exits 130
 mod cli {
     pub mod args;
     pub mod memory;

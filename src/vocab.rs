@@ -9,6 +9,10 @@
 //! resolve names and check kinds; litmus front ends attach only tags listed in `TAGS`. A new
 //! architecture adds its tags here, never new Rust in the evaluator; a new name does not compile
 //! until every reading gives it a meaning.
+//!
+//! Files:
+//! - `vocab/level.rs`: `Level` (the `levels!` table), `SameScope` (`same_scopes!`), `Placement`.
+//! - `vocab/reading.rs`: the `Reading` trait, `Partial` and `Defaulted`.
 
 mod level;
 mod reading;

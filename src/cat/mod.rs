@@ -3,6 +3,10 @@
 //! Owns: the lexer, the lalrpop grammar (`grammar/cat_grammar.lalrpop`, whose header lists what is
 //! accepted and what is rejected on purpose) and the translation of parse errors into `diag::Error`.
 //! Entry point: `parse`. Uses: `diag`. Knows nothing of names, kinds or includes (that is `ir`).
+//!
+//! Files:
+//! - `lexer.rs`: herd's token rules, and the `*` and `coherence` decisions.
+//! - `ast.rs`: `File`, `Stmt`, `Expr` with byte spans; the nesting limit.
 pub(crate) mod ast;
 pub(crate) mod lexer;
 

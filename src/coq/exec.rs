@@ -195,6 +195,6 @@ fn print_exec_of(fields: &[(&str, Kind)], out: &mut String) {
         names.join(" & "),
         proofs.join("\n"),
         bool_text,
-        super::projections("exec_of", "forall P X, exec_of P X", &props, &field_names),
+        super::text::projections("exec_of", "forall P X, exec_of P X", &props, &field_names),
     );
 }

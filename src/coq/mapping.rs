@@ -9,12 +9,16 @@
 //! This file keeps `print`, `compilation` and the claims; by job: `lowering` (the event sets and
 //! the lowering part of `compiles`) and `searched` (`searched`, the statements over skeletons and
 //! the guards of `compiles`).
+//!
+//! Files:
+//! - `mapping/lowering.rs`: the lowering part of `compiles`.
+//! - `mapping/searched.rs`: `searched`, and the guards of `compiles`.
 mod lowering;
 mod searched;
 
 use std::fmt::Write;
 
-use super::model::Names;
+use super::model::{Models, Names};
 use crate::diag;
 use crate::mapping::Mapping;
 use lowering::{print_lowering, Condition};
@@ -29,13 +33,6 @@ pub enum Evidence {
     Counterexample(usize, String),
 }
 
-/// The three models of an export.
-pub(crate) struct Models<'a> {
-    pub(crate) wf: &'a Names<'a>,
-    pub(crate) source: &'a Names<'a>,
-    pub(crate) target: &'a Names<'a>,
-}
-
 /// The mapping file: lowering, race freedom, the Section and the satisfiability proof.
 pub(crate) fn print(
     mapping: &Mapping,
@@ -43,7 +40,7 @@ pub(crate) fn print(
     evidence: &[(String, Evidence)],
     imports: &str,
 ) -> diag::Result<String> {
-    let mut out = super::header(
+    let mut out = super::text::header(
         &format!("the proof obligations of {}", mapping.path),
         imports,
     );
@@ -205,8 +202,8 @@ fn print_claims(models: &Models, evidence: &[(String, Evidence)], out: &mut Stri
         let _ = writeln!(
             out,
             "{}\n(* {} *)\nTheorem obligation_{} : {} Xs.\nProof using H U. Admitted.\n",
-            super::coq_comment(&check.source_text),
-            super::comment_text(&note),
+            super::text::coq_comment(&check.source_text),
+            super::text::comment_text(&note),
             s.check(c),
             s.check(c)
         );
@@ -232,5 +229,5 @@ pub(crate) fn claim_name(source: &Names, c: usize) -> String {
 
 /// The file that refutes the claim for `axiom` (written beside the obligations).
 pub(crate) fn refutation_file(axiom: &str) -> String {
-    format!("Refutation_{}.v", super::ident(axiom))
+    format!("Refutation_{}.v", super::text::ident(axiom))
 }

@@ -32,7 +32,7 @@ pub fn has_mirror(names: &Names) -> bool {
 /// The text of `Mirror_<prefix>.v`, importing `imports` (the model file among them).
 pub(crate) fn print(names: &Names, imports: &str) -> String {
     let m = names.model;
-    let mut out = super::header(
+    let mut out = super::text::header(
         &format!(
             "the boolean mirror of {} as a function of the execution",
             m.path

@@ -6,7 +6,7 @@
 //! `concrete` (closed constants) and as functions of the execution by `mirror`.
 use std::fmt::Write;
 
-use super::{coq_comment, ident};
+use super::text::{coq_comment, ident};
 use crate::cat::ast::CheckKind;
 use crate::diag;
 use crate::ir::{BinOp, Check, DefBody, DefId, Expr, Kind, Model, Op1, Step};
@@ -325,7 +325,7 @@ pub(crate) fn check_text(names: &Names, side: Side, c: &Check) -> String {
 /// The whole model file.
 pub(crate) fn print(names: &Names, imports: &str) -> diag::Result<String> {
     let m = names.model;
-    let mut out = super::header(&format!("the model {}", m.path), imports);
+    let mut out = super::text::header(&format!("the model {}", m.path), imports);
     for step in &m.steps {
         match step {
             Step::Define(id) => print_value(names, *id, &mut out),
@@ -541,7 +541,7 @@ fn print_summary(names: &Names, out: &mut String) -> diag::Result<()> {
             })
             .collect();
         let (props, checks): (Vec<String>, Vec<String>) = axioms.into_iter().unzip();
-        out.push_str(&super::projections(
+        out.push_str(&super::text::projections(
             &names.consistent(),
             &format!("forall X, {} X", names.consistent()),
             &props,
@@ -563,4 +563,11 @@ pub(crate) fn race_free_body(names: &Names, side: Side) -> String {
         .map(|(c, _)| side.not(&side.named(names.check(c), "X")))
         .collect();
     side.and(&items)
+}
+
+/// The three models of an export.
+pub(crate) struct Models<'a> {
+    pub(crate) wf: &'a Names<'a>,
+    pub(crate) source: &'a Names<'a>,
+    pub(crate) target: &'a Names<'a>,
 }

@@ -14,6 +14,9 @@
 //! `mapping` (the instruction map), `litmus` (the programs), `ir`, `eval`, `exec` and `rel` (the
 //! models and executions), `diag`, `coq::concrete` (literals and mirrors), `coq::mapping` (the
 //! statement).
+//!
+//! Files:
+//! - `program/witness.rs`: `satisfiable`, the obligations' satisfiability witness.
 use std::collections::BTreeMap;
 use std::fmt::Write;
 
@@ -374,8 +377,8 @@ fn field_proof(field: &str, models: &Models) -> String {
     }
 }
 
-use super::mapping::{co_total_needed, compilation_fields, Models};
-use super::model::APPLIED;
+use super::mapping::{co_total_needed, compilation_fields};
+use super::model::{Models, APPLIED};
 
 /// The premises of race freedom (`drf`) or of `unexplained` (`lift`: same `rf` as the compiled
 /// execution, `co` containing its `co`) over execution `x`: as a boolean over its mirror `xb`,
@@ -505,8 +508,8 @@ impl Instance {
              (* The source execution with its rf and a coherence order containing its co. *)\n{}\
              (* A consistent execution of the source program: it has a meaning. *)\n{}\
              Notation Xs := Lifted.X.\nNotation Xt := Compiled.X.\n\n",
-            super::comment_text(&self.source_text),
-            super::comment_text(&self.target_text),
+            super::text::comment_text(&self.source_text),
+            super::text::comment_text(&self.target_text),
             self.programs.numbering.n,
             bprogram_literal(&self.programs.source),
             bprogram_literal(&self.programs.target),
@@ -562,7 +565,7 @@ pub(crate) fn refutation(
     })?;
     let programs = Programs::of(mapping, &cx.found.source)?;
     let instance = Instance::new(mapping, programs, &cx.found.source, &xt, &xs)?;
-    let mut text = super::header(
+    let mut text = super::text::header(
         &format!(
             "the refutation of the claim for {} of {}",
             cx.axiom, mapping.path

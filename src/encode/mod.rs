@@ -31,6 +31,15 @@
 //! assert!(enc.solve(&[holds]).is_sat());
 //! assert!(enc.rel_value("rf").unwrap().is_empty());
 //! ```
+//!
+//! Files:
+//! - `bounds.rs`: `Bounds`, `BoundsError`.
+//! - `matrix.rs`: `Vector`, `Matrix`, `Value`, and cat's algebra on them.
+//! - `circuit.rs`: `Node`, `Circuit`: AND gates with negated edges, folded as built.
+//! - `cnf.rs`: `Tseitin`, polarity-aware and incremental.
+//! - `sat.rs`: `Sat`, the circuit, CNF and solver that several models share.
+//! - `translate.rs`: `Translation`: a model's steps as nodes; base instantiation.
+//! - `checks.rs`: `acyclic`, `cyclic`, `irreflexive`, `empty`, `linearisation`.
 mod bounds;
 mod checks;
 mod circuit;

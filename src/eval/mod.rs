@@ -6,6 +6,11 @@
 //! their choices; and `Edge` (`explain`): why a check fails, as a path of labelled edges.
 //! Entry points: `evaluate`, `evaluate_named`, `explain`. Uses: `ir`, `rel`, `vocab`.
 //! Knows nothing of litmus tests or of how executions are built (that is `exec`).
+//!
+//! Files:
+//! - `expr.rs`: each operator's meaning on concrete sets and relations.
+//! - `witness.rs`: the depth-first search over linear extensions, prefix by prefix.
+//! - `explain.rs`: `Edge`, `explain`.
 mod explain;
 mod expr;
 mod witness;

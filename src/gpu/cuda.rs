@@ -14,6 +14,14 @@
 //!
 //! Threads the test puts on different GPUs run in different CTAs of the one device
 //! (`Layout::of`).
+//!
+//! Files:
+//! - `cuda/harness.rs`: `Harness`, `emit`, the CUDA directory's files.
+//! - `cuda/events.rs`: each thread's accesses and fences, their tags and dependencies.
+//! - `cuda/thread.rs`: one test thread as a PTX function.
+//! - `cuda/kernel.rs`: the PTX kernel file's assembly, its header and `Body`.
+//! - `cuda/host.rs`: the CUDA host, on `cudarc`; `module_for`.
+//! - `cuda/optcheck.rs`: did ptxas keep the test? `check_dir`, `check_sass`, `Report`.
 /// The architecture optcheck assembles for, a macro for the file names (`OPTCHECK_FILES`).
 macro_rules! arch {
     () => {

@@ -17,6 +17,21 @@
 //! the emitters print), `output` (the files), `diag`. Nothing outside `gpu` and the CLI uses it;
 //! it never
 //! feeds back into the mapping check. Decisions: `docs/decisions/003-gpu-harness.md`.
+//!
+//! Files:
+//! - `commands.rs`: `emit`, `run`, `suite`, and their exit statuses.
+//! - `outcome.rs`: `Space`, `select`, `counted`.
+//! - `judgement.rs`: `Judgement`, `Verdict`, reading `judgement.json`.
+//! - `layout.rs`: `Layout`, `Launch`, `InstanceSizes`.
+//! - `params.rs`: `Params`, its TOML file, validation and random draws.
+//! - `classify.rs`: the on-device classification, C that is both OpenCL C and CUDA C.
+//! - `harness.rs`: the harness directory of either target: file names, `write_dir`, `load_checked`.
+//! - `tune.rs`: `tune`, `Trial`, `render_trials`.
+//! - `detect.rs`: the CUDA driver, the OpenCL platforms and devices.
+//! - `stats.rs`: `Tally`, `OutcomeStats`, `render_counted`.
+//! - `results.rs`: `RunResult`, `Row`, `RunContext`, `render_summary`.
+//! - `opencl.rs`: the OpenCL target's map: `Harness`, `write`, `context`.
+//! - `cuda.rs`: the CUDA target's map.
 pub(crate) mod classify;
 pub mod commands;
 pub mod cuda;

@@ -6,6 +6,12 @@
 //! `litmus_test`, `litmus_classify`) → `host` (the `opencl3` runner on a device `detect` found).
 //! This file: the `Harness` of a test, the directory `write` and `load`, and the run's context.
 //! Decisions: `docs/decisions/003-gpu-harness.md`.
+//!
+//! Files:
+//! - `opencl/kernel.rs`: `kernel_source`, the three OpenCL C kernels.
+//! - `opencl/thread.rs`: one test thread as a C function.
+//! - `opencl/atomics.rs`: which order, scope and C atomic each tag becomes.
+//! - `opencl/host.rs`: the OpenCL host, on `opencl3`.
 mod atomics;
 mod host;
 mod kernel;

@@ -1,8 +1,8 @@
 //! The bundled cat library (`cat-lib/`, compiled into the binary): mapcheck's own definitions of
 //! the files herd's and Dartagnan's models `include` (`stdlib.cat`, `cos.cat`, `c11_cos.cat`,
 //! `c11_los.cat`), searched after the including file's directory and every `-I` directory, and
-//! each dialect's prelude: the files whose names a model of that dialect sees without including.
-use super::Dialect;
+//! each dialect's prelude: the files whose names a model of that dialect sees without including;
+//! and `Dialect`, whose names a model has (re-exported as `ir::Dialect`).
 
 /// How a bundled file's path is shown in messages.
 pub(super) const SHOWN_DIR: &str = "<mapcheck cat-lib>";
@@ -31,5 +31,43 @@ pub(super) fn prelude(dialect: Dialect) -> &'static [&'static str] {
         Dialect::Mapcheck => &[],
         Dialect::Herd => &["herd.cat", "stdlib.cat"],
         Dialect::Dat3m => &["dat3m.cat"],
+    }
+}
+
+/// Whose meaning a model's names have (`--dialect`): mapcheck's own vocabulary, or the names
+/// herd7's or Dartagnan's models rely on without defining them (`cat-lib/herd.cat`,
+/// `cat-lib/dat3m.cat`; decision 008).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Dialect {
+    #[default]
+    /// mapcheck's own vocabulary only (the default).
+    Mapcheck,
+    /// herd7's: names herd's models use without defining them come from `cat-lib/herd.cat`.
+    Herd,
+    /// Dartagnan's: such names come from `cat-lib/dat3m.cat`; a PTX model without `coherence …` has
+    /// partial `co`.
+    Dat3m,
+}
+
+impl Dialect {
+    /// Every dialect.
+    pub const ALL: [Dialect; 3] = [Dialect::Mapcheck, Dialect::Herd, Dialect::Dat3m];
+
+    /// The dialect's word in a `dialect` declaration and in `--dialect`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::Mapcheck => "mapcheck",
+            Dialect::Herd => "herd",
+            Dialect::Dat3m => "dat3m",
+        }
+    }
+
+    /// Is `co` a partial order for a model of architecture `arch` (its title's first word) that
+    /// does not say `coherence …`? Dartagnan's is for PTX; herd's and mapcheck's never are.
+    pub fn partial_co(self, arch: Option<&str>) -> bool {
+        match self {
+            Dialect::Dat3m => arch == Some("PTX"),
+            Dialect::Mapcheck | Dialect::Herd => false,
+        }
     }
 }

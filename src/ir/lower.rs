@@ -11,6 +11,16 @@
 //! `include`, `with`, `coherence`), `expressions` (operators, applications of `domain` and
 //! `range`), `functions` (definitions, their names, inlining at calls), `let_rec` (fixpoint
 //! groups: kinds and monotonicity).
+//!
+//! Files:
+//! - `lower/statements.rs`: `let`, checks, `include`, `with`, `coherence`, `if "variant"`.
+//! - `lower/expressions.rs`: names, operators with their kind rules, `domain` and `range`.
+//! - `lower/conditions.rs`: `let … in`, `if`, `try` and `match`, lowered to gates.
+//! - `lower/functions.rs`: function definitions, and inlining at calls.
+//! - `lower/let_rec.rs`: the kinds and monotonicity of fixpoint groups.
+//! - `lower/prelude.rs`: a dialect's prelude names, lowered on first use.
+//! - `lower/dialect.rs`: whose vocabulary a model speaks, and warnings for names herd7 or Dartagnan
+//!   read otherwise.
 mod conditions;
 mod dialect;
 mod expressions;
@@ -251,6 +261,9 @@ struct Env<'a> {
     scope_len: usize,
 }
 
+/// Per other dialect, how a warning names it and its prelude files (text, parsed).
+pub(super) type OtherPreludes = Vec<(&'static str, Vec<(&'static str, ast::File)>)>;
+
 #[derive(Default)]
 struct Lowerer {
     files: Vec<SourceFile>,
@@ -274,7 +287,7 @@ struct Lowerer {
     dialect: Option<Dialect>,
     dialect_statement: Option<(FileId, ast::Span)>,
     vocabulary_checked: Vec<String>,
-    other_preludes: Option<dialect::OtherPreludes>,
+    other_preludes: Option<OtherPreludes>,
 }
 
 impl Lowerer {

@@ -6,6 +6,15 @@
 //! checks every execution another model allows passes). Entry points: `load` and `load_str`. Uses: `cat` (syntax), `vocab` (built-in names and kinds),
 //! `diag` (errors). Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing
 //! else, so all of them agree on what a model means.
+//!
+//! Files:
+//! - `lower.rs`: the lowerer's state and what all of it uses: files and errors, names in scope,
+//!   kinds, size limits.
+//! - `library.rs`: the bundled `cat-lib/` files, `Dialect`, and each dialect's prelude.
+//! - `names.rs`: edit distance for suggestions, and herd's derived built-ins.
+//! - `polarity.rs`: `Model::failures_grow_with`, `Model::witness_read` and
+//!   `Model::consistency_antitone_in`.
+//! - `implied.rs`: `Model::checks_implied_by`.
 mod implied;
 mod library;
 mod lower;
@@ -19,6 +28,7 @@ use std::sync::Arc;
 pub use crate::cat::ast::{BinOp, CheckKind};
 pub use crate::vocab::Kind;
 use crate::{diag, vocab};
+pub use library::Dialect;
 
 /// Index of a definition in `Model::defs`.
 pub(crate) type DefId = usize;
@@ -235,44 +245,6 @@ impl Model {
     /// The definition a name denotes at the end of the model (the last one bound to it).
     pub fn def_named(&self, name: &str) -> Option<DefId> {
         self.defs.iter().rposition(|d| d.name == name)
-    }
-}
-
-/// Whose meaning a model's names have (`--dialect`): mapcheck's own vocabulary, or the names
-/// herd7's or Dartagnan's models rely on without defining them (`cat-lib/herd.cat`,
-/// `cat-lib/dat3m.cat`; decision 008).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub enum Dialect {
-    #[default]
-    /// mapcheck's own vocabulary only (the default).
-    Mapcheck,
-    /// herd7's: names herd's models use without defining them come from `cat-lib/herd.cat`.
-    Herd,
-    /// Dartagnan's: such names come from `cat-lib/dat3m.cat`; a PTX model without `coherence …` has
-    /// partial `co`.
-    Dat3m,
-}
-
-impl Dialect {
-    /// Every dialect.
-    pub const ALL: [Dialect; 3] = [Dialect::Mapcheck, Dialect::Herd, Dialect::Dat3m];
-
-    /// The dialect's word in a `dialect` declaration and in `--dialect`.
-    pub fn name(self) -> &'static str {
-        match self {
-            Dialect::Mapcheck => "mapcheck",
-            Dialect::Herd => "herd",
-            Dialect::Dat3m => "dat3m",
-        }
-    }
-
-    /// Is `co` a partial order for a model of architecture `arch` (its title's first word) that
-    /// does not say `coherence …`? Dartagnan's is for PTX; herd's and mapcheck's never are.
-    pub fn partial_co(self, arch: Option<&str>) -> bool {
-        match self {
-            Dialect::Dat3m => arch == Some("PTX"),
-            Dialect::Mapcheck | Dialect::Herd => false,
-        }
     }
 }
 

@@ -9,6 +9,14 @@
 //! `vulkan` (the Vulkan litmus syntax's words). Nothing else holds a word ↔ tag table.
 //!
 //! Uses: `vocab`.
+//!
+//! Files:
+//! - `ptx.rs`: `OpKind`, `Form`, `FORMS`, `scope_order`, `STRONGER`, `VOLATILE`, `releases`,
+//!   `acquires`; `.sem` and `.scope` words, `membar` levels, barrier modes, PTX 7.5 proxy words;
+//!   `split` and `quals` (an instruction's tags as qualifiers) and `unsupported`.
+//! - `c.rs`: `memory_order_*`, OpenCL `memory_scope_*`, C11 `thread_scope_*`, fence flags, address
+//!   spaces.
+//! - `vulkan.rs`: Vulkan's orders, scopes, storage classes, semantics classes and flags.
 use crate::vocab::Tag;
 
 pub(crate) mod c;

@@ -14,6 +14,30 @@
 //! cuts the PTX and Vulkan thread tables; `labels` checks jumps; `ast`, `ptx_ast`, `c_ast`,
 //! `vulkan_ast` are the syntax trees the grammars build. `print` (`print_ptx`) and `print_c` write a
 //! `Litmus` back as a PTX or C / OpenCL file that parses into the same `Litmus`.
+//!
+//! Files:
+//! - `parse.rs`: `parse_file`, `parse_str`: the title word read and the file handed to its front
+//!   end.
+//! - `positions.rs`: `Positions`, where a parsed test's instructions were written.
+//! - `program.rs`: `Litmus`, `Arch`, `Placement`, threads, instructions, the condition.
+//! - `source.rs`: the file's text and layout (title, comments, initial state, body, condition), and
+//!   parser errors as `diag::Error`s.
+//! - `grammars.rs`: the lalrpop parsers, built into OUT_DIR by the crate's build script.
+//! - `ast.rs`: spans, grammar-action errors, the nesting guard, init and condition trees.
+//! - `cond.rs`: the initial state and the final condition, resolved against the threads.
+//! - `labels.rs`: labels defined once, jumps within their own thread.
+//! - `table.rs`: the PTX and Vulkan thread table, its rows, cells and header row.
+//! - `ptx.rs`: the PTX front end: thread placement, PTX 7.5 alias declarations.
+//! - `ptx_ast.rs`: the syntax trees of a PTX cell and a thread header.
+//! - `ptx_instr.rs`: one PTX instruction's meaning: qualifiers to tags, with PTX's defaults.
+//! - `c.rs`: the C11 and OpenCL front end: thread headers, parameters, OpenCL regions.
+//! - `c_ast.rs`: the syntax trees of a C thread section.
+//! - `c_lower.rs`: one C thread body lowered to instructions.
+//! - `c_calls.rs`: the builtin calls (`atomic_*`, fences, barriers) and their tags.
+//! - `vulkan.rs`: the Vulkan front end: its qualifier rules and the `ssw` block.
+//! - `vulkan_ast.rs`: the syntax tree of a Vulkan cell.
+//! - `print.rs`: `print_ptx`, and the final clause both printers share.
+//! - `print_c.rs`: `print_c`: the header, locations and thread headers.
 pub(crate) mod program;
 
 mod ast;
@@ -24,6 +48,7 @@ mod c_lower;
 mod cond;
 mod grammars;
 mod labels;
+mod parse;
 mod positions;
 mod print;
 mod print_c;
@@ -34,20 +59,15 @@ mod source;
 mod table;
 mod vulkan;
 mod vulkan_ast;
+pub use parse::{parse_file, parse_file_with_positions, parse_str};
 pub use positions::Positions;
 pub use print::{print_ptx, single_order};
 pub(crate) use print::rmw_op_word;
 pub use print_c::print_c;
 
-use std::path::Path;
-use std::sync::Arc;
-
 pub use program::*;
 
 use crate::diag::{self, Error};
-
-/// The architectures a title line may name, as written there.
-pub(crate) const ARCHITECTURES: &[&str] = &["PTX", "C", "OPENCL", "VULKAN"];
 
 /// Write `test` in its own language's litmus syntax (`print_ptx` or `print_c`); Vulkan tests have
 /// no printer.
@@ -59,50 +79,5 @@ pub fn print_test(test: &Litmus) -> diag::Result<String> {
             test.name.clone(),
             "mapcheck has no printer for Vulkan tests".to_string(),
         )),
-    }
-}
-
-/// Read and parse the litmus test at `path`.
-pub fn parse_file(path: &Path) -> diag::Result<Litmus> {
-    parse_file_with_positions(path).map(|(test, _)| test)
-}
-
-/// `parse_file`, and where the test's instructions were written.
-pub fn parse_file_with_positions(path: &Path) -> diag::Result<(Litmus, Positions)> {
-    let text = diag::read_source(path)?;
-    let shown = path.display().to_string();
-    let (test, spans) = parse_source(&shown, &text)?;
-    Ok((test, Positions::new(&shown, &text, spans)))
-}
-
-/// Parse the litmus test `text`; `path_name` is used in error messages.
-pub fn parse_str(path_name: &str, text: &str) -> diag::Result<Litmus> {
-    parse_source(path_name, &Arc::from(text)).map(|(test, _)| test)
-}
-
-/// The test, and per thread the span of each instruction where its front end records them.
-fn parse_source(path: &str, text: &Arc<str>) -> diag::Result<(Litmus, Vec<Vec<ast::Span>>)> {
-    let title = source::title(path, text)?;
-    let arch = match title.arch.to_ascii_uppercase().as_str() {
-        "PTX" => Arch::Ptx,
-        "C" => Arch::C11,
-        "OPENCL" => Arch::OpenCl,
-        "VULKAN" => Arch::Vulkan,
-        _ => {
-            let msg = format!(
-                "unsupported architecture `{}`; supported: {}",
-                title.arch,
-                ARCHITECTURES.join(", ")
-            );
-            return Err(Error::at(path, text, title.arch_span.range(), msg));
-        }
-    };
-    let src = source::mask(path, text, title.body_start)?;
-    diag::check_input_limits(path, text, &src.masked)?;
-    let layout = source::layout(&src, title.body_start)?;
-    match arch {
-        Arch::Ptx => ptx::parse(&src, title.name, &layout).map(|test| (test, vec![])),
-        Arch::C11 | Arch::OpenCl => c::parse(&src, arch, title.name, &layout),
-        Arch::Vulkan => vulkan::parse(&src, title.name, &layout).map(|test| (test, vec![])),
     }
 }

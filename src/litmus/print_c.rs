@@ -33,6 +33,12 @@
 //! This file keeps the test's header, locations and thread headers; the rest, by job:
 //! `statements` (a thread's statements and control flow), `expressions` (expressions, conditions,
 //! assignments), `accesses` (tags → C calls) and `check` (the read-back check).
+//!
+//! Files:
+//! - `print_c/statements.rs`: a thread's statements and its control-flow shapes.
+//! - `print_c/expressions.rs`: expressions, conditions and assignments.
+//! - `print_c/accesses.rs`: tags decoded into the C call that writes them.
+//! - `print_c/check.rs`: the read-back check, instruction by instruction.
 mod accesses;
 mod check;
 mod expressions;

@@ -23,6 +23,16 @@
 //! target instructions of one class) and `Mapping::compile_program` (a whole litmus test, with the
 //! map back to the source). Uses: `diag`, `vocab`, `ir` (to load the two models), `litmus::program`.
 //! Knows nothing of executions, SAT or reports.
+//!
+//! Files:
+//! - `syntax.rs`: the lalrpop parser, and its errors as `diag::Error`s.
+//! - `ast.rs`: the syntax tree, every name with its span.
+//! - `lower.rs`: `Table`, `Rule`, `lower`: the checks that make a table usable.
+//! - `class.rs`: `Class`, `ClassKind`, `Class::of`.
+//! - `ptx.rs`: PTX templates such as `ld.acquire.$s`, and `TargetOp`.
+//! - `program.rs`: `Compiled`, `Origin`, `Role`, `Image`.
+//! - `identity.rs`: `identity` and the per-language class tables (`LANGUAGES`).
+//! - `readings.rs`: `Reading`, `find`: the target architecture's readings.
 pub(crate) mod ast;
 pub(crate) mod class;
 mod identity;

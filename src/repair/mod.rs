@@ -15,6 +15,13 @@
 //! Uses: `mapping` (rules, compilation), `search` (the full search), `runner` and `decide` (the
 //! checks), `litmus` (printing tests), `isa` and `vocab` (the strength lattice, the tags),
 //! `output` (the file), `diag`. `write` turns an answer into a mapping file, `render` into words.
+//!
+//! Files:
+//! - `space.rs`: `strengthenings` and `weakenings`, generated from PTX's forms.
+//! - `cost.rs`: `Costs`, the default table and the TOML override.
+//! - `choice.rs`: `Refutation`, `cheapest`.
+//! - `write.rs`: `write_mapping`, `default_output`.
+//! - `render.rs`: `render_repair`, `render_weakening`: an answer in words.
 mod choice;
 mod cost;
 mod render;

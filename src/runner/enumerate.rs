@@ -17,6 +17,18 @@
 //! This file keeps the entry points (`estimate`, `for_each_candidate`); by job: `domain` (1, the
 //! value domain), `counting` (3), `combinations` (trace combinations, barrier choice) and `rf_co`
 //! (`rf` and `co` choice, judging).
+//!
+//! Files:
+//! - `enumerate/candidate.rs`: `Candidate`, `Finals`.
+//! - `enumerate/domain.rs`: the value domain, propagated to a fixpoint; `Valued`; `over_limit`, the
+//!   refusal over the candidate limit.
+//! - `enumerate/counting.rs`: candidates counted without judging, and the time cap by the estimate.
+//! - `enumerate/combinations.rs`: trace combinations and barrier generations.
+//! - `enumerate/rf_co.rs`: every `rf` and `co` over a fixed part, each judged.
+//! - `enumerate/families.rs`: trace families, for `decide`.
+//! - `enumerate/sequential.rs`: a sequentially consistent run, looked for when the enumeration
+//!   finds no candidate (one then is an internal error).
+mod candidate;
 mod combinations;
 mod counting;
 mod domain;
@@ -24,56 +36,18 @@ mod families;
 mod rf_co;
 mod sequential;
 
-use std::collections::BTreeMap;
-
-use super::Options;
+use super::options::Options;
 use crate::diag::{Error, Internal, Result};
-use crate::eval::Outcome as Judgement;
-use crate::exec::Execution;
 use crate::ir::Model;
-use crate::litmus::{Litmus, Target};
+use crate::litmus::Litmus;
+pub use candidate::Candidate;
+pub(crate) use candidate::Finals;
 use combinations::{for_each_barrier_choice, Combinations};
-use counting::{count, count_up_to, over_limit, TimeCap};
-use domain::{prepare, Memory, Prepared, Threads, ValueIndex};
+use counting::{count, count_up_to, TimeCap};
+use domain::{over_limit, prepare, Memory, Prepared, Threads, ValueIndex};
 pub use families::{Family, Member};
 use rf_co::Shape;
 use sequential::Run;
-
-/// One candidate execution with the model's judgement.
-pub struct Candidate<'a> {
-    /// The candidate execution: its events, `po`, `rf`, `co` and the structural relations.
-    pub execution: &'a Execution,
-    /// The model's verdict on this candidate.
-    pub judgement: Judgement,
-    /// Final states (several when partial `co` leaves more than one co-maximal write).
-    pub(crate) finals: Vec<Finals>,
-}
-
-impl Candidate<'_> {
-    /// Does the model accept this candidate as consistent (`judgement.consistent`)?
-    pub fn is_consistent(&self) -> bool {
-        self.judgement.consistent
-    }
-}
-
-/// Final registers (per thread; `None` when the thread blocked before setting it) and memory.
-#[derive(Clone, Debug)]
-pub(crate) struct Finals {
-    regs: Vec<BTreeMap<String, Option<i64>>>,
-    mem: BTreeMap<String, i64>,
-}
-
-impl Finals {
-    pub(crate) fn value_of(&self, t: &Target) -> Option<i64> {
-        match t {
-            Target::Reg { thread, reg } => self
-                .regs
-                .get(*thread)
-                .and_then(|r| r.get(reg).copied().unwrap_or(Some(0))),
-            Target::Mem(l) => self.mem.get(l).copied(),
-        }
-    }
-}
 
 /// The runner's estimate of a test's candidate executions.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

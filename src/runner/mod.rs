@@ -6,8 +6,17 @@
 //! Uses: `litmus` (the test), `exec` and `rel` (executions), `ir`/`eval` (the model), `vocab`,
 //! `diag`. Knows nothing of SAT:
 //! it is exhaustive and simple on purpose, and it re-validates everything the encoder reports.
+//!
+//! Files:
+//! - `options.rs`: `Options` and the defaults of its limits.
+//! - `bound.rs`: the bound on the candidate count, read off the code, and the estimate of the time
+//!   judging one candidate takes.
+//! - `enumerate.rs`: the entry points `estimate`, `for_each_candidate`, `for_each_family`.
+//! - `traces.rs`: per-thread traces under guessed read values, one at a time.
+//! - `orders.rs`: coherence orders and barrier generations, one at a time.
 mod bound;
 mod enumerate;
+mod options;
 mod orders;
 mod traces;
 
@@ -21,37 +30,7 @@ use enumerate::Finals;
 pub use enumerate::{
     estimate, for_each_candidate, for_each_family, Candidate, Estimate, Family, Member, Refusal,
 };
-
-/// How the runner explores a test.
-#[derive(Clone, Debug, serde::Serialize)]
-pub struct Options {
-    /// Times one instruction may execute on a path before the path is dropped (loop unrolling).
-    pub unroll: usize,
-    /// The most candidate executions a test may have by the runner's estimate (`estimate`); a test
-    /// above it is refused before any is judged.
-    pub max_candidates: u64,
-    /// The most seconds of judging, by the runner's estimate on one core, a test is enumerated
-    /// for; `None`: no such limit. Over it, `decide::run` takes the solver instead.
-    pub enumeration_seconds: Option<u64>,
-}
-
-/// The default `max_candidates`: a few minutes of judging on one core (see
-/// docs/decisions/001-runner-semantics.md, "Bounded memory").
-pub const MAX_CANDIDATES: u64 = 10_000_000;
-
-/// `mapcheck run`'s default `enumeration_seconds` (decision 001, "Enumerate or decide"); the
-/// library's is `None`.
-pub const ENUMERATION_SECONDS: u64 = 10;
-
-impl Default for Options {
-    fn default() -> Self {
-        Options {
-            unroll: 2,
-            max_candidates: MAX_CANDIDATES,
-            enumeration_seconds: None,
-        }
-    }
-}
+pub use options::{Options, ENUMERATION_SECONDS, MAX_CANDIDATES};
 
 /// A final state: the value of each observed register or location (`None`: the thread blocked at
 /// a barrier before setting it).

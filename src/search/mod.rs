@@ -30,6 +30,35 @@
 //! Owns: `check`, `scope`, `selected_axioms` (the driver: bounds, open axioms, the report).
 //! Uses: `mapping`, `litmus`, `ir`, `encode` and `solver` (the SAT side), `runner`, `eval`,
 //! `exec` and `rel` (the ground truth), `vocab`, `diag`, and every file above.
+//!
+//! Files:
+//! - `event_key.rs`: `EventKey`, an event named by its place in a test; `KeyRel`, `LOCATIONS`,
+//!   `execution_keys`.
+//! - `operations.rs`: the operation menu (`operation_menu`), what a source event may be and what it
+//!   compiles to; `Counting`.
+//! - `layout.rs`: the slots (initial writes, then per event its added fences and main slot);
+//!   `thread_shapes`.
+//! - `program_variables.rs`: `ProgramVariables`: each event's operation, location and guard; CTA
+//!   and GPU labels; RMW pairing.
+//! - `symmetry.rs`: symmetry breaking, and Alloy's scope budget.
+//! - `model_reading.rs`: `ModelReading`, one model's reading of each slot.
+//! - `candidate_variables.rs`: `CandidateVariables`: the program, both readings, the target
+//!   execution's `rf` and `co`, their well-formedness, and the race check's sequential executions.
+//! - `execution_view.rs`: `ExecutionView`, the vocabulary over circuits (a `vocab::Reading`).
+//! - `decode.rs`: a solution read back (`DecodedSolution`), as tests in event keys
+//!   (`SolutionTests`).
+//! - `validate.rs`: the runner's `Verdict` on a solution, and the violated axiom's `cycle`.
+//! - `readings.rs`: `judge_readings`, a counterexample under each target reading.
+//! - `options.rs`: `Options`: bound, counting, axioms, limits, solver, stop.
+//! - `estimate.rs`: the memory of one shape's SAT problem, estimated before any is built, and the
+//!   refusal over `--max-memory`.
+//! - `outcome.rs`: `Counterexample`, `AxiomResult`, `Event`, `Report`, `Scope`.
+//! - `shape_problem.rs`: `ShapeProblem` and its refinement loop. `ShapeProblems` runs a shape's
+//!   axioms one after another on one problem, until it carries 30 refinements.
+//! - `confirm.rs`: `confirm`, one given test instead of a search.
+//! - `bound_progress.rs`: `BoundProgress`, one bound's shapes as they finish.
+//! - `units.rs`: `work`, `check_units`, and `search_bound`, which runs one bound's shapes in
+//!   parallel for the driver and for `check_units`.
 mod bound_progress;
 mod candidate_variables;
 mod confirm;

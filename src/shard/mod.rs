@@ -17,6 +17,12 @@
 //!
 //! The files: `plan` (units, costs, assignment, identity) → `spec` (which shard) → `files` (the
 //! directory's files, written and read back) → `merge` (the verdict) → this file (the commands).
+//!
+//! Files:
+//! - `plan.rs`: `Plan`, `PlanUnit`, `plan`, `estimated_cost`, `COST_MODEL`.
+//! - `spec.rs`: `ShardSpec`, which shard this process runs; never guessed.
+//! - `files.rs`: the directory's files, written and read back against their plan.
+//! - `merge.rs`: `merge`, `render_merged`, the verdict.
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::Path;

@@ -7,6 +7,10 @@
 //! Uses: `rustsat` for literal types, nothing else of the crate: no relational type appears here
 //! (Kodkod's layering: relations → boolean circuit → CNF → this seam).
 //! Entry points: `new`, `Backend::ALL`.
+//!
+//! Files:
+//! - `batsat.rs`: BatSat through `rustsat`, its stop callback reading `Stop`.
+//! - `cadical.rs`: CaDiCaL through `cadical-sys`.
 mod batsat;
 mod cadical;
 

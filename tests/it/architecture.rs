@@ -1,8 +1,13 @@
 //! The hand-kept map must not drift: every stage declared in `src/lib.rs` (public or private)
-//! has a section in ARCHITECTURE.md, every stage uses only the stages its row of
-//! ARCHITECTURE.md's import table allows, ARCHITECTURE.md names every file under `src/` and no
-//! file that does not exist, and every file under `src/` opens with a `//!` header saying what
-//! it is, whose `Uses:` line, where it has one, names exactly the other stages it imports.
+//! has a section in ARCHITECTURE.md, which stays at most 400 lines and names no file that does
+//! not exist; every stage uses only the stages its row of ARCHITECTURE.md's import table
+//! allows; every file under `src/` opens with a `//!` header saying what it is, whose `Uses:`
+//! line, where it has one, names exactly the other stages it imports; every file under `src/`
+//! but `lib.rs` is named, with one line, in the `Files:` paragraph of the header of the file
+//! holding its parent module (`lib.rs` for a stage's own file), and every file named there
+//! exists. No import circle under `src/` runs through more than two files (`imports`).
+mod imports;
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -129,22 +134,132 @@ fn rust_files_named(text: &str) -> BTreeSet<String> {
         .collect()
 }
 
+/// The file whose `//!` header names `file` in its `Files:` paragraph: the file that holds its
+/// parent module (`src/search/units.rs` → `src/search/mod.rs`, `src/gpu/cuda/host.rs` →
+/// `src/gpu/cuda.rs`, `src/cli/args.rs` → `src/main.rs`); a stage's own file and `src/main.rs`
+/// are named by `src/lib.rs`, which nothing names.
+fn naming_file(file: &str, crates: &[imports::Modules; 2]) -> Option<String> {
+    match file {
+        "src/lib.rs" => None,
+        "src/main.rs" => Some("src/lib.rs".to_string()),
+        _ => {
+            let path = imports::module_path_of(file);
+            let modules = &crates[usize::from(file.starts_with("src/cli/"))];
+            Some(modules[&path[..path.len() - 1]].clone())
+        }
+    }
+}
+
+/// The Rust files the `Files:` paragraph of a file's `//!` header names (from the line that
+/// starts `Files:` to the header's next blank line or its end), each as a path from the
+/// repository root: a name is relative to `dir`, the directory of the file it heads.
+fn files_named_in_header(text: &str, dir: &Path) -> BTreeSet<String> {
+    let header: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.starts_with("//!"))
+        .map(|l| l.trim_start_matches("//!").trim())
+        .collect();
+    let Some(start) = header.iter().position(|l| l.starts_with("Files:")) else {
+        return BTreeSet::new();
+    };
+    header[start..]
+        .iter()
+        .take_while(|l| !l.is_empty())
+        .flat_map(|l| l.split('`').skip(1).step_by(2))
+        .filter(|name| name.ends_with(".rs") && !name.contains(char::is_whitespace))
+        .map(|name| dir.join(name).display().to_string())
+        .collect()
+}
+
 #[test]
-fn architecture_md_names_every_source_file_and_only_real_ones() {
+fn every_source_file_is_named_by_its_module_header_and_every_named_file_exists() {
+    let crates = imports::crates();
+    let files = rust_files_under("src");
+    let mut named = BTreeMap::new();
+    let mut wrong = vec![];
+    for file in &files {
+        let text = fs::read_to_string(file).unwrap();
+        let names = files_named_in_header(&text, Path::new(file).parent().unwrap());
+        for name in &names {
+            if !Path::new(name).exists() {
+                wrong.push(format!("{file} names {name}, which does not exist"));
+            } else if naming_file(name, &crates).as_ref() != Some(file) {
+                wrong.push(format!("{file} names {name}, which is not its child"));
+            }
+        }
+        named.insert(file.clone(), names);
+    }
+    for file in &files {
+        if let Some(holder) = naming_file(file, &crates) {
+            if !named[&holder].contains(file) {
+                wrong.push(format!(
+                    "{file} is not named in {holder}'s `Files:` paragraph"
+                ));
+            }
+        }
+    }
+    assert!(
+        wrong.is_empty(),
+        "module headers and the files under src/ disagree: {wrong:#?}"
+    );
+}
+
+#[test]
+fn the_files_paragraph_reader_reads_names_beside_the_header() {
+    let header = "//! What this is, with `other.rs` in passing.\n\
+                  //!\n\
+                  //! Files:\n\
+                  //! - `units.rs`: one line\n\
+                  //!   more of it, `Rel`, `a b.rs`.\n\
+                  //! - `cuda/host.rs`: a grandchild's directory.\n\
+                  //!\n\
+                  //! After: `later.rs`.\n\
+                  use crate::x; // `code.rs`\n";
+    let named = files_named_in_header(header, Path::new("src/search"));
+    let expected: BTreeSet<String> = ["src/search/units.rs", "src/search/cuda/host.rs"]
+        .into_iter()
+        .map(str::to_string)
+        .collect();
+    assert_eq!(named, expected);
+    let crates = imports::crates();
+    let holder = |f: &str| naming_file(f, &crates);
+    assert_eq!(
+        holder("src/search/units.rs").as_deref(),
+        Some("src/search/mod.rs")
+    );
+    assert_eq!(
+        holder("src/gpu/cuda/host.rs").as_deref(),
+        Some("src/gpu/cuda.rs")
+    );
+    assert_eq!(holder("src/cli/args.rs").as_deref(), Some("src/main.rs"));
+    assert_eq!(holder("src/search/mod.rs").as_deref(), Some("src/lib.rs"));
+    assert_eq!(holder("src/main.rs").as_deref(), Some("src/lib.rs"));
+    assert_eq!(holder("src/lib.rs"), None);
+}
+
+#[test]
+fn architecture_md_names_only_real_files() {
     let map = fs::read_to_string("ARCHITECTURE.md").unwrap();
-    let named = rust_files_named(&map);
-    let missing: Vec<_> = named.iter().filter(|f| !Path::new(f).exists()).collect();
+    let missing: Vec<_> = rust_files_named(&map)
+        .into_iter()
+        .filter(|f| !Path::new(f).exists())
+        .collect();
     assert!(
         missing.is_empty(),
         "ARCHITECTURE.md names files that do not exist: {missing:#?}"
     );
-    let unnamed: Vec<_> = rust_files_under("src")
-        .into_iter()
-        .filter(|f| !named.contains(f))
-        .collect();
+}
+
+#[test]
+fn architecture_md_is_at_most_400_lines() {
+    let lines = fs::read_to_string("ARCHITECTURE.md")
+        .unwrap()
+        .lines()
+        .count();
     assert!(
-        unnamed.is_empty(),
-        "files under src/ that ARCHITECTURE.md does not name: {unnamed:#?}"
+        lines <= 400,
+        "ARCHITECTURE.md is {lines} lines; it is the map at the level of stages (at most 400), \
+         and each file's line belongs in its module header's `Files:` paragraph"
     );
 }
 
@@ -275,53 +390,23 @@ fn files_of(stage: &str) -> Vec<PathBuf> {
     files
 }
 
-/// The stages a file's code names through `crate::`: `crate::a::…`, and each top-level name of
-/// a grouped `use crate::{a::…, b, …}`. Unit tests (the `#[cfg(test)]` module at a file's end)
-/// are not the stage's code and may build their inputs with any stage.
+/// The stages a file's code names: the first segment of every path it names that leads into
+/// the library (`crate::a::…`, a grouped `use crate::{a::…, b, …}`, `super::super::a`), read by
+/// `imports`. Unit tests (`#[cfg(test)]` items) are not the stage's code and may build their
+/// inputs with any stage; comments and string literals are not code.
 fn stages_used(path: &Path) -> BTreeSet<String> {
-    let file = fs::read_to_string(path).unwrap();
-    let text = file.split("#[cfg(test)]").next().unwrap();
-    let mut used = BTreeSet::new();
-    for (at, _) in text.match_indices("crate::") {
-        let rest = &text[at + "crate::".len()..];
-        match rest.strip_prefix('{') {
-            Some(group) => used.extend(top_level_items(group).map(leading_identifier)),
-            None => {
-                used.insert(leading_identifier(rest));
-            }
-        }
-    }
-    used.remove("self");
-    used
+    let file = path.display().to_string();
+    let [library, _] = imports::crates();
+    let text = fs::read_to_string(path).unwrap();
+    stages_used_in(&text, &imports::module_path_of(&file), &library)
 }
 
-/// The items of a `{…}` group up to its closing brace, split at commas outside nested groups.
-fn top_level_items(group: &str) -> impl Iterator<Item = &str> {
-    let mut depth = 0;
-    let mut items = vec![];
-    let mut start = 0;
-    for (i, ch) in group.char_indices() {
-        match ch {
-            '{' => depth += 1,
-            '}' if depth == 0 => {
-                items.push(&group[start..i]);
-                break;
-            }
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                items.push(&group[start..i]);
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    items.into_iter()
-}
-
-fn leading_identifier(text: &str) -> String {
-    text.trim_start()
-        .chars()
-        .take_while(|c| c.is_alphanumeric() || *c == '_')
+/// The stages `text`, the file of module `own`, names.
+fn stages_used_in(text: &str, own: &[String], modules: &imports::Modules) -> BTreeSet<String> {
+    imports::paths_named(&imports::code_of(text))
+        .iter()
+        .filter_map(|path| imports::absolute(path, own, modules))
+        .filter_map(|path| path.first().cloned())
         .collect()
 }
 
@@ -352,19 +437,38 @@ fn every_stage_uses_only_what_its_row_allows() {
 
 #[test]
 fn the_import_reader_sees_grouped_and_nested_uses() {
-    let dir = std::env::temp_dir().join(format!("mapcheck-arch-{}", std::process::id()));
-    fs::create_dir_all(&dir).unwrap();
-    let file = dir.join("sample.rs");
-    fs::write(
-        &file,
-        "use crate::{eval::{self, Base}, rel::Rel, vocab};\nfn f() { crate::runner::run(); }\nuse crate::exec::Execution;\n#[cfg(test)]\nmod tests { use crate::search; }\n",
-    )
-    .unwrap();
-    let used = stages_used(&file);
-    fs::remove_dir_all(&dir).unwrap();
-    let expected: BTreeSet<String> = ["eval", "rel", "vocab", "runner", "exec"]
+    let modules: imports::Modules = [vec![], vec!["search".to_string()]]
+        .into_iter()
+        .map(|m| (m, String::new()))
+        .collect();
+    let text = "use crate::{eval::{self, Base}, rel::Rel, vocab};\n\
+                fn f() { crate::runner::run(); }\n\
+                use crate::exec::Execution;\n\
+                // crate::coq::export\n\
+                const S: &str = \"crate::gpu\";\n\
+                #[cfg(test)]\n\
+                fn only_in_tests() { crate::report::json(); }\n\
+                fn after() { super::shard::merge(); }\n\
+                #[cfg(test)]\n\
+                mod tests { use crate::search; }\n";
+    let used = stages_used_in(text, &["search".to_string()], &modules);
+    let expected: BTreeSet<String> = ["eval", "rel", "vocab", "runner", "exec", "shard"]
         .into_iter()
         .map(str::to_string)
         .collect();
     assert_eq!(used, expected);
+}
+
+#[test]
+fn no_import_circle_has_more_than_two_files() {
+    let graph = imports::import_graph();
+    assert!(graph.len() > 100, "read {} files", graph.len());
+    let circles: Vec<String> = imports::import_circles(&graph)
+        .iter()
+        .map(|c| format!("{} → (back to the first)", c.join(" → ")))
+        .collect();
+    assert!(
+        circles.is_empty(),
+        "import circles of more than two files under src/: {circles:#?}"
+    );
 }

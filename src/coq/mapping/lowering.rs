@@ -54,12 +54,12 @@ pub(super) fn op_body(side: Side, op: &TargetOp, x: &str) -> String {
 
 /// The Coq name of a source class's event set (`class_R_SC_CTA`).
 pub(super) fn class_name(c: &Class) -> String {
-    format!("class_{}", super::super::ident(&c.to_string()))
+    format!("class_{}", super::super::text::ident(&c.to_string()))
 }
 
 /// The Coq name of a target instruction's event set (`op_ld_acquire_cta`).
 pub(super) fn op_name(op: &TargetOp) -> String {
-    format!("op_{}", super::super::ident(&op.to_string()))
+    format!("op_{}", super::super::text::ident(&op.to_string()))
 }
 
 pub(super) fn class_set(side: Side, c: &Class, x: &str) -> String {
@@ -134,7 +134,7 @@ pub(super) fn conjunction(conds: &[Condition]) -> (String, String) {
         .map(|c| {
             format!(
                 "(* {} *)\n  ({})",
-                super::super::comment_text(&c.why),
+                super::super::text::comment_text(&c.why),
                 c.prop
             )
         })

@@ -6,8 +6,7 @@ use std::fmt::Write;
 use super::lowering::{
     added_fences, app, class_set, conjunction, op_set, shared_events, Condition,
 };
-use super::Models;
-use crate::coq::model::Side;
+use crate::coq::model::{Models, Side};
 use crate::mapping::{Class, ClassKind, Mapping, TargetOp};
 use crate::vocab::{Level, Role, Tag, SAME_SCOPES};
 

@@ -1,7 +1,7 @@
 //! The obligations' satisfiability witness (`satisfiable`): a real source program with memory
 //! events, its compilation and a pair of their executions that meet every hypothesis of the
 //! mapping's statement, so the claims are not true for nothing.
-use super::super::mapping::Models;
+use super::super::model::Models;
 use super::{Instance, Programs, Test};
 use crate::diag;
 use crate::exec::Execution;

@@ -12,6 +12,12 @@
 //! This file: the file's assembly, its header and `Body` (a kernel body under construction). The
 //! parts: `helpers` (`stress`, `mix`, the block gate and the instance barrier), one file per
 //! kernel (`litmus_init`, `litmus_test`, `litmus_classify`).
+//!
+//! Files:
+//! - `kernel/helpers.rs`: `stress`, `mix`, the block gate, `spin_barrier`.
+//! - `kernel/litmus_init.rs`: per instance, initial values and cleared results.
+//! - `kernel/litmus_test.rs`: the testing and stressing work-items.
+//! - `kernel/litmus_classify.rs`: per instance, its bin and the counted outcome.
 mod helpers;
 mod litmus_classify;
 mod litmus_init;

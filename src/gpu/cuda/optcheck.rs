@@ -26,9 +26,15 @@
 //! This file: the check of a listing and its report. The parts: `tools` (finding `ptxas` and
 //! `nvdisasm`, running them on a harness), `sass` (reading the listing), `expected` (what each
 //! test instruction must become), `thread` (one thread's events against its function's SASS).
+//!
+//! Files:
+//! - `optcheck/tools.rs`: finding and running `ptxas` and `nvdisasm`.
+//! - `optcheck/sass.rs`: reading `nvdisasm`'s listing.
+//! - `optcheck/expected.rs`: what each test instruction must become in the SASS.
+//! - `optcheck/thread.rs`: one thread's events against its function's SASS.
 use std::fmt;
 
-use super::events::{Event, Op, Scope, Sem, Strength};
+use super::events::Event;
 use super::harness::Harness;
 use super::kernel::TEST_KERNEL;
 use super::thread::name as thread_function;
@@ -48,7 +54,7 @@ mod tools;
 
 pub use super::harness::{cubin_file, OPTCHECK_FILES as FILES};
 use expected::{expected_text, ptx_text};
-pub(crate) use sass::{functions, Sass};
+pub(crate) use sass::functions;
 use thread::ThreadCheck;
 pub use tools::{check_dir, check_for, find_tools, Checked, Tools};
 

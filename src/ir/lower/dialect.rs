@@ -119,9 +119,6 @@ impl Lowerer {
     }
 }
 
-/// Per other dialect, how a warning names it and its prelude files (text, parsed).
-pub(super) type OtherPreludes = Vec<(&'static str, Vec<(&'static str, ast::File)>)>;
-
 /// The prelude files of the other dialects, parsed (bundled files, so one that fails to parse is
 /// left out rather than reported: `load_prelude` reports it when that dialect is used).
 fn other_preludes() -> OtherPreludes {

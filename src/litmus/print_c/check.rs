@@ -5,7 +5,7 @@ use crate::litmus::program::{Instr, Litmus};
 
 /// Parse `text` again and compare it with `test`, tags compared as sets.
 pub(super) fn check(test: &Litmus, text: &str) -> Msg<()> {
-    let again = crate::litmus::parse_str(&test.name, text).map_err(|e| {
+    let again = crate::litmus::parse::parse_str(&test.name, text).map_err(|e| {
         format!(
             "internal error: the printed test does not parse ({}):\n{text}",
             e

@@ -2,7 +2,7 @@
 //! afresh), and for each combination the ways barrier arrivals form generations.
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::domain::{bits_subset, bits_union, Bits, Prepared, Threads, ValueIndex};
+use super::domain::{bits_subset, bits_union, Bits, Prepared, Threads, ValueIndex, Valued};
 use crate::diag::Result;
 use crate::litmus::Litmus;
 use crate::runner::orders::for_each_generation;
@@ -21,13 +21,6 @@ pub(super) struct Combinations<'a> {
     pub(super) values: &'a ValueIndex,
     /// Per thread, its traces when it has at most `HELD_TRACES`.
     pub(super) held: Vec<Option<Vec<Valued>>>,
-}
-
-/// A trace with the `(location, value)` pairs it reads and writes.
-pub(super) struct Valued {
-    pub(super) trace: Trace,
-    pub(super) reads: Bits,
-    pub(super) writes: Bits,
 }
 
 impl<'a> Combinations<'a> {

@@ -1,18 +1,18 @@
 //! Counting without judging: the candidates of every trace combination counted (barrier
-//! generations, `rf` and `co` choices multiplied out), and the error naming the limit a test
-//! passes.
+//! generations, `rf` and `co` choices multiplied out), and the refusal of a count past the limit
+//! (`domain::over_limit` words the refusal of a test over it).
 use std::collections::BTreeMap;
 
 use super::combinations::{for_each_barrier_choice, Combinations};
-use super::domain::{Memory, Prepared};
+use super::domain::{over_limit, Memory, Prepared};
 use crate::diag::{Error, Result};
 use crate::exec::EventKind;
 use crate::ir::{CoKind, Model};
 use crate::litmus::Litmus;
 use crate::runner::bound;
+use crate::runner::options::Options;
 use crate::runner::orders::order_count;
 use crate::runner::traces::{Trace, TraceEvent};
-use crate::runner::Options;
 
 /// The candidates of a prepared test, counted without judging them; an error as soon as the
 /// count exceeds the limit.
@@ -130,39 +130,4 @@ pub(super) fn rf_co_count(
 /// The events of `trace` a thread performs: all, or those up to the barrier it blocks at.
 pub(super) fn executed(trace: &Trace, blocked: Option<usize>) -> &[TraceEvent] {
     &trace.events[..blocked.map_or(trace.events.len(), |b| b + 1)]
-}
-
-/// The refusal of a test over the limit, with the bound from the code and whether the candidates
-/// were `counted` past the limit.
-pub(super) fn over_limit(
-    test: &Litmus,
-    code: &bound::CodeBound,
-    counted: bool,
-    opts: &Options,
-) -> Error {
-    let estimate = bound::render(code.candidates);
-    let limit = opts.max_candidates;
-    // The solver (`decide`) enumerates each thread's paths too: where those alone are far too
-    // many, no limit a user could give helps.
-    const FEASIBLE_TRACES: u128 = 1_000_000_000;
-    let message = if code.traces > FEASIBLE_TRACES {
-        format!(
-            "the runner's estimate of the candidate executions (an upper bound) is {estimate}, and \
-             of the threads' paths alone {}: too many to enumerate, for the runner and \
-             for the solver, which enumerates each thread's paths too; \
-             mapcheck cannot decide this test",
-            bound::render(code.traces)
-        )
-    } else if counted {
-        format!(
-            "more than {limit} candidate executions (counted before judging any; the runner's \
-             upper bound from the code is {estimate}); raise the limit with --max-candidates N"
-        )
-    } else {
-        format!(
-            "the runner's estimate of the candidate executions (an upper bound) is {estimate}, \
-             more than the limit of {limit}; raise it with --max-candidates N"
-        )
-    };
-    Error::file(&test.name, message)
 }

@@ -1,20 +1,20 @@
 //! The value domain: the test's locations (`Memory`), the threads' traces and what they add up
 //! to (`Summary`), the domain propagated to a fixpoint with the bound checked before each round
-//! (`prepare`), the constants that seed it, and the index of `(location, value)` pairs that
-//! prunes traces reading a value no thread writes.
+//! (`prepare`), the constants that seed it, the index of `(location, value)` pairs that
+//! prunes traces reading a value no thread writes (`Valued`: a trace with its pairs), and the
+//! refusal of a test over the candidate limit (`over_limit`). The lowest file of `enumerate`:
+//! it imports none of its siblings.
 use std::collections::{BTreeMap, BTreeSet};
 
-use super::combinations::Valued;
-use super::counting::over_limit;
-use crate::diag::Result;
+use crate::diag::{Error, Result};
 use crate::exec::EventKind;
 use crate::ir::CoKind;
 use crate::litmus::{Expr, Instr, Litmus, RmwOp, Target};
 use crate::runner::bound;
+use crate::runner::options::Options;
 use crate::runner::traces::{
     for_each_path, for_each_trace, Domain, ThreadContext, Trace, TraceEvent,
 };
-use crate::runner::Options;
 use crate::vocab::Tag;
 
 /// The test's locations and their initial values and tags, and its virtual addresses.
@@ -393,4 +393,46 @@ impl ValueIndex {
             writes,
         }
     }
+}
+
+/// A trace with the `(location, value)` pairs it reads and writes.
+pub(super) struct Valued {
+    pub(super) trace: Trace,
+    pub(super) reads: Bits,
+    pub(super) writes: Bits,
+}
+
+/// The refusal of a test over the limit, with the bound from the code and whether the candidates
+/// were `counted` past the limit.
+pub(super) fn over_limit(
+    test: &Litmus,
+    code: &bound::CodeBound,
+    counted: bool,
+    opts: &Options,
+) -> Error {
+    let estimate = bound::render(code.candidates);
+    let limit = opts.max_candidates;
+    // The solver (`decide`) enumerates each thread's paths too: where those alone are far too
+    // many, no limit a user could give helps.
+    const FEASIBLE_TRACES: u128 = 1_000_000_000;
+    let message = if code.traces > FEASIBLE_TRACES {
+        format!(
+            "the runner's estimate of the candidate executions (an upper bound) is {estimate}, and \
+             of the threads' paths alone {}: too many to enumerate, for the runner and \
+             for the solver, which enumerates each thread's paths too; \
+             mapcheck cannot decide this test",
+            bound::render(code.traces)
+        )
+    } else if counted {
+        format!(
+            "more than {limit} candidate executions (counted before judging any; the runner's \
+             upper bound from the code is {estimate}); raise the limit with --max-candidates N"
+        )
+    } else {
+        format!(
+            "the runner's estimate of the candidate executions (an upper bound) is {estimate}, \
+             more than the limit of {limit}; raise it with --max-candidates N"
+        )
+    };
+    Error::file(&test.name, message)
 }

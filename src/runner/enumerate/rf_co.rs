@@ -2,10 +2,10 @@
 //! it, each candidate judged by the model with its final states.
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::candidate::{Candidate, Finals};
 use super::combinations::Arrival;
 use super::counting::executed;
 use super::domain::Memory;
-use super::{Candidate, Finals};
 use crate::diag::{Error, Result};
 use crate::eval::{evaluate, Base};
 use crate::exec::{BarrierPart, Event, EventKind, Execution};

@@ -2,7 +2,7 @@
 //! module header): the PTX as the harness writes it, the expected SASS, and what a fence or a
 //! releasing or acquiring access needs around it.
 use super::sass::scope_word;
-use super::*;
+use crate::gpu::cuda::events::{Event, Op, Scope, Sem, Strength};
 
 /// The PTX of an event, as the harness writes it (address by location).
 pub(super) fn ptx_text(e: &Event) -> String {

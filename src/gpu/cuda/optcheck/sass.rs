@@ -1,6 +1,6 @@
 //! Reading `nvdisasm`'s listing: its functions and, per instruction, the opcode's modifiers
 //! (strength, scope, `MEMBAR`, invalidation, branch), predicate and address offset.
-use super::*;
+use crate::gpu::cuda::events::Scope;
 
 /// One SASS instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -2,8 +2,9 @@
 //! order, at least as strong as the test says, guarded as the test says; each fence's gap holding
 //! what the fence needs.
 use super::expected::*;
-use super::sass::scope_word;
-use super::*;
+use super::sass::{scope_word, Sass};
+use super::{Row, Verdict};
+use crate::gpu::cuda::events::{Event, Op, Scope, Strength};
 
 /// One thread's events against its function's SASS.
 pub(super) struct ThreadCheck<'a> {
