@@ -323,3 +323,25 @@ fn artifact_rows_break_coherence_at_7_only_without_the_rmw_dependency() {
         &DEP_WITHOUT_RMW,
     );
 }
+
+/// A mapping with a `.cluster` row (`tests/data/mapping/cluster/`), checked at bound 5 under
+/// PTX 7.5: Fig. 11's artifact rows with a cluster scope carried through are clean, and the same
+/// rows with the cluster scope narrowed to `.cta` break Coherence at 3 with two threads in two
+/// CTAs of one cluster, confirmed by the printed tests (which place them with `cluster`).
+#[test]
+fn a_cluster_scope_is_searched_and_its_narrowing_found() {
+    let sound = "tests/data/mapping/cluster/rc11-ptx-cluster.map";
+    assert!(search(sound, &options(5, &[])).is_empty(), "{sound}");
+    let narrowed = "tests/data/mapping/cluster/cluster-as-cta.map";
+    let found = found_at(narrowed, 3, &["Coherence", "Atomicity"]);
+    for cx in &found {
+        let threads = &cx.found.source.threads;
+        let placed = |l| threads.iter().map(|t| t.placement.instance(l)).collect::<Vec<_>>();
+        let ctas = placed(Level::Cta);
+        let clusters = placed(Level::Cluster);
+        let two_ctas_one_cluster = (0..threads.len()).any(|a| {
+            (0..a).any(|b| ctas[a] != ctas[b] && clusters[a] == clusters[b])
+        });
+        assert!(two_ctas_one_cluster, "{}: {:?}", cx.axiom, threads);
+    }
+}

@@ -40,7 +40,6 @@ use super::kernel::TEST_KERNEL;
 use super::thread::name as thread_function;
 use crate::diag::{Error, Result};
 use crate::litmus::Litmus;
-use crate::vocab::Tag;
 
 /// The architecture optcheck assembles for (`arch!`, also in the file names of `FILES`).
 pub(crate) const ARCH: &str = arch!();

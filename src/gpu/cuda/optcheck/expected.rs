@@ -3,6 +3,7 @@
 //! releasing or acquiring access needs around it.
 use super::sass::scope_word;
 use crate::gpu::cuda::events::{Event, Op, Scope, Sem, Strength};
+use crate::vocab::Tag;
 
 /// The PTX of an event, as the harness writes it (address by location).
 pub(super) fn ptx_text(e: &Event) -> String {

@@ -1,6 +1,7 @@
 //! Reading `nvdisasm`'s listing: its functions and, per instruction, the opcode's modifiers
 //! (strength, scope, `MEMBAR`, invalidation, branch), predicate and address offset.
 use crate::gpu::cuda::events::Scope;
+use crate::vocab::Tag;
 
 /// One SASS instruction.
 #[derive(Clone, Debug, PartialEq, Eq)]
