@@ -36,7 +36,7 @@ mod kernel;
 pub mod optcheck;
 mod thread;
 
-pub use events::{events, tag_of, Access, AtomOp, Event, Fence, Op, Scope, Sem, Strength};
+pub use events::{events, Access, AtomOp, Event, Fence, Op, Scope, Sem, Strength};
 pub(crate) use harness::emit_held;
 pub use harness::{emit, Harness, KERNEL_FILE};
 pub use host::{module_for, run, Module, Run};

@@ -28,7 +28,7 @@ use crate::runner::{self, for_each_candidate};
 pub(crate) const MAX_BINS: usize = 1 << 16;
 
 /// One value per target of a `Space`: an instance's observable state.
-pub type Values = Vec<i64>;
+pub(crate) type Values = Vec<i64>;
 
 /// What the harness records of each instance, and the values each record can take.
 #[derive(Clone, Debug, PartialEq, Eq)]

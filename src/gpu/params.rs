@@ -128,7 +128,7 @@ const GPU_PRESET_PATH: &str = "gpu/params-gpu.toml";
 
 /// What a device offers a launch, for `Params::scaled_to`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct DeviceLimits {
+pub(crate) struct DeviceLimits {
     /// Compute units (CUDA: streaming multiprocessors).
     pub compute_units: u32,
     /// Work-groups of the largest size that can be resident at once on the whole device
@@ -173,7 +173,7 @@ impl Params {
     /// stressing one that waits stresses nothing), and `testing_workgroups` = compute units (at
     /// most half of that, so that stressing work-groups remain), each within the file's ranges.
     /// The second value says what was cut, for the report.
-    pub fn scaled_to(&self, device: DeviceLimits) -> (Params, Option<String>) {
+    pub(crate) fn scaled_to(&self, device: DeviceLimits) -> (Params, Option<String>) {
         let k = self.workgroups_per_compute_unit;
         if k == 0 {
             return (self.clone(), None);

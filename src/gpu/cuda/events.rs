@@ -195,7 +195,7 @@ pub enum Event {
 }
 
 /// The tag of access number `k`.
-pub fn tag_of(number: usize) -> u32 {
+pub(crate) fn tag_of(number: usize) -> u32 {
     0x100 * (number as u32 + 1)
 }
 

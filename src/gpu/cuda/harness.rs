@@ -18,13 +18,13 @@ pub const KERNEL_FILE: &str = "kernel.ptx";
 
 /// The files optcheck writes into a harness directory (`optcheck::check_dir`): the cubin (only
 /// when optcheck passed) and its SASS.
-pub const OPTCHECK_FILES: [&str; 2] = [
+pub(crate) const OPTCHECK_FILES: [&str; 2] = [
     concat!("kernel.", arch!(), ".cubin"),
     concat!("kernel.", arch!(), ".sass"),
 ];
 
 /// The name of a harness's cubin for `arch` (`kernel.sm_90.cubin`).
-pub fn cubin_file(arch: &str) -> String {
+pub(crate) fn cubin_file(arch: &str) -> String {
     format!("kernel.{arch}.cubin")
 }
 

@@ -51,11 +51,12 @@ mod sass;
 mod thread;
 mod tools;
 
-pub use super::harness::{cubin_file, OPTCHECK_FILES as FILES};
+pub(crate) use super::harness::{cubin_file, OPTCHECK_FILES as FILES};
 use expected::{expected_text, ptx_text};
 pub(crate) use sass::functions;
 use thread::ThreadCheck;
-pub use tools::{check_dir, check_for, find_tools, Checked, Tools};
+pub use tools::{check_dir, find_tools, Tools};
+pub(crate) use tools::{check_for, Checked};
 
 /// What optcheck concluded about one instruction of the test.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -58,7 +58,7 @@ fn wheel_bins(root: &Path) -> Vec<PathBuf> {
 
 /// What `check_for` came to.
 #[derive(Clone, Debug)]
-pub enum Checked {
+pub(crate) enum Checked {
     /// ptxas cannot build the architecture: its message.
     Unsupported(String),
     /// optcheck's report on the SASS.
@@ -91,7 +91,7 @@ pub fn check_dir(dir: &Path, tools: &Tools) -> Result<Report> {
 /// Assemble the harness in `dir` for `arch` into `out` (`kernel.<arch>.cubin`, and its SASS as
 /// `kernel.<arch>.sass`) and check the SASS against the expectations measured for sm_90
 /// (decision 004; a later architecture that emits other instructions fails, and says which).
-pub fn check_for(dir: &Path, tools: &Tools, arch: &str, out: &Path) -> Result<Checked> {
+pub(crate) fn check_for(dir: &Path, tools: &Tools, arch: &str, out: &Path) -> Result<Checked> {
     let h = Harness::load(dir)?;
     let cubin = out.join(cubin_file(arch));
     let ptx = dir.join(KERNEL_FILE);
