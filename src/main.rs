@@ -213,7 +213,7 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
             &cause,
         )?;
         if args.json {
-            print_json(&r);
+            print(&shard::result_json(&r));
         } else {
             print(&shard::render_shard(&r, &args.output));
         }

@@ -32,14 +32,13 @@ use crate::solver::Stop;
 use crate::vocab;
 
 /// The files written for one counterexample.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Files {
     pub(crate) source: Option<PathBuf>,
     pub(crate) target: Option<PathBuf>,
     pub(crate) dot: Option<PathBuf>,
     pub(crate) svg: Option<PathBuf>,
     /// `readings.tsv`: the compiled test under every reading of the target.
-    #[serde(default)]
     pub(crate) readings: Option<PathBuf>,
     /// The Coq refutation's directory (`check --coq`).
     pub(crate) coq: Option<PathBuf>,

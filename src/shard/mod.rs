@@ -23,13 +23,15 @@ use std::path::Path;
 use std::time::Instant;
 
 mod files;
+mod format;
 mod merge;
 mod plan;
 mod spec;
 
 pub use self::files::{
-    load, result_path, Loaded, ShapeRecord, ShardResult, UnitRecord, Verdict, FORMAT, PLAN_FILE,
+    load, result_path, Loaded, ShapeRecord, ShardResult, UnitRecord, Verdict, PLAN_FILE,
 };
+pub use self::format::{FORMAT, READ_VERSIONS, VERSION};
 pub use self::merge::{merge, render_merged, Merged, MergedAxiom, MergedCounterexample};
 pub use self::plan::{estimated_cost, plan, Plan, PlanUnit, COST_MODEL};
 pub use self::spec::ShardSpec;
@@ -154,7 +156,6 @@ fn run_shard(
         });
     }
     let result = ShardResult {
-        format: FORMAT.to_string(),
         plan: plan.clone(),
         shard: index,
         finished,
@@ -163,11 +164,9 @@ fn run_shard(
         seconds,
         shapes,
         build: files::build(),
-        digest: String::new(),
-    }
-    .sealed();
-    let text = serde_json::to_string_pretty(&result).expect("results serialise");
-    output::write_file(&result_path(dir, index, plan.shards), text + "\n")?;
+    };
+    let text = format::result_text(&result);
+    output::write_file(&result_path(dir, index, plan.shards), text)?;
     Ok(result)
 }
 
@@ -188,6 +187,17 @@ pub fn merge_dir(
         .collect();
     if !how.run_missing || todo.is_empty() {
         return one_build(&loaded, how).map(|()| merge(&loaded));
+    }
+    if loaded.version != VERSION {
+        return Err(Error::file(
+            dir.display().to_string(),
+            format!(
+                "holds shard files of format version {} (an older mapcheck wrote them): this \
+                 mapcheck writes version {VERSION} and cannot add shards to them; merge them \
+                 without --run-missing, or run every shard again into another directory",
+                loaded.version
+            ),
+        ));
     }
     let mapping = plan_mapping(dir, &plan.mapping)?;
     let opts = Options {
@@ -283,6 +293,11 @@ fn one_build(loaded: &Loaded, how: &MergeOptions) -> Result<()> {
         ),
     )
     .with_note(by_build.join("\n")))
+}
+
+/// What `check --shard --json` prints: the shard's result file, as written.
+pub fn result_json(r: &ShardResult) -> String {
+    format::result_text(r)
 }
 
 /// What `check --shard` prints when its shard has run: per axiom what the shard settled.
