@@ -138,7 +138,7 @@ fn run_shard(
                     };
                     Verdict::Counterexample {
                         failed: cx.failed.clone(),
-                        text: report::counterexample_body(&cx),
+                        text: report::counterexample_body(&cx)?,
                         files,
                     }
                 }
