@@ -154,7 +154,9 @@ fn confirm(
     test.name = format!("{}-vs-{}-{}", stem(allowing), stem(forbidding), cx.axiom);
     let run = |m: &Model| decide::run(m, &test, &runner::Options::default());
     let (forbidden, allowed) = (run(forbidding)?, run(allowing)?);
-    let text = litmus::print_test(&test)?;
+    // The search made the test: a failure to print it is a bug in mapcheck.
+    let text = litmus::print_test(&test)
+        .map_err(|e| e.into_internal("a difference's test cannot be printed"))?;
     if forbidden.validated || !allowed.validated {
         return Err(Error::file(
             &forbidding.path,

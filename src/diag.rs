@@ -147,6 +147,19 @@ impl Error {
         }
         .with_note("this is a bug in mapcheck, not in the input: please report it with the command and its input files")
     }
+    /// This error met where only a bug in mapcheck can cause it (a program mapcheck made, or
+    /// one it has already accepted, that it cannot print): an internal error saying `what`,
+    /// then the error's own message, with its notes. An internal error stays one.
+    pub(crate) fn into_internal(self, what: &str) -> Error {
+        let own = self
+            .message
+            .strip_prefix("internal error: ")
+            .unwrap_or(&self.message);
+        let mut bug = Error::internal(self.path.clone(), Internal(format!("{what}: {own}")));
+        let notes = self.notes.into_iter().filter(|n| !bug.notes.contains(n));
+        bug.notes = notes.chain(bug.notes.clone()).collect();
+        bug
+    }
     /// An error at `span` of `source`.
     pub(crate) fn at(
         path: &str,
@@ -346,6 +359,27 @@ pub(crate) fn source_text(path: &str, bytes: Vec<u8>) -> Result<Arc<str>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A failed print where only mapcheck is to blame (issue 61) becomes an internal error,
+    /// exit 70, keeping what the printer said; an internal error is not wrapped twice.
+    #[test]
+    fn an_error_where_only_a_bug_can_cause_it_becomes_internal() {
+        let e = Error::file("t", "cannot be written in C").with_note("hint");
+        let bug = e.into_internal("a counterexample cannot be printed");
+        assert_eq!(bug.fault(), Fault::Internal);
+        assert_eq!(bug.fault().exit_status(), 70);
+        assert_eq!(
+            bug.message,
+            "internal error: a counterexample cannot be printed: cannot be written in C"
+        );
+        assert_eq!(bug.notes.first().map(String::as_str), Some("hint"));
+        let again = bug.clone().into_internal("outer");
+        assert_eq!(
+            again.message,
+            "internal error: outer: a counterexample cannot be printed: cannot be written in C"
+        );
+        assert_eq!(again.notes, bug.notes);
+    }
 
     #[test]
     fn a_file_too_large_or_nested_too_deeply_is_refused_before_parsing() {

@@ -221,7 +221,7 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
             &cause,
         )?;
         if args.json {
-            print_json(&r);
+            print(&shard::result_json(&r));
         } else {
             print(&shard::render_shard(&r, &args.output));
         }
@@ -238,7 +238,10 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
         .stopped
         .then(|| cli::signals::stop_cause(&opts.stop, args.search.timeout));
     if args.json {
-        print(&format!("{}\n", report::json(&r, &files, cause.as_deref())));
+        print(&format!(
+            "{}\n",
+            report::json(&r, &files, cause.as_deref())?
+        ));
     } else {
         print(&report::render_summary(&r, &files, cause.as_deref()));
     }
@@ -265,10 +268,10 @@ fn check_test(
     if args.json {
         print(&format!(
             "{}\n",
-            report::confirmations_json(mapping, test, &found)
+            report::confirmations_json(mapping, test, &found)?
         ));
     } else {
-        print(&report::render_confirmations(mapping, test, &found));
+        print(&report::render_confirmations(mapping, test, &found)?);
     }
     let any = found
         .axioms

@@ -32,14 +32,13 @@ use crate::solver::Stop;
 use crate::vocab;
 
 /// The files written for one counterexample.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
 pub struct Files {
     pub(crate) source: Option<PathBuf>,
     pub(crate) target: Option<PathBuf>,
     pub(crate) dot: Option<PathBuf>,
     pub(crate) svg: Option<PathBuf>,
     /// `readings.tsv`: the compiled test under every reading of the target.
-    #[serde(default)]
     pub(crate) readings: Option<PathBuf>,
     /// The Coq refutation's directory (`check --coq`).
     pub(crate) coq: Option<PathBuf>,
@@ -136,15 +135,15 @@ pub(crate) fn render_searched(mapping: &str, opts: &Options, scope: &Scope) -> S
 
 /// A counterexample as it is settled: the violated axiom, the source program (with its guards),
 /// the cycle, `rf` and `co`, and the files written for it.
-pub(crate) fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> String {
-    let mut s = counterexample_body(cx);
+pub(crate) fn render_counterexample(cx: &Counterexample, files: Option<&Files>) -> Result<String> {
+    let mut s = counterexample_body(cx)?;
     s.push_str(&render_written(files));
-    s
+    Ok(s)
 }
 
 /// A counterexample without the files written for it: the violated axiom, the source program,
 /// the events, `rf`, `co` and the cycle (what a shard keeps, to print when it is merged).
-pub(crate) fn counterexample_body(cx: &Counterexample) -> String {
+pub(crate) fn counterexample_body(cx: &Counterexample) -> Result<String> {
     let mut s = String::new();
     let labels = event_labels(&cx.found.source);
     let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_else(|| format!("{k:?}"));
@@ -162,7 +161,7 @@ pub(crate) fn counterexample_body(cx: &Counterexample) -> String {
         cx.failed.join(", ")
     );
     let _ = writeln!(s, "  source program:");
-    for line in program_text(cx).lines() {
+    for line in source_text(cx)?.lines() {
         let _ = writeln!(s, "    {line}");
     }
     let _ = writeln!(s, "  events:");
@@ -182,7 +181,7 @@ pub(crate) fn counterexample_body(cx: &Counterexample) -> String {
         );
     }
     s.push_str(&render_readings(&cx.readings));
-    s
+    Ok(s)
 }
 
 /// Which readings of the target architecture allow the compiled test (`search::judge_readings`):
@@ -283,9 +282,18 @@ fn edges(r: &crate::search::KeyRel, label: &dyn Fn(&EventKey) -> String) -> Stri
     v.join(", ")
 }
 
-/// The source program as a litmus test (C syntax: guards are `if` blocks).
-fn program_text(cx: &Counterexample) -> String {
-    litmus::print_c(&cx.found.source).unwrap_or_else(|e| format!("(cannot print: {})", e.message))
+/// The source program as a litmus test (C syntax: guards are `if` blocks). A counterexample's
+/// programs are of the searched class (the search made them, or `check --test` held the given
+/// test to it), which the printers write: a failure to print one is a bug in mapcheck.
+fn source_text(cx: &Counterexample) -> Result<String> {
+    litmus::print_c(&cx.found.source)
+        .map_err(|e| e.into_internal("a counterexample's source program cannot be printed"))
+}
+
+/// The compiled program as a PTX litmus test (a failure is a bug, as for `source_text`).
+fn target_text(cx: &Counterexample) -> Result<String> {
+    litmus::print_ptx(&cx.found.target)
+        .map_err(|e| e.into_internal("a counterexample's compiled program cannot be printed"))
 }
 
 /// One axiom's line of a summary: its verdict and the work spent on it. A check's `Report` gives
@@ -427,7 +435,11 @@ fn expr(e: &litmus::Expr) -> String {
 
 /// The JSON report: what was searched, and per axiom its verdict, statistics and, for a
 /// counterexample, the program, its executions (`rf`, `co`), the cycle and the files.
-pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str>) -> String {
+pub fn json(
+    r: &Report,
+    files: &BTreeMap<String, Files>,
+    stopped_by: Option<&str>,
+) -> Result<String> {
     let axioms: Vec<serde_json::Value> = r
         .axioms
         .iter()
@@ -435,9 +447,10 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
             let cx = a
                 .counterexample
                 .as_ref()
-                .map(|cx| counterexample_json(cx, files.get(&a.axiom)));
+                .map(|cx| counterexample_json(cx, files.get(&a.axiom)))
+                .transpose()?;
             let st = &a.statistics;
-            json!({
+            Ok(json!({
                 "axiom": a.axiom,
                 "clean_to": a.clean_to,
                 "unfinished": a.unfinished,
@@ -448,9 +461,9 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
                 "explained": st.explained,
                 "seconds": st.seconds,
                 "counterexample": cx,
-            })
+            }))
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let v = json!({
         "mapping": r.mapping,
         "options": r.options,
@@ -463,22 +476,22 @@ pub fn json(r: &Report, files: &BTreeMap<String, Files>, stopped_by: Option<&str
         "stopped": r.stopped.then(|| stopped_by.unwrap_or("asked to stop")),
         "axioms": axioms,
     });
-    serde_json::to_string_pretty(&v).expect("reports serialise")
+    Ok(serde_json::to_string_pretty(&v).expect("reports serialise"))
 }
 
 /// A counterexample as JSON: the program, its executions (`rf`, `co`), the cycle and the files.
-fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> serde_json::Value {
+fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> Result<serde_json::Value> {
     let labels = event_labels(&cx.found.source);
     let label = |k: &EventKey| labels.get(k).cloned().unwrap_or_default();
     let pairs = |r: &crate::search::KeyRel| -> Vec<[String; 2]> {
         r.iter().map(|(x, y)| [label(x), label(y)]).collect()
     };
-    json!({
+    Ok(json!({
         "bound": cx.bound,
         "shape": cx.shape,
         "failed": cx.failed,
-        "source_program": program_text(cx),
-        "target_program": litmus::print_ptx(&cx.found.target).unwrap_or_default(),
+        "source_program": source_text(cx)?,
+        "target_program": target_text(cx)?,
         "events": labels.values().collect::<Vec<_>>(),
         "rf": pairs(&cx.found.source_rf),
         "co": pairs(&cx.found.source_mo),
@@ -487,7 +500,7 @@ fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> serde_json
             "from": label(&e.from), "via": e.via, "to": label(&e.to),
         })).collect::<Vec<_>>(),
         "files": files,
-    })
+    }))
 }
 
 /// `mapcheck check MAP --test FILE`: the given source test, refused unless it is in the
@@ -558,7 +571,11 @@ pub struct Confirmation {
 
 /// `check --test`'s text report: each counterexample in full, as a search prints it, and for
 /// every other axiom why the test is not one.
-pub fn render_confirmations(mapping: &Mapping, test: &Path, found: &Confirmations) -> String {
+pub fn render_confirmations(
+    mapping: &Mapping,
+    test: &Path,
+    found: &Confirmations,
+) -> Result<String> {
     let mut s = format!(
         "mapping {}\ntarget model {}\ntest {} (given, not searched)\n",
         mapping.path,
@@ -569,34 +586,36 @@ pub fn render_confirmations(mapping: &Mapping, test: &Path, found: &Confirmation
     for c in &found.axioms {
         match &c.verdict {
             TestVerdict::Counterexample(cx) => {
-                s.push_str(&render_counterexample(cx, c.files.as_ref()))
+                s.push_str(&render_counterexample(cx, c.files.as_ref())?)
             }
             TestVerdict::NotOne(why) => {
                 let _ = writeln!(s, "\n{}: not a counterexample: {}", c.axiom, why_not(*why));
             }
         }
     }
-    s
+    Ok(s)
 }
 
 /// `check --test`'s JSON report.
-pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &Confirmations) -> String {
+pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &Confirmations) -> Result<String> {
     let axioms: Vec<serde_json::Value> = found
         .axioms
         .iter()
-        .map(|c| match &c.verdict {
-            TestVerdict::Counterexample(cx) => json!({
-                "axiom": c.axiom,
-                "verdict": "counterexample",
-                "counterexample": counterexample_json(cx, c.files.as_ref()),
-            }),
-            TestVerdict::NotOne(why) => json!({
-                "axiom": c.axiom,
-                "verdict": "not a counterexample",
-                "why": why_not(*why),
-            }),
+        .map(|c| {
+            Ok(match &c.verdict {
+                TestVerdict::Counterexample(cx) => json!({
+                    "axiom": c.axiom,
+                    "verdict": "counterexample",
+                    "counterexample": counterexample_json(cx, c.files.as_ref())?,
+                }),
+                TestVerdict::NotOne(why) => json!({
+                    "axiom": c.axiom,
+                    "verdict": "not a counterexample",
+                    "why": why_not(*why),
+                }),
+            })
         })
-        .collect();
+        .collect::<Result<_>>()?;
     let v = json!({
         "mapping": mapping.path,
         "target_model": crate::search::target_reading(mapping),
@@ -604,7 +623,7 @@ pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &Confirmations)
         "readings": found.readings,
         "axioms": axioms,
     });
-    serde_json::to_string_pretty(&v).expect("reports serialise")
+    Ok(serde_json::to_string_pretty(&v).expect("reports serialise"))
 }
 
 fn why_not(why: NotOne) -> &'static str {
@@ -684,8 +703,8 @@ pub(crate) fn counterexample_dir(out: &Path, mapping: &Mapping, axiom: &str) -> 
 pub(crate) fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
     let mut out = OutputDir::claim(dir)?;
     let mut files = Files {
-        source: Some(out.write("source.litmus", litmus::print_c(&cx.found.source)?)?),
-        target: Some(out.write("target.litmus", litmus::print_ptx(&cx.found.target)?)?),
+        source: Some(out.write("source.litmus", source_text(cx)?)?),
+        target: Some(out.write("target.litmus", target_text(cx)?)?),
         dot: Some(out.write("graph.dot", dot(cx))?),
         readings: Some(out.write("readings.tsv", readings_tsv(&cx.readings))?),
         ..Files::default()
@@ -967,12 +986,15 @@ impl<'a> LiveReport<'a> {
         let Event::Counterexample(cx) = e else {
             return;
         };
-        match self.write(cx) {
+        let shown = |files: Files| -> Result<Files> {
+            if !self.json {
+                self.progress
+                    .print(&render_counterexample(cx, Some(&files))?);
+            }
+            Ok(files)
+        };
+        match self.write(cx).and_then(shown) {
             Ok(files) => {
-                if !self.json {
-                    self.progress
-                        .print(&render_counterexample(cx, Some(&files)));
-                }
                 lock(&self.files).insert(cx.axiom.clone(), files);
             }
             Err(e) => {

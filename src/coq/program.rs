@@ -480,8 +480,12 @@ impl Instance {
     ) -> diag::Result<Instance> {
         let meaning = consistent_execution(&mapping.source, source)?;
         Ok(Instance {
-            source_text: crate::litmus::print_c(source).unwrap_or_default(),
-            target_text: crate::litmus::print_ptx(&programs.compiled).unwrap_or_default(),
+            // A counterexample's programs are of the searched class, which the printers
+            // write: a failure to print one is a bug in mapcheck, never an empty comment.
+            source_text: crate::litmus::print_c(source)
+                .map_err(|e| e.into_internal("the refuted source program cannot be printed"))?,
+            target_text: crate::litmus::print_ptx(&programs.compiled)
+                .map_err(|e| e.into_internal("the refuted compiled program cannot be printed"))?,
             compiled: programs.embed(Test::Target, xt),
             lifted: programs.embed(Test::Source, xs),
             meaning: programs.embed(Test::Source, &meaning),

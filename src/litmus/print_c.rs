@@ -67,7 +67,7 @@ pub fn print_c(test: &Litmus) -> Result<String> {
         return Err(fail(msg));
     }
     let text = write_test(test).map_err(fail)?;
-    check(test, &text).map_err(fail)?;
+    check(test, &text)?;
     Ok(text)
 }
 

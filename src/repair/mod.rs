@@ -408,8 +408,10 @@ impl<'a> Cegis<'a> {
             bound: cx.bound,
             found_on: describe(cand),
             classes: class_set.iter().map(|c| c.to_string()).collect(),
-            source: litmus::print_c(&test)
-                .unwrap_or_else(|e| format!("(cannot print: {})", e.message)),
+            // A counterexample the search found: a failure to print it is a bug in mapcheck.
+            source: litmus::print_c(&test).map_err(|e| {
+                e.into_internal("a counterexample found while repairing cannot be printed")
+            })?,
             by_outcome,
             test,
             class_set,

@@ -9,7 +9,7 @@ use crate::exec::EventKind;
 use crate::mapping::{Class, ClassKind, Mapping, OpKind, Tag, TargetOp};
 
 /// How the bound is counted.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub enum Counting {
     /// At most N source events (an RMW is two), any number of target events.
     Natural,

@@ -8,7 +8,7 @@ use crate::encode::Backend;
 use crate::solver::Stop;
 
 /// What to search.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct Options {
     /// The bound: programs of at most this many source events (an RMW counts two); natural counting
     /// searches every bound up to it, Alloy counting this one alone (see `Counting`).
@@ -27,7 +27,6 @@ pub struct Options {
     pub first: bool,
     /// Refuse a check one of whose shapes' SAT problems is estimated above this many GiB
     /// (`estimate`).
-    #[serde(default = "default_max_memory_gib")]
     pub max_memory_gib: u64,
     /// Asked for by a signal handler or a deadline: end early, with what is settled.
     #[serde(skip)]
@@ -49,8 +48,4 @@ impl Options {
             stop: Stop::new(),
         }
     }
-}
-
-fn default_max_memory_gib() -> u64 {
-    MAX_MEMORY_GIB
 }

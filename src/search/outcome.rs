@@ -52,7 +52,7 @@ pub struct AxiomResult {
 }
 
 /// The work a check spent on one axiom (of one shape, or summed over shapes).
-#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, serde::Serialize)]
 pub struct Statistics {
     /// SAT problems the axiom was searched in (one per thread shape).
     pub queries: usize,
@@ -63,7 +63,6 @@ pub struct Statistics {
     /// Of those, the ones excluded together with every program that races when its events run
     /// in the same sequentially consistent interleaving (decision 002, "Search"); the others
     /// with every program on which the same racy execution is consistent, or alone.
-    #[serde(default)]
     pub racy_by_interleaving: usize,
     /// Solutions another coherence order explains.
     pub explained: usize,
@@ -96,7 +95,7 @@ impl Statistics {
 }
 
 /// How far a bound got before the check stopped.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
 pub struct Unfinished {
     /// The bound that was being searched.
     pub bound: usize,
@@ -145,7 +144,7 @@ pub struct Report {
 }
 
 /// What programs the search considers, in terms of the mapping's classes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Scope {
     /// The classes a source event may be, in the mapping's order.
     pub(crate) searched: Vec<String>,
@@ -154,7 +153,6 @@ pub struct Scope {
     pub(crate) not_searched: Vec<String>,
     /// The target model the search reads, with its variants: `ptx-v6.cat (default reading; it
     /// also offers --variant dep-without-rmw)`.
-    #[serde(default)]
     pub(crate) target: String,
 }
 

@@ -40,9 +40,7 @@ pub struct Work {
 }
 
 /// One thread shape of one bound, searched for some axioms.
-#[derive(
-    Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct ShapeUnit {
     /// The bound.
     pub bound: usize,

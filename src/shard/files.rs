@@ -1,33 +1,30 @@
 //! A shard directory's files: `plan.json`, each shard's result `shard-I-of-N.json` (per unit
 //! its verdict and statistics) and its counterexamples under `shard-I-of-N/`; taking a directory
 //! for a plan (refusing one with another plan's files) and reading one back, every file checked
-//! against its plan (a corrupt or foreign file is a diagnostic, never a panic).
+//! against its plan (a corrupt or foreign file is a diagnostic, never a panic). The types here are
+//! what a shard holds in memory; `format` writes and reads them as the files' own records.
 //!
-//! Owns: `FORMAT`, `PLAN_FILE`, `ShardResult`, `ShapeRecord`, `UnitRecord`, `Verdict`,
-//! `Loaded`, `load`, `result_path`, `claim`. Uses: `plan` (`Plan`), `report` (`Files`),
-//! `output` (every file written), `search` (units, statistics).
+//! Owns: `PLAN_FILE`, `ShardResult`, `ShapeRecord`, `UnitRecord`, `Verdict`, `Loaded`, `load`,
+//! `result_path`, `claim`. Uses: `plan` (`Plan`), `format` (the files' text), `report`
+//! (`Files`), `output` (every file written), `search` (units, statistics).
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use sha2::Digest as _;
 
+use super::format::{self, Header, VERSION};
 use super::plan::{Plan, PlanUnit, MAX_SHARDS};
 use crate::diag::{Error, Result};
 use crate::output;
 use crate::report::Files;
 use crate::search::{ShapeUnit, Statistics};
 
-/// The `format` of every file this module writes; a file with another is refused.
-pub const FORMAT: &str = "mapcheck-shards 2";
-
 /// The plan's file in a shard directory (written by every shard before it runs).
 pub const PLAN_FILE: &str = "plan.json";
 
-/// One shard's result file (`shard-I-of-N.json`).
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+/// One shard's result (its file `shard-I-of-N.json`, `format`'s record of it).
+#[derive(Clone, Debug)]
 pub struct ShardResult {
-    /// `FORMAT`.
-    pub format: String,
     /// The plan it is a shard of.
     pub plan: Plan,
     /// Its index, 1 to `plan.shards`.
@@ -44,27 +41,6 @@ pub struct ShardResult {
     pub shapes: Vec<ShapeRecord>,
     /// The mapcheck that wrote it (`build`).
     pub build: String,
-    /// The SHA-256 of the rest of the file (`sealed`): a result edited by hand, or damaged, is
-    /// refused. It detects a change; it does not authenticate (anyone may recompute it).
-    pub digest: String,
-}
-
-impl ShardResult {
-    /// `self` with its `digest` set to that of its content.
-    pub(super) fn sealed(mut self) -> ShardResult {
-        self.digest = self.content_digest();
-        self
-    }
-
-    /// The SHA-256, in hex, of the result as JSON with an empty `digest`.
-    fn content_digest(&self) -> String {
-        let unsealed = ShardResult {
-            digest: String::new(),
-            ..self.clone()
-        };
-        let json = serde_json::to_string(&unsealed).expect("results serialise");
-        hex(&sha2::Sha256::digest(json.as_bytes()))
-    }
 }
 
 fn hex(bytes: &[u8]) -> String {
@@ -87,7 +63,7 @@ pub(super) fn build() -> String {
 }
 
 /// What a shard did with one of its shapes.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug)]
 pub struct ShapeRecord {
     /// The (bound, shape).
     pub unit: ShapeUnit,
@@ -98,7 +74,7 @@ pub struct ShapeRecord {
 }
 
 /// What a shard did with one (bound, shape, axiom) unit.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug)]
 pub struct UnitRecord {
     /// The axiom.
     pub axiom: String,
@@ -108,9 +84,8 @@ pub struct UnitRecord {
     pub statistics: Statistics,
 }
 
-/// A unit's verdict in a result file.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case")]
+/// A unit's verdict.
+#[derive(Clone, Debug)]
 pub enum Verdict {
     /// Searched to the end: no counterexample.
     Clean,
@@ -165,8 +140,21 @@ pub(super) fn claim(dir: &Path, plan: &Plan) -> Result<()> {
         )
     })?;
     for (path, _) in shard_files(dir)? {
-        let (format, other) = read_plan_of(&path)?;
-        if format != FORMAT || other.id != plan.id {
+        let other = format::header(&path, &crate::diag::read_source(&path)?)?;
+        if other.version != VERSION {
+            return Err(Error::file(
+                path.display().to_string(),
+                format!(
+                    "{} holds shard files of format version {} (an older mapcheck wrote them), \
+                     and this mapcheck writes version {VERSION}: give another -o directory, or \
+                     remove them (`mapcheck merge {}` still reads them)",
+                    dir.display(),
+                    other.version,
+                    dir.display()
+                ),
+            ));
+        }
+        if other.id != plan.id {
             return Err(Error::file(
                 path.display().to_string(),
                 format!(
@@ -183,47 +171,7 @@ pub(super) fn claim(dir: &Path, plan: &Plan) -> Result<()> {
             ));
         }
     }
-    let plan_file = PlanFile {
-        format: FORMAT.to_string(),
-        plan: plan.clone(),
-    };
-    let text = serde_json::to_string_pretty(&plan_file).expect("plans serialise");
-    output::write_file(&dir.join(PLAN_FILE), text + "\n")
-}
-
-/// `plan.json`.
-#[derive(serde::Serialize, serde::Deserialize)]
-struct PlanFile {
-    format: String,
-    plan: Plan,
-}
-
-/// Only what identifies a shard file's plan (any of this module's files has these fields).
-#[derive(serde::Deserialize)]
-struct Identity {
-    format: String,
-    plan: PlanIdentity,
-}
-
-#[derive(serde::Deserialize)]
-struct PlanIdentity {
-    id: String,
-    mapping: String,
-    shards: usize,
-}
-
-/// The format and plan identity of a plan or result file.
-fn read_plan_of(path: &Path) -> Result<(String, PlanIdentity)> {
-    let text = crate::diag::read_source(path)?;
-    let id: Identity = serde_json::from_str(&text).map_err(|e| not_ours(path, &e))?;
-    Ok((id.format, id.plan))
-}
-
-fn not_ours(path: &Path, e: &serde_json::Error) -> Error {
-    Error::file(
-        path.display().to_string(),
-        format!("is not a mapcheck shard file ({FORMAT}): {e}"),
-    )
+    output::write_file(&dir.join(PLAN_FILE), format::plan_text(plan))
 }
 
 /// A file of a shard directory: its path, and (index, count) for a result (`None`: the plan).
@@ -258,6 +206,8 @@ fn parse_result_name(name: &str) -> Option<(usize, usize)> {
 pub struct Loaded {
     /// The directory.
     pub dir: PathBuf,
+    /// The format version of its files (all of one version; `format::READ_VERSIONS`).
+    pub version: u32,
     /// The plan (from `plan.json`, or from a result file).
     pub plan: Plan,
     /// The results present, by shard index.
@@ -271,30 +221,33 @@ pub fn load(dir: &Path) -> Result<Loaded> {
     if !dir.is_dir() {
         return Err(err("is not a directory of shard results".into()));
     }
-    let mut plan: Option<Plan> = None;
+    let mut plan: Option<(Plan, Header)> = None;
     let mut results = BTreeMap::new();
     for (path, named) in shard_files(dir)? {
         let text = crate::diag::read_source(&path)?;
-        let (format, id) = {
-            let id: Identity = serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
-            (id.format, id.plan)
-        };
-        if format != FORMAT {
-            return Err(Error::file(
-                path.display().to_string(),
-                format!("is of format `{format}`, not `{FORMAT}` (another mapcheck wrote it)"),
-            ));
-        }
-        if let Some(p) = &plan {
-            if p.id != id.id {
+        let header = format::header(&path, &text)?;
+        if let Some((p, first)) = &plan {
+            if first.version != header.version {
+                return Err(Error::file(
+                    path.display().to_string(),
+                    format!(
+                        "is of shard format version {}, and the other files in {} are of \
+                         version {}: two mapchecks wrote them; run the shards again with one",
+                        header.version,
+                        dir.display(),
+                        first.version
+                    ),
+                ));
+            }
+            if p.id != header.id {
                 return Err(Error::file(
                     path.display().to_string(),
                     format!(
                         "is of another check (plan {} of {}, {} shards) than the other files \
                          in {} (plan {} of {}, {} shards)",
-                        id.id,
-                        id.mapping,
-                        id.shards,
+                        header.id,
+                        header.mapping,
+                        header.shards,
                         dir.display(),
                         p.id,
                         p.mapping,
@@ -305,29 +258,20 @@ pub fn load(dir: &Path) -> Result<Loaded> {
         }
         match named {
             None => {
-                let file: PlanFile =
-                    serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
-                check_plan(&path, &file.plan)?;
-                plan.get_or_insert(file.plan);
+                let p = format::read_plan(&path, &text, header.version)?;
+                check_plan(&path, &p)?;
+                plan.get_or_insert((p, header));
             }
             Some((i, n)) => {
-                let r: ShardResult =
-                    serde_json::from_str(&text).map_err(|e| not_ours(&path, &e))?;
-                if r.digest != r.content_digest() {
-                    return Err(Error::file(
-                        path.display().to_string(),
-                        "was changed after mapcheck wrote it (its digest does not match its \
-                         content): run its shard again",
-                    ));
-                }
+                let r = format::read_result(&path, &text, header.version)?;
                 check_plan(&path, &r.plan)?;
                 check_result(&path, &r, i, n)?;
-                plan.get_or_insert_with(|| r.plan.clone());
+                plan.get_or_insert_with(|| (r.plan.clone(), header));
                 results.insert(i, r);
             }
         }
     }
-    let plan = plan.ok_or_else(|| {
+    let (plan, header) = plan.ok_or_else(|| {
         err(format!(
             "holds no shard results (no {PLAN_FILE}, no shard-I-of-N.json): run `mapcheck \
              check MAP … --shard I/N -o {}` first",
@@ -336,6 +280,7 @@ pub fn load(dir: &Path) -> Result<Loaded> {
     })?;
     Ok(Loaded {
         dir: dir.to_path_buf(),
+        version: header.version,
         plan,
         results,
     })

@@ -19,7 +19,8 @@ use crate::search::{Counting, ShapeUnit, Statistics, Unfinished};
 pub struct Merged {
     /// The directory merged.
     pub dir: PathBuf,
-    /// The plan.
+    /// The plan (as JSON: as `plan.json` holds it).
+    #[serde(serialize_with = "super::format::serialize_plan")]
     pub plan: Plan,
     /// Shards with a result file.
     pub present: Vec<usize>,

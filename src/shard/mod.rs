@@ -21,6 +21,9 @@
 //! Files:
 //! - `plan.rs`: `Plan`, `PlanUnit`, `plan`, `estimated_cost`, `COST_MODEL`.
 //! - `spec.rs`: `ShardSpec`, which shard this process runs; never guessed.
+//! - `format.rs`: the files' own records (version 3), their conversions to and from `Plan` and
+//!   `ShardResult`, which versions are read, the digest.
+//! - `format/v2.rs`: version 2's records (the search's types until 0a297d7), read only.
 //! - `files.rs`: the directory's files, written and read back against their plan.
 //! - `merge.rs`: `merge`, `render_merged`, the verdict.
 use std::collections::{BTreeMap, BTreeSet};
@@ -29,13 +32,15 @@ use std::path::Path;
 use std::time::Instant;
 
 mod files;
+mod format;
 mod merge;
 mod plan;
 mod spec;
 
 pub use self::files::{
-    load, result_path, Loaded, ShapeRecord, ShardResult, UnitRecord, Verdict, FORMAT, PLAN_FILE,
+    load, result_path, Loaded, ShapeRecord, ShardResult, UnitRecord, Verdict, PLAN_FILE,
 };
+pub use self::format::{FORMAT, READ_VERSIONS, VERSION};
 pub use self::merge::{merge, render_merged, Merged, MergedAxiom, MergedCounterexample};
 pub use self::plan::{estimated_cost, plan, Plan, PlanUnit, COST_MODEL};
 pub use self::spec::ShardSpec;
@@ -142,7 +147,7 @@ fn run_shard(
                     };
                     Verdict::Counterexample {
                         failed: cx.failed.clone(),
-                        text: report::counterexample_body(&cx),
+                        text: report::counterexample_body(&cx)?,
                         files,
                     }
                 }
@@ -160,7 +165,6 @@ fn run_shard(
         });
     }
     let result = ShardResult {
-        format: FORMAT.to_string(),
         plan: plan.clone(),
         shard: index,
         finished,
@@ -169,11 +173,9 @@ fn run_shard(
         seconds,
         shapes,
         build: files::build(),
-        digest: String::new(),
-    }
-    .sealed();
-    let text = serde_json::to_string_pretty(&result).expect("results serialise");
-    output::write_file(&result_path(dir, index, plan.shards), text + "\n")?;
+    };
+    let text = format::result_text(&result);
+    output::write_file(&result_path(dir, index, plan.shards), text)?;
     Ok(result)
 }
 
@@ -194,6 +196,17 @@ pub fn merge_dir(
         .collect();
     if !how.run_missing || todo.is_empty() {
         return one_build(&loaded, how).map(|()| merge(&loaded));
+    }
+    if loaded.version != VERSION {
+        return Err(Error::file(
+            dir.display().to_string(),
+            format!(
+                "holds shard files of format version {} (an older mapcheck wrote them): this \
+                 mapcheck writes version {VERSION} and cannot add shards to them; merge them \
+                 without --run-missing, or run every shard again into another directory",
+                loaded.version
+            ),
+        ));
     }
     let mapping = plan_mapping(dir, &plan.mapping)?;
     let opts = Options {
@@ -289,6 +302,11 @@ fn one_build(loaded: &Loaded, how: &MergeOptions) -> Result<()> {
         ),
     )
     .with_note(by_build.join("\n")))
+}
+
+/// What `check --shard --json` prints: the shard's result file, as written.
+pub fn result_json(r: &ShardResult) -> String {
+    format::result_text(r)
 }
 
 /// What `check --shard` prints when its shard has run: per axiom what the shard settled.

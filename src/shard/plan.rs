@@ -4,11 +4,11 @@
 //! those, so that every task of an array computes the same plan.
 //!
 //! Owns: `Plan`, `PlanUnit`, `plan`, `estimated_cost` (the measured table), `COST_MODEL`.
-//! Uses: `search` (`work`: the units), `mapping` (its files), `solver` (`Stop`), `diag`, `files`
-//! (`FORMAT`).
+//! Uses: `search` (`work`: the units), `mapping` (its files), `solver` (`Stop`), `diag`, `format`
+//! (the format and version, and the options as written, hashed into the identity).
 use std::path::Path;
 
-use super::files::FORMAT;
+use super::format::{self, FORMAT, VERSION};
 use crate::diag::{Error, Result};
 use crate::mapping::Mapping;
 use crate::search::{self, Options, Scope, ShapeUnit};
@@ -19,7 +19,7 @@ pub const COST_MODEL: &str =
     "cost-1: seconds per shape measured on rc11-ptx-artifact.map at bound 6, x12 per event beyond";
 
 /// A check split into shards: its units, each assigned to one shard.
-#[derive(Clone, Debug, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug)]
 pub struct Plan {
     /// The plan's identity: a hash of the mapping's and its models' text, the options, the
     /// number of shards and the cost model (`plan_id`).
@@ -43,7 +43,7 @@ pub struct Plan {
 }
 
 /// One thread shape of one bound, with its axioms, assigned to a shard.
-#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct PlanUnit {
     /// The (bound, shape).
     pub unit: ShapeUnit,
@@ -195,7 +195,8 @@ fn fnv1a(bytes: &[u8], mut h: u64) -> u64 {
 /// cost model (two FNV-1a hashes with different seeds, 128 bits in hex).
 fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) -> Result<String> {
     let mut bytes: Vec<u8> = vec![];
-    for part in [FORMAT, COST_MODEL] {
+    let format = format!("{FORMAT} {VERSION}");
+    for part in [format.as_str(), COST_MODEL] {
         bytes.extend_from_slice(part.as_bytes());
         bytes.push(0);
     }
@@ -217,8 +218,7 @@ fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) 
             push_text(&mut bytes, text.as_bytes());
         }
     }
-    let options =
-        serde_json::to_string(&identity_options(opts, axioms)).expect("options serialise");
+    let options = format::options_json(&identity_options(opts, axioms));
     bytes.extend_from_slice(options.as_bytes());
     bytes.push(0);
     bytes.extend_from_slice(&(shards as u64).to_le_bytes());

@@ -129,9 +129,7 @@ impl Stop {
 }
 
 /// The solvers the seam can build.
-#[derive(
-    Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize, serde::Deserialize,
-)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default, serde::Serialize)]
 pub enum Backend {
     /// BatSat through `rustsat-batsat`: pure Rust, builds with cargo alone.
     #[default]

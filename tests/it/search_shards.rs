@@ -1,7 +1,9 @@
 //! A check split into shards (decision 012), without a cluster: the plan is a pure function of
 //! the check and covers every unit once; shards merged give the single process's verdicts; a
 //! missing shard is named and no "none up to N" is claimed for what it holds, and `merge
-//! --run-missing` completes the check; a result of another plan, or a corrupt one, is refused.
+//! --run-missing` completes the check; a result of another plan, or a corrupt one, is refused;
+//! files are written in format version 3 and a directory of version 2 (tests/data/shard/v2,
+//! written by the mapcheck of that version) still merges to the verdicts that mapcheck printed.
 
 use std::collections::BTreeSet;
 use std::path::Path;
@@ -318,7 +320,7 @@ fn results_of_another_plan_or_a_corrupt_file_are_refused() {
         ("{ \"format\": ", "is not a mapcheck shard file"),
         (
             "{\"format\": \"x\", \"plan\": {\"id\": \"a\", \"mapping\": \"m\", \"shards\": 2}}",
-            "not `mapcheck-shards 2`",
+            "is of format `x`, not `mapcheck-shards` version 2 and 3",
         ),
         ("", "is not a mapcheck shard file"),
     ];
@@ -464,4 +466,138 @@ fn a_change_to_a_file_a_model_includes_is_a_new_plan() {
     assert_eq!(id(), before, "a comment changed the plan");
     std::fs::write(&base, text.replace("let mo = co", "let mo = co | 0")).unwrap();
     assert_ne!(id(), before, "a changed definition kept the plan");
+}
+
+/// The shard directory of format version 2 that mapcheck wrote before version 3 (see
+/// tests/data/shard/README.md).
+const V2: &str = "tests/data/shard/v2";
+
+/// A copy of `from` (a directory tree) at `to`.
+fn copy_tree(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.path().is_dir() {
+            copy_tree(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// Today's mapcheck merges a directory of version 2 to the verdicts the mapcheck that wrote it
+/// printed (`v2.merge.json`): the same counterexamples (bound, shape, shard, text, files), the
+/// same "none up to" bounds, statistics and shards; only the plan is shown as version 3 writes it.
+#[test]
+fn a_version_2_directory_merges_to_the_verdicts_its_mapcheck_printed() {
+    let loaded = shard::load(Path::new(V2)).expect("version 2 is read");
+    assert_eq!(loaded.version, 2);
+    assert_eq!(loaded.results.len(), 2);
+    let merged = shard::merge(&loaded);
+    assert_eq!(
+        merged_verdicts(&merged),
+        vec![
+            ("Coherence".to_string(), Err(3)),
+            ("Atomicity".to_string(), Err(3)),
+            ("SC".to_string(), Err(3)),
+        ]
+    );
+
+    let (status, out, err) = mapcheck(&["merge", "--json", V2]);
+    assert_eq!(status, 1, "{out}{err}");
+    let now: serde_json::Value = serde_json::from_str(&out).unwrap();
+    let then: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string("tests/data/shard/v2.merge.json").unwrap())
+            .unwrap();
+    for field in ["dir", "present", "missing", "stopped", "axioms", "seconds"] {
+        assert_eq!(now[field], then[field], "{field}");
+    }
+    for field in ["id", "mapping", "shards", "axioms", "bounds", "cost_model"] {
+        assert_eq!(now["plan"][field], then["plan"][field], "plan.{field}");
+    }
+    assert_eq!(now["plan"]["options"]["solver"], "batsat");
+    assert_eq!(now["plan"]["options"]["counting"], "natural");
+
+    let (status, out, err) = mapcheck(&["merge", V2]);
+    assert_eq!(status, 1, "{out}{err}");
+    let then = std::fs::read_to_string("tests/data/shard/v2.merge.txt").unwrap();
+    let summary = |text: &str| -> String {
+        let at = text.find("\nsummary (").expect("a summary");
+        text[at..].to_string()
+    };
+    assert_eq!(summary(&out), summary(&then), "{out}");
+}
+
+/// A version-2 result is checked against the digest that version wrote: an edited verdict is
+/// refused. A directory of version 2 takes no shard of version 3, and `--run-missing` says why it
+/// cannot complete it.
+#[test]
+fn a_version_2_directory_is_checked_and_not_added_to() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("v2");
+    copy_tree(Path::new(V2), &dir);
+    let d = dir.to_str().unwrap();
+    let second = dir.join("shard-2-of-2.json");
+    let written = std::fs::read_to_string(&second).unwrap();
+    assert!(written.contains("\"format\": \"mapcheck-shards 2\""));
+    std::fs::write(
+        &second,
+        written.replacen("\"finished\": true", "\"finished\": false", 1),
+    )
+    .unwrap();
+    let (status, out, err) = mapcheck(&["merge", d]);
+    assert_eq!(status, 2, "{out}{err}");
+    assert!(err.contains("digest does not match"), "{err}");
+
+    std::fs::remove_file(&second).unwrap();
+    let (status, out, err) = mapcheck(&["merge", d, "--run-missing"]);
+    assert_eq!(status, 2, "{out}{err}");
+    assert!(
+        err.contains("holds shard files of format version 2")
+            && err.contains("merge them without --run-missing"),
+        "{err}"
+    );
+    assert!(!second.exists());
+
+    let map = "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map";
+    let (status, out, err) = mapcheck(&["check", map, "--bound", "3", "--shard", "2/2", "-o", d]);
+    assert_eq!(status, 2, "{out}{err}");
+    assert!(
+        err.contains("holds shard files of format version 2"),
+        "{err}"
+    );
+    assert!(!second.exists());
+}
+
+/// New files are of format `mapcheck-shards`, version 3; a file of version 3 beside files of
+/// version 2 is refused as the work of another mapcheck.
+#[test]
+fn new_files_are_version_3_and_are_not_mixed_with_version_2() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().join("shards");
+    let d = dir.to_str().unwrap();
+    let map = "mappings/known-bugs/m4-release-acquire-gpu-narrowed.map";
+    let (status, out, err) = mapcheck(&["check", map, "--bound", "3", "--shard", "2/2", "-o", d]);
+    assert_eq!(status, 0, "{out}{err}");
+    for file in ["plan.json", "shard-2-of-2.json"] {
+        let text = std::fs::read_to_string(dir.join(file)).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(v["format"], shard::FORMAT, "{file}");
+        assert_eq!(v["version"], shard::VERSION, "{file}");
+        assert_eq!(shard::VERSION, 3);
+    }
+    assert_eq!(shard::load(&dir).unwrap().version, 3);
+    std::fs::copy(
+        Path::new(V2).join("shard-1-of-2.json"),
+        dir.join("shard-1-of-2.json"),
+    )
+    .unwrap();
+    let (status, out, err) = mapcheck(&["merge", d]);
+    assert_eq!(status, 2, "{out}{err}");
+    assert!(
+        err.contains("shard-1-of-2.json: is of shard format version 2, and the other files")
+            && err.contains("are of version 3"),
+        "{err}"
+    );
 }

@@ -1,23 +1,29 @@
 //! The read-back check: the printed text parsed again and compared with the test, the tags
 //! within one instruction compared as sets; a difference is reported instruction by instruction.
-use crate::litmus::print::Msg;
+//! Text that does not parse is the printer's bug: an internal error (exit 70), never bad input.
+use crate::diag::{Error, Internal, Result};
 use crate::litmus::program::{Instr, Litmus};
 
-/// Parse `text` again and compare it with `test`, tags compared as sets.
-pub(super) fn check(test: &Litmus, text: &str) -> Msg<()> {
+/// Parse `text` again and compare it with `test`, tags compared as sets. Printed text that does
+/// not parse is a bug in the printer (an internal error); text that parses to another test says
+/// that the test cannot be written in C (the test's error).
+pub(super) fn check(test: &Litmus, text: &str) -> Result<()> {
     let again = crate::litmus::parse::parse_str(&test.name, text).map_err(|e| {
-        format!(
-            "internal error: the printed test does not parse ({}):\n{text}",
-            e
+        Error::internal(
+            test.name.clone(),
+            Internal(format!("the printed test does not parse ({e}):\n{text}")),
         )
     })?;
     let (a, b) = (normalized(test), normalized(&again));
     if a == b {
         return Ok(());
     }
-    Err(format!(
-        "cannot be written in C so that it reads back the same: {}",
-        difference(&a, &b)
+    Err(Error::file(
+        test.name.clone(),
+        format!(
+            "cannot be written in C so that it reads back the same: {}",
+            difference(&a, &b)
+        ),
     ))
 }
 
@@ -80,4 +86,39 @@ fn difference(a: &Litmus, b: &Litmus) -> String {
         return "the final condition differs".into();
     }
     "the thread list differs".into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::diag::Fault;
+
+    fn test() -> Litmus {
+        let text = "C t\n{ [x] = 0; }\nP0 (atomic_int* x) {\n  atomic_store_explicit(x, 1, memory_order_relaxed);\n}\nexists (x == 1)\n";
+        crate::litmus::parse_str("t", text).expect("the test parses")
+    }
+
+    /// Printed text that does not parse is the printer's bug: exit 70, not 2.
+    #[test]
+    fn printed_text_that_does_not_parse_is_an_internal_error() {
+        let e = check(&test(), "C t\n{ [x] = 0; }\nP0 (atomic_int* x) {\n").unwrap_err();
+        assert_eq!(e.fault(), Fault::Internal, "{e}");
+        assert_eq!(e.fault().exit_status(), 70);
+        assert!(
+            e.message
+                .starts_with("internal error: the printed test does not parse"),
+            "{e}"
+        );
+    }
+
+    /// Text that parses to another test is the test's (it cannot be written in C).
+    #[test]
+    fn printed_text_that_reads_back_as_another_test_is_the_tests_error() {
+        let other = "C t\n{ [x] = 0; }\nP0 (atomic_int* x) {\n  atomic_store_explicit(x, 2, memory_order_relaxed);\n}\nexists (x == 1)\n";
+        let e = check(&test(), other).unwrap_err();
+        assert_eq!(e.fault(), Fault::Input, "{e}");
+        assert!(e.message.contains("reads back the same"), "{e}");
+        check(&test(), &crate::litmus::print_c(&test()).unwrap())
+            .expect("its own print reads back");
+    }
 }
