@@ -14,7 +14,7 @@
 //! Uses: `search` (options, scope, units, statistics), `report` (`Files`), `solver`, `diag`.
 //!
 //! Files:
-//! - `v2.rs`: version 2's records, a frozen copy of the search's types as they serialised
+//! - `format/v2.rs`: version 2's records, a frozen copy of the search's types as they serialised
 //!   until 0a297d7, read only and converted to version 3's.
 use std::path::{Path, PathBuf};
 

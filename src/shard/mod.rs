@@ -23,7 +23,6 @@
 //! - `spec.rs`: `ShardSpec`, which shard this process runs; never guessed.
 //! - `format.rs`: the files' own records (version 3), their conversions to and from `Plan` and
 //!   `ShardResult`, which versions are read, the digest.
-//! - `format/v2.rs`: version 2's records (the search's types until 0a297d7), read only.
 //! - `files.rs`: the directory's files, written and read back against their plan.
 //! - `merge.rs`: `merge`, `render_merged`, the verdict.
 use std::collections::{BTreeMap, BTreeSet};
@@ -42,7 +41,7 @@ pub use self::files::{
 };
 pub use self::format::{FORMAT, READ_VERSIONS, VERSION};
 pub use self::merge::{merge, render_merged, Merged, MergedAxiom, MergedCounterexample};
-pub use self::plan::{estimated_cost, plan, Plan, PlanUnit, COST_MODEL};
+pub use self::plan::{estimated_cost, Plan, PlanUnit, COST_MODEL};
 pub use self::spec::ShardSpec;
 
 use self::files::{claim, counterexamples_dir, relative, rerooted};
@@ -52,6 +51,16 @@ use crate::output;
 use crate::report;
 use crate::search::{self, Options, ShapeWork, UnitVerdict};
 use crate::solver::Stop;
+
+/// The plan of a check of `mapping` with `opts` in `shards` shards, with the identity of the
+/// files this mapcheck writes (`format`).
+pub fn plan(mapping: &Mapping, opts: &Options, shards: usize) -> Result<Plan> {
+    let written = self::plan::Written {
+        format: format!("{FORMAT} {}", format::VERSION),
+        options: format::options_json,
+    };
+    self::plan::plan(mapping, opts, shards, &written)
+}
 
 /// `mapcheck check MAP … --shard SPEC -o DIR`: resolve the shard (`var` reads the
 /// environment), compute the plan, refuse a directory with another plan's results, write the

@@ -4,11 +4,12 @@
 //! those, so that every task of an array computes the same plan.
 //!
 //! Owns: `Plan`, `PlanUnit`, `plan`, `estimated_cost` (the measured table), `COST_MODEL`.
-//! Uses: `search` (`work`: the units), `mapping` (its files), `solver` (`Stop`), `diag`, `format`
-//! (the format and version, and the options as written, hashed into the identity).
+//! Uses: `search` (`work`: the units), `mapping` (its files), `solver` (`Stop`), `diag`. The file
+//! format's name and version, and the options as it writes them, are hashed into the identity
+//! too: `mod.rs` hands them in (`Written`), so that the plan does not import the format that
+//! writes it.
 use std::path::Path;
 
-use super::format::{self, FORMAT, VERSION};
 use crate::diag::{Error, Result};
 use crate::mapping::Mapping;
 use crate::search::{self, Options, Scope, ShapeUnit};
@@ -114,8 +115,20 @@ const GROWTH: f64 = 12.0;
 /// file naming more is not one mapcheck made, and merging it would go through every shard).
 pub(crate) const MAX_SHARDS: usize = 100_000;
 
-/// The plan of a check of `mapping` with `opts` in `shards` shards.
-pub fn plan(mapping: &Mapping, opts: &Options, shards: usize) -> Result<Plan> {
+/// How the shard files write a plan, as far as its identity hashes it: the format's name and
+/// version (`mapcheck-shards 3`), and the options as the format writes them.
+pub(super) struct Written {
+    pub(super) format: String,
+    pub(super) options: fn(&Options) -> String,
+}
+
+/// The plan of a check of `mapping` with `opts` in `shards` shards, its files written as `written`.
+pub(super) fn plan(
+    mapping: &Mapping,
+    opts: &Options,
+    shards: usize,
+    written: &Written,
+) -> Result<Plan> {
     if shards == 0 || shards > MAX_SHARDS {
         return Err(Error::file(
             "--shard",
@@ -141,7 +154,7 @@ pub fn plan(mapping: &Mapping, opts: &Options, shards: usize) -> Result<Plan> {
         .collect();
     assign(&mut units, shards);
     Ok(Plan {
-        id: plan_id(mapping, opts, &work.axioms, shards)?,
+        id: plan_id(mapping, opts, &work.axioms, shards, written)?,
         mapping: mapping.path.clone(),
         shards,
         options: Options {
@@ -193,10 +206,15 @@ fn fnv1a(bytes: &[u8], mut h: u64) -> u64 {
 /// statement of both models as loaded (so a change to a file a model includes is a new plan
 /// too; a comment there is not), the options, the number of shards, the file format and the
 /// cost model (two FNV-1a hashes with different seeds, 128 bits in hex).
-fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) -> Result<String> {
+fn plan_id(
+    mapping: &Mapping,
+    opts: &Options,
+    axioms: &[String],
+    shards: usize,
+    written: &Written,
+) -> Result<String> {
     let mut bytes: Vec<u8> = vec![];
-    let format = format!("{FORMAT} {VERSION}");
-    for part in [format.as_str(), COST_MODEL] {
+    for part in [written.format.as_str(), COST_MODEL] {
         bytes.extend_from_slice(part.as_bytes());
         bytes.push(0);
     }
@@ -218,7 +236,7 @@ fn plan_id(mapping: &Mapping, opts: &Options, axioms: &[String], shards: usize) 
             push_text(&mut bytes, text.as_bytes());
         }
     }
-    let options = format::options_json(&identity_options(opts, axioms));
+    let options = (written.options)(&identity_options(opts, axioms));
     bytes.extend_from_slice(options.as_bytes());
     bytes.push(0);
     bytes.extend_from_slice(&(shards as u64).to_le_bytes());

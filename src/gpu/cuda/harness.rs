@@ -18,7 +18,7 @@ pub const KERNEL_FILE: &str = "kernel.ptx";
 
 /// The files optcheck writes into a harness directory (`optcheck::check_dir`): the cubin (only
 /// when optcheck passed) and its SASS.
-pub(crate) const OPTCHECK_FILES: [&str; 2] = [
+pub const OPTCHECK_FILES: [&str; 2] = [
     concat!("kernel.", arch!(), ".cubin"),
     concat!("kernel.", arch!(), ".sass"),
 ];
