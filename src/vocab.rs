@@ -17,8 +17,8 @@
 mod level;
 mod reading;
 
-pub use level::{Level, Placement, SameScope};
 pub(crate) use level::SAME_SCOPES;
+pub use level::{Level, Placement, SameScope};
 pub(crate) use reading::{Defaulted, Partial, Reading};
 
 /// Whether a name denotes a set of events or a relation between events.

@@ -39,11 +39,25 @@ const LAID_OUT: [Level; 5] = [
 /// its own, and a cluster launch, `cuLaunchKernelEx` with a cluster dimension on sm_90, is not
 /// written yet).
 fn refuse_levels_not_laid_out(test: &Litmus) -> Result<()> {
-    let scoped = test.threads.iter().flat_map(|t| &t.code).flat_map(instruction_tags);
-    let tagged = scoped.filter_map(|t| t.level().map(|l| (l, format!("a `{t}`-scoped instruction"))));
+    let scoped = test
+        .threads
+        .iter()
+        .flat_map(|t| &t.code)
+        .flat_map(instruction_tags);
+    let tagged = scoped.filter_map(|t| {
+        t.level()
+            .map(|l| (l, format!("a `{t}`-scoped instruction")))
+    });
     let placed = test.threads.iter().flat_map(|t| {
-        let levels = Level::PLACED.into_iter().filter(move |&l| t.placement.id(l) != 0);
-        levels.map(move |l| (l, format!("{} placed in {l:?} {}", t.name, t.placement.id(l))))
+        let levels = Level::PLACED
+            .into_iter()
+            .filter(move |&l| t.placement.id(l) != 0);
+        levels.map(move |l| {
+            (
+                l,
+                format!("{} placed in {l:?} {}", t.name, t.placement.id(l)),
+            )
+        })
     });
     match tagged.chain(placed).find(|(l, _)| !LAID_OUT.contains(l)) {
         Some((level, what)) => Err(Error::file(

@@ -138,9 +138,9 @@ impl Form {
     /// The form of an instruction of `kind` with `tags`: the flavoured form whose flavour is
     /// among them, else the kind's first.
     pub(crate) fn of(kind: OpKind, tags: &[Tag]) -> &'static Form {
-        let flavoured = FORMS.iter().find(|f| {
-            f.kind == kind && f.flavour.is_some_and(|t| tags.contains(&t))
-        });
+        let flavoured = FORMS
+            .iter()
+            .find(|f| f.kind == kind && f.flavour.is_some_and(|t| tags.contains(&t)));
         flavoured.unwrap_or(kind.form())
     }
 
@@ -152,7 +152,9 @@ impl Form {
     /// Why PTX has no such instruction with semantics `sem`; `None` when it has. The front end,
     /// the mapping's templates, the printer and the CUDA emitter all give this reason.
     pub(crate) fn semantics_refusal(&self, sem: Tag) -> Option<String> {
-        let word = SEMANTICS.word(sem).map_or(sem.name().to_string(), |w| format!(".{w}"));
+        let word = SEMANTICS
+            .word(sem)
+            .map_or(sem.name().to_string(), |w| format!(".{w}"));
         (!self.semantics.contains(&sem)).then(|| {
             format!(
                 "`{}` cannot be `{word}`; expected {}",
@@ -439,10 +441,18 @@ mod tests {
         for form in &FORMS {
             assert!(form.semantics.contains(&form.default_semantics));
             assert!(form.semantics.iter().all(|&t| SEMANTICS.has(t)));
-            assert_eq!(Form::named(form.mnemonic).map(|f| f.mnemonic), Some(form.mnemonic));
+            assert_eq!(
+                Form::named(form.mnemonic).map(|f| f.mnemonic),
+                Some(form.mnemonic)
+            );
             let tags: Vec<Tag> = form.flavour.into_iter().collect();
             assert_eq!(Form::of(form.kind, &tags).mnemonic, form.mnemonic);
-            assert_eq!(form.ops.is_empty(), form.kind != OpKind::Rmw, "{}", form.mnemonic);
+            assert_eq!(
+                form.ops.is_empty(),
+                form.kind != OpKind::Rmw,
+                "{}",
+                form.mnemonic
+            );
         }
         assert_eq!(OpKind::Rmw.form().default_scope, Some(Tag::Gpu));
         let red = Form::named("red").unwrap();
@@ -450,7 +460,10 @@ mod tests {
             red.semantics_refusal(Tag::Acq).as_deref(),
             Some("`red` cannot be `.acquire`; expected `.relaxed` or `.release`")
         );
-        assert!(red.op_refusal("exch").unwrap().starts_with("`red` cannot be `.exch`"));
+        assert!(red
+            .op_refusal("exch")
+            .unwrap()
+            .starts_with("`red` cannot be `.exch`"));
         assert_eq!(
             OpKind::Fence.form().listed_semantics(),
             "`.sc`, `.acq_rel`, `.acquire` or `.release`"

@@ -61,8 +61,8 @@ mod vulkan;
 mod vulkan_ast;
 pub use parse::{parse_file, parse_file_with_positions, parse_str};
 pub use positions::Positions;
-pub use print::{print_ptx, single_order};
 pub(crate) use print::rmw_op_word;
+pub use print::{print_ptx, single_order};
 pub use print_c::print_c;
 
 pub use program::*;

@@ -32,8 +32,8 @@
 //! `isa::ptx` for the qualifier words.
 use crate::diag::Result;
 use crate::isa::ptx::{
-    self, Form, OpKind, ALIAS_FENCE, BARRIER_MODES, MEMBAR_LEVELS, PROXIES, PROXY_LOADS, PROXY_STORES,
-    SCOPES, SEMANTICS,
+    self, Form, OpKind, ALIAS_FENCE, BARRIER_MODES, MEMBAR_LEVELS, PROXIES, PROXY_LOADS,
+    PROXY_STORES, SCOPES, SEMANTICS,
 };
 use crate::litmus::ast::{Span, Spanned};
 use crate::litmus::program::{BinOp, Cond, Expr, Instr, RmwOp};
@@ -395,7 +395,10 @@ fn lower_rmw(
     };
     let op = q.op.as_ref().ok_or_else(|| {
         let ops: Vec<String> = form.ops.iter().map(|o| format!("`.{o}`")).collect();
-        src.error(span, format!("`{mnemonic}` needs an operation ({})", ops.join(", ")))
+        src.error(
+            span,
+            format!("`{mnemonic}` needs an operation ({})", ops.join(", ")),
+        )
     })?;
     if let Some(refusal) = form.op_refusal(atom_op_word(op.node)) {
         return Err(src.error(op.span, refusal));

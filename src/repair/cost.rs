@@ -238,7 +238,10 @@ mod tests {
             assert!(ptx_6.windows(2).all(|w| w[0] < w[1]), "{ptx_6:?}");
             let all: Vec<Tag> = scope_order().collect();
             let with_cluster = by_scope(&c.priced_for(&all), all);
-            assert!(with_cluster.windows(2).all(|w| w[0] < w[1]), "{with_cluster:?}");
+            assert!(
+                with_cluster.windows(2).all(|w| w[0] < w[1]),
+                "{with_cluster:?}"
+            );
         }
     }
 

@@ -703,9 +703,10 @@ fn explained_changes(cg: &mut Cegis, best: &Candidate) -> diag::Result<Vec<Chang
 fn weaker_refused(cg: &mut Cegis, best: &Candidate) -> diag::Result<Vec<Refused>> {
     let mut refused = vec![];
     for (class, ops) in best {
-        let allowed: HashSet<Vec<TargetOp>> = space::strengthenings(*class, cg.input_rule(class), &cg.scopes)
-            .into_iter()
-            .collect();
+        let allowed: HashSet<Vec<TargetOp>> =
+            space::strengthenings(*class, cg.input_rule(class), &cg.scopes)
+                .into_iter()
+                .collect();
         for weaker in space::weakenings(ops, &cg.scopes) {
             if !allowed.contains(&weaker) {
                 continue;

@@ -102,9 +102,9 @@ fn stronger_ops(op: &TargetOp, scopes: &Scopes) -> Vec<TargetOp> {
 
 /// No fence, or any fence PTX has at one of `scopes`.
 fn added_fence(scopes: &Scopes) -> Vec<Option<TargetOp>> {
-    let fences = TargetOp::vocabulary().into_iter().filter(|op| {
-        op.kind == OpKind::Fence && op.scope().is_none_or(|s| scopes.0.contains(&s))
-    });
+    let fences = TargetOp::vocabulary()
+        .into_iter()
+        .filter(|op| op.kind == OpKind::Fence && op.scope().is_none_or(|s| scopes.0.contains(&s)));
     std::iter::once(None).chain(fences.map(Some)).collect()
 }
 
@@ -289,7 +289,11 @@ mod tests {
             order: Tag::Na,
             scope: None,
         };
-        let names = text(&strengthenings(na, &[op(OpKind::Store, Tag::Weak, None)], &ptx_6()));
+        let names = text(&strengthenings(
+            na,
+            &[op(OpKind::Store, Tag::Weak, None)],
+            &ptx_6(),
+        ));
         // The rule, relaxed ×3, release ×3, a leading or a trailing fence (12 each).
         assert_eq!(names.len(), 1 + 6 + 12 + 12);
         assert!(names.contains(&"st.relaxed.cta".to_string()));

@@ -57,7 +57,8 @@ impl<'a> CandidateVariables<'a> {
         menu: &'a [Op],
         setup: &CandidateSettings,
     ) -> CandidateVariables<'a> {
-        let (program, mut structure) = ProgramVariables::new(c, layout, menu, setup.region, setup.levels.clone());
+        let (program, mut structure) =
+            ProgramVariables::new(c, layout, menu, setup.region, setup.levels.clone());
         structure.extend(symmetry_breaking(c, &program, setup.scope_budget));
         let source = ModelReading::new(c, &program, true);
         let target = ModelReading::new(c, &program, false);

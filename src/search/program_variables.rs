@@ -66,10 +66,8 @@ impl<'a> ProgramVariables<'a> {
             .filter(|&s| matches!(layout.slots[s].role, Role::Init(_) | Role::Main))
             .collect();
         let guard = inputs(1 + guard_slots.len());
-        let labels: Vec<Vec<Vec<Node>>> = levels
-            .iter()
-            .map(|_| labels(c, layout.threads()))
-            .collect();
+        let labels: Vec<Vec<Vec<Node>>> =
+            levels.iter().map(|_| labels(c, layout.threads())).collect();
         for v in op
             .iter()
             .chain(&loc)

@@ -17,7 +17,6 @@ const SUITES: &[(&str, Arch)] = &[
     ("OPENCL", Arch::OpenCl),
 ];
 
-
 /// The test at `path` is refused with `reason`, at a position in it.
 fn assert_refused(path: &Path, reason: &str) {
     let e = litmus::parse_file(path).expect_err("refused");

@@ -64,14 +64,20 @@ fn round_trip(paths: &[PathBuf]) -> usize {
 #[test]
 fn dat3m_ptx_suite_round_trips() {
     let n = round_trip(&dat3m_ptx());
-    assert_eq!(n, 107, "the PTXv6_0 suite lists 109 tests, two of them refused");
+    assert_eq!(
+        n, 107,
+        "the PTXv6_0 suite lists 109 tests, two of them refused"
+    );
 }
 
 /// The PTX 7.5 suite: aliases, proxy accesses and proxy fences print and read back.
 #[test]
 fn dat3m_ptx_v75_suite_round_trips() {
     let n = round_trip(&suite("PTXv7_5"));
-    assert_eq!(n, 202, "the PTXv7_5 suite lists 204 tests, two of them refused");
+    assert_eq!(
+        n, 202,
+        "the PTXv7_5 suite lists 204 tests, two of them refused"
+    );
 }
 
 /// The reprinted mixed-proxy tests get the same verdict and final states under PTX 7.5.

@@ -218,7 +218,9 @@ fn ptx_cas_red_and_memalloy_moves() {
         .join("tests/data/oracle/dat3m/litmus/PTX/Manual/Red-minus-location_.litmus");
     let e = litmus::parse_file(&path).expect_err("red.acq_rel is refused");
     assert!(e.to_string().ends_with("Red-minus-location_.litmus:9:6: `red` cannot be `.acq_rel`; expected `.relaxed` or `.release`"), "{e}");
-    let text = std::fs::read_to_string(&path).unwrap().replace("red.acq_rel", "red.release");
+    let text = std::fs::read_to_string(&path)
+        .unwrap()
+        .replace("red.acq_rel", "red.release");
     let t = parse(&text);
     assert_eq!(
         t.threads[0].code,

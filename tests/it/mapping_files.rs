@@ -66,7 +66,9 @@ fn every_mapping_file_loads_with_every_class_covered() {
 /// the mapping; a mapping with a `.cluster` row searches clusters too.
 #[test]
 fn the_search_places_threads_at_the_levels_a_mapping_names() {
-    let files = map_files("mappings").into_iter().chain(map_files("mappings/known-bugs"));
+    let files = map_files("mappings")
+        .into_iter()
+        .chain(map_files("mappings/known-bugs"));
     for f in files {
         assert_eq!(load(&f).searched_levels(), [Level::Cta, Level::Gpu], "{f}");
     }

@@ -108,7 +108,10 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)"
     // Not written, a thread's cluster is 0: two CTAs of one GPU then share a cluster.
     assert!(!allowed("cluster", "P1@cta 1,gpu 0"));
     // The other PTX models read `.cluster` through the same `incl`.
-    let v6 = run("models/ptx-v6.cat", &mp("cluster", "P1@cta 1,cluster 1,gpu 0"));
+    let v6 = run(
+        "models/ptx-v6.cat",
+        &mp("cluster", "P1@cta 1,cluster 1,gpu 0"),
+    );
     assert!(v6.validated);
 }
 

@@ -336,12 +336,16 @@ fn a_cluster_scope_is_searched_and_its_narrowing_found() {
     let found = found_at(narrowed, 3, &["Coherence", "Atomicity"]);
     for cx in &found {
         let threads = &cx.found.source.threads;
-        let placed = |l| threads.iter().map(|t| t.placement.instance(l)).collect::<Vec<_>>();
+        let placed = |l| {
+            threads
+                .iter()
+                .map(|t| t.placement.instance(l))
+                .collect::<Vec<_>>()
+        };
         let ctas = placed(Level::Cta);
         let clusters = placed(Level::Cluster);
-        let two_ctas_one_cluster = (0..threads.len()).any(|a| {
-            (0..a).any(|b| ctas[a] != ctas[b] && clusters[a] == clusters[b])
-        });
+        let two_ctas_one_cluster = (0..threads.len())
+            .any(|a| (0..a).any(|b| ctas[a] != ctas[b] && clusters[a] == clusters[b]));
         assert!(two_ctas_one_cluster, "{}: {:?}", cx.axiom, threads);
     }
 }

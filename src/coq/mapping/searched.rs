@@ -315,7 +315,9 @@ fn unsearched_levels(mapping: &Mapping, push: &mut impl FnMut(&str, &dyn Fn(Side
     let searched = mapping.searched_levels();
     let same = |level: Level| {
         let relation = SAME_SCOPES.into_iter().find(|s| s.level() == level);
-        relation.expect("a placed level has a same-instance relation").name()
+        relation
+            .expect("a placed level has a same-instance relation")
+            .name()
     };
     for level in Level::PLACED.into_iter().filter(|l| !searched.contains(l)) {
         let inner = level.placed_name().unwrap_or("?");

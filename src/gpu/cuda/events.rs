@@ -314,7 +314,9 @@ fn mark_dependencies(events: &mut [Event]) {
 
 fn fence(tags: &[Tag]) -> std::result::Result<(Sem, Scope), String> {
     let written = ptx::written(OpKind::Fence, tags)?;
-    let scope = written.scope.expect("a fence's semantics are scoped (FORMS)");
+    let scope = written
+        .scope
+        .expect("a fence's semantics are scoped (FORMS)");
     Ok((Sem(written.sem), Scope(scope)))
 }
 
@@ -383,12 +385,20 @@ mod tests {
     fn instruction(form: &Form, sem: &str, scope: &str, op: &str) -> (String, Vec<Tag>) {
         let tag = SEMANTICS.tag(sem).expect("a .sem word");
         let scoped = ptx::is_scoped(tag);
-        let scope_quals = if scoped { format!(".{scope}") } else { String::new() };
+        let scope_quals = if scoped {
+            format!(".{scope}")
+        } else {
+            String::new()
+        };
         let quals = format!(".{sem}{scope_quals}");
         let text = match form.kind {
             OpKind::Load => format!("ld{quals} r0, x"),
             OpKind::Store => format!("st{quals} x, 1"),
-            OpKind::Rmw if form.returns => format!("{}{quals}.{op} r0, x, 1{}", form.mnemonic, if op == "cas" { ", 2" } else { "" }),
+            OpKind::Rmw if form.returns => format!(
+                "{}{quals}.{op} r0, x, 1{}",
+                form.mnemonic,
+                if op == "cas" { ", 2" } else { "" }
+            ),
             // The grammar gives a form without a result one value operand.
             OpKind::Rmw => format!("{}{quals}.{op} x, 1", form.mnemonic),
             OpKind::Fence => format!("fence{quals}"),
@@ -417,22 +427,41 @@ mod tests {
         let one = crate::litmus::Expr::Const(1);
         let (x, r0) = ("x".to_string(), "r0".to_string());
         match form.kind {
-            OpKind::Load => Instr::Load { dst: r0, loc: x, tags },
-            OpKind::Store => Instr::Store { loc: x, value: one, tags },
+            OpKind::Load => Instr::Load {
+                dst: r0,
+                loc: x,
+                tags,
+            },
+            OpKind::Store => Instr::Store {
+                loc: x,
+                value: one,
+                tags,
+            },
             OpKind::Fence => Instr::Fence { tags },
             OpKind::Rmw => {
                 let op = match op {
                     "exch" => RmwOp::Exch(one),
-                    "cas" => RmwOp::Cas { expected: one.clone(), desired: crate::litmus::Expr::Const(2) },
+                    "cas" => RmwOp::Cas {
+                        expected: one.clone(),
+                        desired: crate::litmus::Expr::Const(2),
+                    },
                     word => {
                         let b = [BinOp::Add, BinOp::Sub, BinOp::And, BinOp::Or, BinOp::Xor];
                         let arith = |b| RmwOp::Arith(b, one.clone());
-                        let b = b.into_iter().find(|&b| crate::litmus::rmw_op_word(&arith(b)) == Ok(word));
+                        let b = b
+                            .into_iter()
+                            .find(|&b| crate::litmus::rmw_op_word(&arith(b)) == Ok(word));
                         arith(b.expect("an arithmetic op word"))
                     }
                 };
                 let dst = form.returns.then_some(r0);
-                Instr::Rmw { dst, loc: x, op, tags, fail_tags: None }
+                Instr::Rmw {
+                    dst,
+                    loc: x,
+                    op,
+                    tags,
+                    fail_tags: None,
+                }
             }
         }
     }
@@ -449,7 +478,11 @@ mod tests {
         let ops: Vec<&str> = FORMS.iter().flat_map(|f| f.ops.iter().copied()).collect();
         let (mut accepted, mut refused) = (0, 0);
         for form in &FORMS {
-            let form_ops: Vec<&str> = if form.kind == OpKind::Rmw { ops.clone() } else { vec![""] };
+            let form_ops: Vec<&str> = if form.kind == OpKind::Rmw {
+                ops.clone()
+            } else {
+                vec![""]
+            };
             for &(sem, _) in SEMANTICS.0 {
                 for &(scope, _) in SCOPES.0 {
                     for &op in &form_ops {
@@ -458,27 +491,49 @@ mod tests {
                         match parse_str("t.litmus", &test_text(&text)) {
                             Ok(test) => {
                                 accepted += 1;
-                                let printed = print_ptx(&test).unwrap_or_else(|e| panic!("{what} prints: {e}"));
-                                let again = parse_str("t.litmus", &printed).unwrap_or_else(|e| panic!("{what} reads back: {e}"));
+                                let printed = print_ptx(&test)
+                                    .unwrap_or_else(|e| panic!("{what} prints: {e}"));
+                                let again = parse_str("t.litmus", &printed)
+                                    .unwrap_or_else(|e| panic!("{what} reads back: {e}"));
                                 assert_eq!(again.threads[0].code, test.threads[0].code, "{what}");
-                                assert_eq!(tags_of(&test.threads[0].code[0]), tags.as_slice(), "{what}");
+                                assert_eq!(
+                                    tags_of(&test.threads[0].code[0]),
+                                    tags.as_slice(),
+                                    "{what}"
+                                );
                                 events(&test).unwrap_or_else(|e| panic!("{what} is emitted: {e}"));
                             }
                             Err(e) => {
                                 refused += 1;
                                 let reason = e.message.clone();
-                                let mut test = parse_str("t.litmus", &test_text("ld.weak r0, x")).unwrap();
+                                let mut test =
+                                    parse_str("t.litmus", &test_text("ld.weak r0, x")).unwrap();
                                 test.threads[0].code[0] = instr(form, tags.clone(), op);
-                                let printed = print_ptx(&test).map(|_| ()).expect_err(&format!("{what} prints"));
-                                assert!(printed.message.contains(&reason), "{what}: the printer says `{}`, the front end `{reason}`", printed.message);
-                                let emitted = events(&test).map(|_| ()).expect_err(&format!("{what} is emitted"));
-                                assert!(emitted.message.contains(&reason), "{what}: the emitter says `{}`, the front end `{reason}`", emitted.message);
+                                let printed = print_ptx(&test)
+                                    .map(|_| ())
+                                    .expect_err(&format!("{what} prints"));
+                                assert!(
+                                    printed.message.contains(&reason),
+                                    "{what}: the printer says `{}`, the front end `{reason}`",
+                                    printed.message
+                                );
+                                let emitted = events(&test)
+                                    .map(|_| ())
+                                    .expect_err(&format!("{what} is emitted"));
+                                assert!(
+                                    emitted.message.contains(&reason),
+                                    "{what}: the emitter says `{}`, the front end `{reason}`",
+                                    emitted.message
+                                );
                             }
                         }
                     }
                 }
             }
         }
-        assert!(accepted > 100 && refused > 100, "{accepted} accepted, {refused} refused");
+        assert!(
+            accepted > 100 && refused > 100,
+            "{accepted} accepted, {refused} refused"
+        );
     }
 }

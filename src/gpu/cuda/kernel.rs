@@ -26,12 +26,12 @@ mod litmus_test;
 use std::fmt::Write as _;
 
 use super::events::{Event, Fence, Sem};
-use crate::vocab::Tag;
 use super::thread::{self, NOT_WRITTEN};
 use crate::diag::Result;
 use crate::gpu::layout::{Layout, KNOBS};
 use crate::gpu::outcome::{counted, Space};
 use crate::litmus::{Litmus, Prop, Target};
+use crate::vocab::Tag;
 use helpers::{barriers, MIX, STRESS};
 use litmus_classify::classify_kernel;
 use litmus_init::init_kernel;

@@ -51,8 +51,8 @@ mod sass;
 mod thread;
 mod tools;
 
-pub use super::harness::OPTCHECK_FILES as FILES;
 pub(crate) use super::harness::cubin_file;
+pub use super::harness::OPTCHECK_FILES as FILES;
 use expected::{expected_text, ptx_text};
 pub(crate) use sass::functions;
 use thread::ThreadCheck;

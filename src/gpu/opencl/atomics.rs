@@ -92,7 +92,11 @@ fn scope(test: &Litmus, tags: &[Tag]) -> Result<&'static str> {
         Level::System => Level::Gpu,
         level => level,
     };
-    match c::OPENCL_SCOPES.0.iter().find(|(_, t)| t.level() == Some(level)) {
+    match c::OPENCL_SCOPES
+        .0
+        .iter()
+        .find(|(_, t)| t.level() == Some(level))
+    {
         Some(&(word, _)) => Ok(word),
         None => refuse("has no OpenCL memory scope"),
     }

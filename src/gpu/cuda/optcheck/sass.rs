@@ -99,7 +99,10 @@ const SASS_SCOPES: [(&str, Tag); 3] = [("CTA", Tag::Cta), ("GPU", Tag::Gpu), ("S
 
 fn scope_of(word: &str) -> Option<Scope> {
     let word = if word == "SM" { "CTA" } else { word };
-    SASS_SCOPES.iter().find(|(w, _)| *w == word).map(|&(_, t)| Scope(t))
+    SASS_SCOPES
+        .iter()
+        .find(|(w, _)| *w == word)
+        .map(|&(_, t)| Scope(t))
 }
 
 /// How SASS writes scope `s` on an access or a fence. A scope without a SASS word (`.cluster`)
