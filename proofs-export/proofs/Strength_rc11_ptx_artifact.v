@@ -76,7 +76,7 @@ Qed.
 Lemma incl_in_events : forall X a b, wf_consistent X -> incl X a b -> ~ ~ (E X a /\ E X b).
 Proof.
   intros X a b Wf H N. apply (wf_consistent_relations_in_events _ Wf a b).
-  split; [do 5 right; exact H | exact N].
+  split; [cbv [union]; tauto | exact N].
 Qed.
 
 (* int and scta are symmetric and transitive (sgpu transitive), int lies within scta,
@@ -109,6 +109,16 @@ Proof.
   intros X a b c Wf H1 H2 N. apply (wf_consistent_subgroup_equivalence _ Wf a c). right.
   split; [exists b; split; assumption | exact N].
 Qed.
+
+Lemma scluster_trans : forall X a b c, wf_consistent X -> scluster X a b -> scluster X b c ->
+  ~ ~ scluster X a c.
+Proof.
+  intros X a b c Wf H1 H2 N. apply (wf_consistent_cluster_equivalence _ Wf a c). right.
+  split; [exists b; split; assumption | exact N].
+Qed.
+
+Lemma scta_scluster : forall X a b, wf_consistent X -> scta X a b -> ~ ~ scluster X a b.
+Proof. intros X a b Wf H. exact (nn_incl _ _ a b (wf_consistent_cta_in_cluster _ Wf) H). Qed.
 
 Lemma int_ssg : forall X a b, wf_consistent X -> int X a b -> ~ ~ ssg X a b.
 Proof. intros X a b Wf H. exact (nn_incl _ _ a b (wf_consistent_thread_in_subgroup _ Wf) H). Qed.
@@ -149,7 +159,8 @@ Definition tags_go (S T : exec) (e : event) : Prop :=
   (RLX S e -> RLX T e) /\ (ACQ S e -> ACQ T e) /\ (REL S e -> REL T e) /\
   (ACQ_REL S e -> ACQ_REL T e) /\ (SC S e -> SC T e \/ ACQ_REL T e) /\ ~ CON S e /\
   (CTA S e -> CTA T e) /\ (GPU S e -> GPU T e) /\ (SYS S e -> SYS T e) /\
-  ~ WI S e /\ ~ SG S e /\ ~ WG S e /\ ~ DEV S e /\ ~ ALL S e /\ ~ QF S e /\ ~ DV S e.
+  ~ WI S e /\ ~ SG S e /\ ~ WG S e /\ ~ DEV S e /\ ~ ALL S e /\ ~ QF S e /\ ~ DV S e /\
+  ~ CLUSTER S e.
 
 (* The halves r, w of an rmw pair in X: both have an order tag of an atomic, and w's scope
    is r's (w has no other scope tag). *)
@@ -157,7 +168,8 @@ Definition rmw_tags (X : exec) (r w : event) : Prop :=
   (RLX X r \/ ACQ X r \/ REL X r \/ ACQ_REL X r \/ SC X r) /\
   (RLX X w \/ ACQ X w \/ REL X w \/ ACQ_REL X w \/ SC X w) /\
   (CTA X w -> CTA X r) /\ (GPU X w -> GPU X r) /\ (SYS X w -> SYS X r) /\
-  ~ WI X w /\ ~ SG X w /\ ~ WG X w /\ ~ DEV X w /\ ~ ALL X w /\ ~ QF X w /\ ~ DV X w.
+  ~ WI X w /\ ~ SG X w /\ ~ WG X w /\ ~ DEV X w /\ ~ ALL X w /\ ~ QF X w /\ ~ DV X w /\
+  ~ CLUSTER X w.
 
 (* Take apart the set and relation operators of hypotheses about one event or pair. *)
 Ltac split_sets :=
@@ -235,7 +247,7 @@ Proof.
   assert (Np : ~ IW (pr Ps) e) by (intro I; exact (Ni (lab_up _ exec_of_IW _ _ e Os I Es))).
   apply (nn_bind _ _ (source_events_in_target _ _ _ _ C e Es)). intro Et.
   apply (nn_bind _ _ (skel_tags e Pe Np)).
-  intros (HF & HRLX & HACQ & HREL & HAR & HSC & HCON & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
+  intros (HF & HRLX & HACQ & HREL & HAR & HSC & HCON & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV & HCLUSTER).
   apply nn_ret. unfold tags_go.
   repeat split; intro H.
   - exact (lab_up _ exec_of_F _ _ e Ot (HF (lab_down _ exec_of_F _ _ e Os H)) Et).
@@ -257,6 +269,7 @@ Proof.
   - exact (HALL (lab_down _ exec_of_ALL _ _ e Os H)).
   - exact (HQF (lab_down _ exec_of_QF _ _ e Os H)).
   - exact (HDV (lab_down _ exec_of_DV _ _ e Os H)).
+  - exact (HCLUSTER (lab_down _ exec_of_CLUSTER _ _ e Os H)).
 Qed.
 
 Lemma rmw_tags_exec : forall r w, rmw Xs r w -> ~ ~ rmw_tags Xs r w.
@@ -264,7 +277,7 @@ Proof.
   intros r w H. pose proof Os as Os.
   destruct (proj1 (exec_of_rmw _ _ Os) r w H) as [Hp [Er Ew]].
   apply (nn_bind _ _ (skel_rmw_tags r w Hp)).
-  intros (Or & Ow & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
+  intros (Or & Ow & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV & HCLUSTER).
   apply nn_ret. unfold rmw_tags. repeat split.
   - destruct Or as [H'|[H'|[H'|[H'|H']]]];
       [left | right; left | right; right; left | right; right; right; left | right; right; right; right];
@@ -286,6 +299,7 @@ Proof.
   - intro H'. exact (HALL (lab_down _ exec_of_ALL _ _ w Os H')).
   - intro H'. exact (HQF (lab_down _ exec_of_QF _ _ w Os H')).
   - intro H'. exact (HDV (lab_down _ exec_of_DV _ _ w Os H')).
+  - intro H'. exact (HCLUSTER (lab_down _ exec_of_CLUSTER _ _ w Os H')).
 Qed.
 
 (* ---- The lowering's facts used below ---- *)
@@ -347,10 +361,11 @@ Lemma in_own_scope_in_target : forall u v, E Xs u -> E Xs v -> ~ IW Xs u ->
 Proof.
   intros u v Eu Ev Ni H.
   apply (nn_bind _ _ (tags_exec u Eu Ni)).
-  intros (_ & _ & _ & _ & _ & _ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
-  destruct H as [[[z [[Hw <-] _]] | [z [[Hsg <-] _]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] _]]]]].
+  intros (_ & _ & _ & _ & _ & _ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV & HCLUSTER).
+  destruct H as [[[z [[Hw <-] _]] | [[z [[Hsg <-] _]] | [z [[Hcl <-] _]]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] _]]]]].
   - intros _. exact (HWI Hw).
   - intros _. exact (HSG Hsg).
+  - intros _. exact (HCLUSTER Hcl).
   - destruct Hc as [Hc|Hc]; [| intros _; exact (HWG Hc)].
     apply (nn_bind _ _ (scta_in_target u v S)). intro St.
     apply nn_ret. right; left. exists u. split; [split; [left; exact (HCTA Hc) | reflexivity] | exact St].
@@ -485,7 +500,7 @@ Lemma rmw_incl : forall r w x, rmw Xs r w -> incl Xs w x -> ~ ~ incl Xs r x.
 Proof.
   intros r w x H I. pose proof (Xs_wf _ _ _ _ C) as Wf.
   apply (nn_bind _ _ (rmw_tags_exec r w H)).
-  intros (_ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV).
+  intros (_ & _ & HCTA & HGPU & HSYS & HWI & HSG & HWG & HDEV & HALL & HQF & HDV & HCLUSTER).
   apply (nn_bind _ _ (rmw_int _ _ _ Wf H)). intro Irw.
   apply (nn_bind _ _ (int_sym _ _ _ Wf Irw)). intro Iwr.
   apply (nn_bind _ _ (int_scta _ _ _ Wf Irw)). intro Crw.
@@ -496,9 +511,10 @@ Proof.
   apply (nn_bind _ _ (incl_spec_of _ _ _ Wf I)). intros [H1 H2].
   (* r is in its own scope with x as w is *)
   assert (A : ~ ~ wf_in_own_scope Xs r x).
-  { destruct H1 as [[[z [[Hw <-] _]] | [z [[Hsg <-] _]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] [_ Ex]]]]]].
+  { destruct H1 as [[[z [[Hw <-] _]] | [[z [[Hsg <-] _]] | [z [[Hcl <-] _]]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] [_ Ex]]]]]].
     - intros _. exact (HWI Hw).
     - intros _. exact (HSG Hsg).
+    - intros _. exact (HCLUSTER Hcl).
     - destruct Hc as [Hc|Hc]; [| intros _; exact (HWG Hc)].
       apply (nn_bind _ _ (scta_trans _ _ _ _ Wf Crw S)). intro S'.
       apply nn_ret. right; left. exists r. split; [split; [left; exact (HCTA Hc) | reflexivity] | exact S'].
@@ -509,12 +525,15 @@ Proof.
       apply nn_ret. right; right; right. exists r. split; [split; [left; exact (HSYS Hs) | reflexivity] | split; assumption]. }
   (* x is in its own scope with r as with w: r and w are one thread *)
   assert (B : ~ ~ wf_in_own_scope Xs x r).
-  { destruct H2 as [[[z [[Hw <-] S]] | [z [[Hsg <-] S]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] [Ex _]]]]]].
+  { destruct H2 as [[[z [[Hw <-] S]] | [[z [[Hsg <-] S]] | [z [[Hcl <-] S]]]] | [[z [[Hc <-] S]] | [[z [[Hg <-] S]] | [z [[Hs <-] [Ex _]]]]]].
     - apply (nn_bind _ _ (int_trans _ _ _ _ Wf S Iwr)). intro S'.
       apply nn_ret. left; left. exists x. split; [split; [exact Hw | reflexivity] | exact S'].
     - apply (nn_bind _ _ (int_ssg _ _ _ Wf Iwr)). intro Swr.
       apply (nn_bind _ _ (ssg_trans _ _ _ _ Wf S Swr)). intro S'.
-      apply nn_ret. left; right. exists x. split; [split; [exact Hsg | reflexivity] | exact S'].
+      apply nn_ret. left; right; left. exists x. split; [split; [exact Hsg | reflexivity] | exact S'].
+    - apply (nn_bind _ _ (scta_scluster _ _ _ Wf Cwr)). intro Kwr.
+      apply (nn_bind _ _ (scluster_trans _ _ _ _ Wf S Kwr)). intro S'.
+      apply nn_ret. left; right; right. exists x. split; [split; [exact Hcl | reflexivity] | exact S'].
     - apply (nn_bind _ _ (scta_trans _ _ _ _ Wf S Cwr)). intro S'.
       apply nn_ret. right; left. exists x. split; [split; [exact Hc | reflexivity] | exact S'].
     - apply (nn_bind _ _ (sgpu_trans _ _ _ _ Wf S Gwr)). intro S'.
