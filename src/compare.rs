@@ -65,14 +65,15 @@ pub struct Difference {
     pub allowed: Outcome,
 }
 
-/// Compare the models at `a` and `b` (loaded with `load`) up to `opts.bound` events.
+/// Compare the models at `a` and `b` (loaded with `load[0]` and `load[1]`: one file under two
+/// of its variants is two models) up to `opts.bound` events.
 pub fn compare(
     a: &Path,
     b: &Path,
-    load: &ir::LoadOptions,
+    load: &[ir::LoadOptions; 2],
     opts: &Options,
 ) -> diag::Result<Comparison> {
-    let (model_a, model_b) = (ir::load_with(a, load)?, ir::load_with(b, load)?);
+    let (model_a, model_b) = (ir::load_with(a, &load[0])?, ir::load_with(b, &load[1])?);
     let first = direction(a, &model_a, b, &model_b, opts)?;
     let second = if opts.stop.requested() {
         unsearched(&model_b, &model_a)
@@ -127,8 +128,8 @@ fn direction(
 /// A direction before its check: nothing found, nothing searched.
 fn unsearched(forbidding: &Model, allowing: &Model) -> Direction {
     Direction {
-        forbidding: forbidding.path.clone(),
-        allowing: allowing.path.clone(),
+        forbidding: named(forbidding),
+        allowing: named(allowing),
         race_free_under: forbidding
             .checks
             .iter()
@@ -152,6 +153,7 @@ fn confirm(
 ) -> diag::Result<Difference> {
     let mut test = cx.found.source.clone();
     test.name = format!("{}-vs-{}-{}", stem(allowing), stem(forbidding), cx.axiom);
+    let (forbidding_name, allowing_name) = (named(forbidding), named(allowing));
     let run = |m: &Model| decide::run(m, &test, &runner::Options::default());
     let (forbidden, allowed) = (run(forbidding)?, run(allowing)?);
     // The search made the test: a failure to print it is a bug in mapcheck.
@@ -163,12 +165,12 @@ fn confirm(
             format!(
                 "the search found an execution that {} allows and {} forbids ({} fails), but the runner \
                  does not confirm the test:\n{text}{}: {}\n{}: {}",
-                allowing.path,
-                forbidding.path,
+                allowing_name,
+                forbidding_name,
                 cx.axiom,
-                forbidding.path,
+                forbidding_name,
                 verdict(&forbidden),
-                allowing.path,
+                allowing_name,
                 verdict(&allowed)
             ),
         ));
@@ -183,10 +185,24 @@ fn confirm(
     })
 }
 
+/// The model's file stem, with its enabled variants (`rc11-scoped-cxx20`): a name for tests.
 fn stem(m: &Model) -> String {
-    Path::new(&m.path)
+    let file = Path::new(&m.path)
         .file_stem()
-        .map_or_else(|| m.path.clone(), |s| s.to_string_lossy().into_owned())
+        .map_or_else(|| m.path.clone(), |s| s.to_string_lossy().into_owned());
+    std::iter::once(file)
+        .chain(m.variants_enabled.iter().cloned())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// The model as a reading: its path, with the variants it is read with
+/// (`models/rc11-scoped.cat --variant cxx20`), so that one file's two readings differ.
+fn named(m: &Model) -> String {
+    std::iter::once(m.path.clone())
+        .chain(m.variants_enabled.iter().map(|v| format!("--variant {v}")))
+        .collect::<Vec<_>>()
+        .join(" ")
 }
 
 /// `allowed (2 of 4 final states satisfy the condition)` / `forbidden (no final state …)`.
@@ -230,7 +246,7 @@ pub fn json(c: &Comparison) -> serde_json::Value {
         })
         .collect();
     serde_json::json!({
-        "models": [c.models[0].path, c.models[1].path],
+        "models": [named(&c.models[0]), named(&c.models[1])],
         "options": c.options,
         "solver": crate::solver::new(c.options.backend).name(),
         "differs": c.differs(),
@@ -244,8 +260,8 @@ pub fn json(c: &Comparison) -> serde_json::Value {
 pub fn render(c: &Comparison) -> String {
     let mut s = format!(
         "compare {} and {}: litmus tests of at most {} events (an RMW counts two), solver {}\n",
-        c.models[0].path,
-        c.models[1].path,
+        named(&c.models[0]),
+        named(&c.models[1]),
         c.options.bound,
         crate::solver::new(c.options.backend).name()
     );

@@ -202,7 +202,7 @@ fn compile(args: &CompileArgs) -> Result<Ended, Failure> {
 
 fn check(args: &CheckArgs) -> Result<Ended, Failure> {
     let opts = args.options(cli::signals::stop_on_signals());
-    let mapping = mapping::load(&args.mapping)?;
+    let mapping = mapping::load_with(&args.mapping, &args.variants())?;
     warn([&mapping.source, &mapping.target]);
     if let Some(test) = &args.test {
         return check_test(args, &opts, &mapping, test);
@@ -382,7 +382,13 @@ fn check_ended(r: &search::Report) -> Ended {
 
 fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
     let opts = args.search.options(cli::signals::stop_on_signals());
-    let c = compare::compare(&args.a, &args.b, &args.cat.load_options(), &opts)?;
+    let with = |variants: &[String]| {
+        let mut load = args.cat.load_options();
+        load.variants.extend(variants.iter().cloned());
+        load
+    };
+    let loads = [with(&args.a_variant), with(&args.b_variant)];
+    let c = compare::compare(&args.a, &args.b, &loads, &opts)?;
     warn(&c.models);
     if args.json {
         print_json(&compare::json(&c));

@@ -110,6 +110,9 @@ pub(crate) fn render_header(mapping: &str, opts: &Options, scope: &Scope) -> Str
 pub(crate) fn render_searched(mapping: &str, opts: &Options, scope: &Scope) -> String {
     let mut s = String::new();
     let _ = writeln!(s, "mapping {mapping}");
+    if !scope.source.is_empty() {
+        let _ = writeln!(s, "source model {}", scope.source);
+    }
     let _ = writeln!(s, "target model {}", scope.target);
     let _ = writeln!(
         s,
@@ -180,31 +183,65 @@ pub(crate) fn counterexample_body(cx: &Counterexample) -> Result<String> {
             label(&step.to)
         );
     }
+    s.push_str(&render_source_readings(&cx.source_readings));
     s.push_str(&render_readings(&cx.readings));
     Ok(s)
+}
+
+/// Which readings of the source language make the source test a counterexample (forbidden and
+/// race-free), which allow it and under which it races (`search::judge_source_readings`).
+pub(crate) fn render_source_readings(readings: &[ReadingVerdict]) -> String {
+    let mut s = String::from("  the source test under every reading of the source (the runner):\n");
+    let lines: [(&str, fn(&ReadingVerdict) -> bool); 4] = [
+        ("forbidden and race-free under", |r| {
+            r.allows == Some(false) && r.racy == Some(false)
+        }),
+        ("allowed by", |r| r.allows == Some(true)),
+        ("racy under", |r| {
+            r.allows == Some(false) && r.racy == Some(true)
+        }),
+        ("not judged", |r| r.allows.is_none()),
+    ];
+    for (what, holds) in lines {
+        let list = reading_names(readings.iter().filter(|r| holds(r)));
+        if list.is_empty() && what != lines[0].0 {
+            continue;
+        }
+        let shown = if list.is_empty() {
+            "none".to_string()
+        } else {
+            list.join(", ")
+        };
+        let _ = writeln!(s, "    {what}: {shown}");
+    }
+    s
+}
+
+/// Each reading named as a report shows it: `ptx-v6.cat --variant dep-without-rmw (searched)`,
+/// with the runner's error where it was not judged.
+fn reading_names<'a>(readings: impl Iterator<Item = &'a ReadingVerdict>) -> Vec<String> {
+    readings
+        .map(|r| {
+            let searched = if r.reading.searched {
+                " (searched)"
+            } else {
+                ""
+            };
+            let note = if r.note.is_empty() {
+                String::new()
+            } else {
+                format!(": {}", r.note)
+            };
+            format!("{}{searched}{note}", r.reading)
+        })
+        .collect()
 }
 
 /// Which readings of the target architecture allow the compiled test (`search::judge_readings`):
 /// a line for those that allow it, one for those that forbid it, and one for any not judged.
 pub(crate) fn render_readings(readings: &[ReadingVerdict]) -> String {
     let names = |allows: Option<bool>| -> Vec<String> {
-        readings
-            .iter()
-            .filter(|r| r.allows == allows)
-            .map(|r| {
-                let searched = if r.reading.searched {
-                    " (searched)"
-                } else {
-                    ""
-                };
-                let note = if r.note.is_empty() {
-                    String::new()
-                } else {
-                    format!(": {}", r.note)
-                };
-                format!("{}{searched}{note}", r.reading)
-            })
-            .collect()
+        reading_names(readings.iter().filter(|r| r.allows == allows))
     };
     let mut s =
         String::from("  the compiled test under every reading of the target (the runner):\n");
@@ -228,22 +265,28 @@ pub(crate) fn render_readings(readings: &[ReadingVerdict]) -> String {
     s
 }
 
-/// The readings as a table: model file, variant (`-`: its default), searched, verdict.
-fn readings_tsv(readings: &[ReadingVerdict]) -> String {
-    let mut s = String::from("# model\tvariant\tsearched\tverdict (the runner on target.litmus)\n");
-    for r in readings {
-        let verdict = match r.allows {
-            Some(true) => "allows".to_string(),
-            Some(false) => "forbids".to_string(),
-            None => format!("not judged: {}", r.note),
-        };
-        let _ = writeln!(
-            s,
-            "{}\t{}\t{}\t{verdict}",
-            r.reading.file_name(),
-            r.reading.variant.as_deref().unwrap_or("-"),
-            if r.reading.searched { "yes" } else { "no" },
-        );
+/// The readings as a table: language (`source`: the runner on source.litmus; `target`: on
+/// target.litmus), model file, variant (`-`: its default), searched, verdict.
+fn readings_tsv(cx: &Counterexample) -> String {
+    let mut s = String::from("# language\tmodel\tvariant\tsearched\tverdict (the runner on source.litmus or target.litmus)\n");
+    let sides = [("source", &cx.source_readings), ("target", &cx.readings)];
+    for (side, readings) in sides {
+        for r in readings {
+            let verdict = match (r.allows, r.racy) {
+                (Some(true), _) => "allows".to_string(),
+                (Some(false), Some(true)) => "forbids, racy".to_string(),
+                (Some(false), Some(false)) => "forbids, race-free".to_string(),
+                (Some(false), None) => "forbids".to_string(),
+                (None, _) => format!("not judged: {}", r.note),
+            };
+            let _ = writeln!(
+                s,
+                "{side}\t{}\t{}\t{}\t{verdict}",
+                r.reading.file_name(),
+                r.reading.variant.as_deref().unwrap_or("-"),
+                if r.reading.searched { "yes" } else { "no" },
+            );
+        }
     }
     s
 }
@@ -468,6 +511,7 @@ pub fn json(
         "mapping": r.mapping,
         "options": r.options,
         "counting": counting(r.options.counting, r.options.bound),
+        "source_model": r.scope.source,
         "target_model": r.scope.target,
         "searched": r.scope.searched,
         "not_searched": r.scope.not_searched,
@@ -495,6 +539,7 @@ fn counterexample_json(cx: &Counterexample, files: Option<&Files>) -> Result<ser
         "events": labels.values().collect::<Vec<_>>(),
         "rf": pairs(&cx.found.source_rf),
         "co": pairs(&cx.found.source_mo),
+        "source_readings": cx.source_readings,
         "readings": cx.readings,
         "cycle": cx.cycle.iter().map(|e| json!({
             "from": label(&e.from), "via": e.via, "to": label(&e.to),
@@ -523,6 +568,7 @@ pub fn confirm_test(
     Ok(Confirmations {
         axioms: confirm_axioms(mapping, test, &axioms, out, coq)?,
         readings: crate::search::judge_readings(mapping, &compiled.target),
+        source_readings: crate::search::judge_source_readings(mapping, test),
     })
 }
 
@@ -557,6 +603,8 @@ pub struct Confirmations {
     pub axioms: Vec<Confirmation>,
     /// The compiled test (the test's own final condition) under every reading of the target.
     pub readings: Vec<ReadingVerdict>,
+    /// The test itself under every reading of the source.
+    pub source_readings: Vec<ReadingVerdict>,
 }
 
 /// What `check --test` says of one axiom, and the files written for a counterexample.
@@ -577,11 +625,13 @@ pub fn render_confirmations(
     found: &Confirmations,
 ) -> Result<String> {
     let mut s = format!(
-        "mapping {}\ntarget model {}\ntest {} (given, not searched)\n",
+        "mapping {}\nsource model {}\ntarget model {}\ntest {} (given, not searched)\n",
         mapping.path,
+        crate::search::source_reading(mapping),
         crate::search::target_reading(mapping),
         test.display()
     );
+    s.push_str(&render_source_readings(&found.source_readings));
     s.push_str(&render_readings(&found.readings));
     for c in &found.axioms {
         match &c.verdict {
@@ -618,8 +668,10 @@ pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &Confirmations)
         .collect::<Result<_>>()?;
     let v = json!({
         "mapping": mapping.path,
+        "source_model": crate::search::source_reading(mapping),
         "target_model": crate::search::target_reading(mapping),
         "test": test,
+        "source_readings": found.source_readings,
         "readings": found.readings,
         "axioms": axioms,
     });
@@ -706,7 +758,7 @@ pub(crate) fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Fi
         source: Some(out.write("source.litmus", source_text(cx)?)?),
         target: Some(out.write("target.litmus", target_text(cx)?)?),
         dot: Some(out.write("graph.dot", dot(cx))?),
-        readings: Some(out.write("readings.tsv", readings_tsv(&cx.readings))?),
+        readings: Some(out.write("readings.tsv", readings_tsv(cx))?),
         ..Files::default()
     };
     // Graphviz's SVG is read from its standard output and written as every file is (whole or

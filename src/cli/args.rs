@@ -7,7 +7,7 @@ use clap::{Args, Parser, Subcommand};
 use mapcheck::encode::Backend;
 use mapcheck::gpu::commands::{EmitOptions, RunOptions, SuiteOptions, Target};
 use mapcheck::solver::Stop;
-use mapcheck::{ir, repair, runner, search, shard};
+use mapcheck::{ir, mapping, repair, runner, search, shard};
 
 #[derive(Parser)]
 #[command(
@@ -215,6 +215,25 @@ pub struct CheckArgs {
         conflicts_with_all = ["shard", "first", "alloy_bounds", "bound", "threads", "locations"]
     )]
     pub test: Option<PathBuf>,
+    /// Read the source model with herd's variant NAME as well as those the mapping names
+    /// (`cxx20`: C++20's release sequences). Not with --shard: shards name the mapping file
+    /// alone, so write `variant "NAME"` under its source line instead.
+    #[arg(long, value_name = "NAME", conflicts_with = "shard")]
+    pub source_variant: Vec<String>,
+    /// Read the target model with herd's variant NAME as well as those the mapping names
+    /// (`dep-without-rmw`). Not with --shard, as --source-variant.
+    #[arg(long, value_name = "NAME", conflicts_with = "shard")]
+    pub target_variant: Vec<String>,
+}
+
+impl CheckArgs {
+    /// The variants to read the mapping's models with besides its own.
+    pub fn variants(&self) -> mapping::Variants {
+        mapping::Variants {
+            source: self.source_variant.clone(),
+            target: self.target_variant.clone(),
+        }
+    }
 }
 
 /// `mapcheck merge DIR`.
@@ -346,6 +365,13 @@ pub struct CompareArgs {
     pub b: PathBuf,
     #[command(flatten)]
     pub cat: CatArgs,
+    /// Enable herd's variant NAME in the first model only (compare a model's two readings:
+    /// `compare M.cat M.cat --b-variant cxx20`).
+    #[arg(long, value_name = "NAME")]
+    pub a_variant: Vec<String>,
+    /// Enable herd's variant NAME in the second model only.
+    #[arg(long, value_name = "NAME")]
+    pub b_variant: Vec<String>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print the comparison (and any error) as JSON.

@@ -274,8 +274,37 @@ pub fn load(path: &Path) -> diag::Result<Model> {
     load_with(path, &LoadOptions::default())
 }
 
-/// Load a model file as `opts` says.
+/// Load a model file as `opts` says; each variant it enables must be one the model tests.
 pub fn load_with(path: &Path, opts: &LoadOptions) -> diag::Result<Model> {
+    let model = load_with_any_variant(path, opts)?;
+    match untested_variant(&model, &opts.variants) {
+        None => Ok(model),
+        Some((variant, offered)) => Err(diag::Error::file(
+            path.display().to_string(),
+            format!("the model tests no variant `{variant}`"),
+        )
+        .with_note(offered)),
+    }
+}
+
+/// The first of `variants` that `model` does not test (no `if "name"` names it), with what it
+/// does test, in words.
+pub(crate) fn untested_variant(model: &Model, variants: &[String]) -> Option<(String, String)> {
+    let variant = variants
+        .iter()
+        .find(|v| !model.variants_tested.contains(*v))?;
+    let offered: Vec<&str> = model.variants_tested.iter().map(|s| s.as_str()).collect();
+    let note = if offered.is_empty() {
+        "it tests no variant at all (`if \"name\"` in the model)".to_string()
+    } else {
+        format!("it tests: {}", offered.join(", "))
+    };
+    Some((variant.clone(), note))
+}
+
+/// Load a model file as `opts` says, enabling variants it may not test (a mapping checks its
+/// own, to point at the line that names one).
+pub(crate) fn load_with_any_variant(path: &Path, opts: &LoadOptions) -> diag::Result<Model> {
     let text = diag::read_source(path)?;
     let dir = path.parent().map(|d| {
         if d.as_os_str().is_empty() {

@@ -26,6 +26,8 @@ impl Word {
 pub(crate) struct File {
     /// Path of the source model, relative to the mapping file.
     pub(crate) source: Word,
+    /// The herd variants the source model is read with (`variant "cxx20"`).
+    pub(crate) source_variants: Vec<Word>,
     /// The target instruction set (`ptx`).
     pub(crate) target_isa: Word,
     /// Path of the target model, relative to the mapping file.

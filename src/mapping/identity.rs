@@ -13,7 +13,7 @@ use crate::mapping::class::{Class, ClassKind, Tag};
 use crate::mapping::lower::Rule;
 use crate::mapping::ptx::{OpKind, TargetOp};
 use crate::mapping::Mapping;
-use crate::vocab::Name;
+use crate::vocab::{Name, Relation};
 
 /// The operation classes of one language: per kind, the memory orders without a scope and the
 /// orders that take one of `scopes`.
@@ -26,8 +26,13 @@ struct Language {
     /// The scopes a scoped order may take: for a language whose instructions always take one,
     /// its first scopes (PTX 6.0's, `isa::ptx::scopes_of_ptx_6`) and its later ones (`.cluster`)
     /// that either model names. `None`: the scope tags either model names (a C model without
-    /// scopes has no scoped classes then, and its orders are unscoped).
+    /// scopes has no scoped classes then, and its orders are unscoped), and `inclusive_scopes`
+    /// when either model reads scopes through `incl` alone.
     scopes: Option<LanguageScopes>,
+    /// The scopes of a model that names no scope tag and reads scopes through `incl` (scoped
+    /// RC11): the narrowest scope at which threads of a test can be apart and the one outside
+    /// it, so that `incl` both holds and fails.
+    inclusive_scopes: &'static [Tag],
     /// The tags of the language's execution barrier as its front end reads it, if the search
     /// places barriers in programs of this language (each compiled to itself).
     barrier: Option<&'static [Tag]>,
@@ -59,6 +64,7 @@ const LANGUAGES: &[Language] = &[
             (F, &[Acq, Rel, AcqRel, Sc]),
         ],
         scopes: None,
+        inclusive_scopes: &[Tag::Cta, Tag::Gpu],
         barrier: None,
     },
     Language {
@@ -75,6 +81,7 @@ const LANGUAGES: &[Language] = &[
             always: || crate::isa::ptx::scopes_of_ptx_6().collect(),
             all: || crate::isa::ptx::scope_order().collect(),
         }),
+        inclusive_scopes: &[],
         barrier: Some(&[Tag::Sync, Tag::Cta]),
     },
 ];
@@ -119,11 +126,18 @@ pub(crate) fn identity(
             let all = (scopes.all)().into_iter();
             all.filter(|&t| always.contains(&t) || named(t)).collect()
         }
-        None => crate::vocab::TAGS
-            .into_iter()
-            .filter(|t| t.level().is_some())
-            .filter(|&t| named(t))
-            .collect(),
+        None => {
+            let named: Vec<Tag> = crate::vocab::TAGS
+                .into_iter()
+                .filter(|t| t.level().is_some())
+                .filter(|&t| named(t))
+                .collect();
+            let incl = Name::Rel(Relation::Incl);
+            match named.is_empty() && (source.uses(incl) || target.uses(incl)) {
+                true => language.inclusive_scopes.to_vec(),
+                false => named,
+            }
+        }
     };
     let classes = language.classes(&scopes);
     let rules: HashMap<Class, Rule> = classes.iter().map(|c| (*c, same_rule(c))).collect();

@@ -52,7 +52,8 @@ pub struct Table {
     /// Source and target model paths as written (relative to the mapping file), with spans.
     pub(crate) source: Word,
     pub(crate) target: Word,
-    /// The herd variants the target model is read with, as written.
+    /// The herd variants the source and target models are read with, as written.
+    pub(crate) source_variants: Vec<Word>,
     pub(crate) target_variants: Vec<Word>,
     /// Scope correspondence, source tag → target tag, in file order.
     pub(crate) scopes: Vec<(Tag, Tag)>,
@@ -101,6 +102,7 @@ pub(crate) fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result
     Ok(Table {
         source: file.source,
         target: file.target,
+        source_variants: file.source_variants,
         target_variants: file.target_variants,
         scopes,
         dropped,

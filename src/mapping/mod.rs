@@ -87,19 +87,40 @@ pub struct Mapping {
     pub(crate) searched_barrier: Option<Vec<Tag>>,
     classes: Vec<Class>,
     rules: HashMap<Class, Rule>,
-    /// The readings of the target architecture, found on first use (`target_readings`).
-    readings: std::sync::OnceLock<Vec<(Reading, ir::Model)>>,
+    /// The readings of the source and target languages, found on first use
+    /// (`source_readings`, `target_readings`).
+    readings: [std::sync::OnceLock<Vec<(Reading, ir::Model)>>; 2],
+}
+
+/// Herd variants to read a mapping's models with besides those its file names (`check
+/// --source-variant`, `--target-variant`).
+#[derive(Clone, Debug, Default)]
+pub struct Variants {
+    /// Read the source model with these too (`--variant cxx20`).
+    pub source: Vec<String>,
+    /// Read the target model with these too (`--variant dep-without-rmw`).
+    pub target: Vec<String>,
 }
 
 /// Load a mapping file and both of its models (paths relative to the mapping file).
 pub fn load(path: &Path) -> diag::Result<Mapping> {
+    load_with(path, &Variants::default())
+}
+
+/// Load a mapping file and both of its models, each also read with the variants of `also`.
+pub fn load_with(path: &Path, also: &Variants) -> diag::Result<Mapping> {
     let text = diag::read_source(path)?;
-    load_text(&path.display().to_string(), text, Some(&base_dir(path)))
+    load_text(
+        &path.display().to_string(),
+        text,
+        Some(&base_dir(path)),
+        also,
+    )
 }
 
 /// Load a mapping from text; model paths are resolved in `dir` (an error when it is `None`).
 pub fn load_str(path_name: &str, text: &str, dir: Option<&Path>) -> diag::Result<Mapping> {
-    load_text(path_name, Arc::from(text), dir)
+    load_text(path_name, Arc::from(text), dir, &Variants::default())
 }
 
 /// Parse and check a mapping table without loading its models.
@@ -115,7 +136,12 @@ fn base_dir(path: &Path) -> PathBuf {
     }
 }
 
-fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapping> {
+fn load_text(
+    path: &str,
+    src: Arc<str>,
+    dir: Option<&Path>,
+    also: &Variants,
+) -> diag::Result<Mapping> {
     diag::check_input_limits(path, &src, &src)?;
     let table = lower::lower(path, &src, syntax::parse(path, &src)?)?;
     let source_path = model_path(path, &src, dir, &table.source)?;
@@ -124,14 +150,9 @@ fn load_text(path: &str, src: Arc<str>, dir: Option<&Path>) -> diag::Result<Mapp
         .into_iter()
         .map(|m| base_dir(m))
         .collect();
-    let source = load_model(path, &source_path, "source", &[], &roots)?;
-    let variants: Vec<String> = table
-        .target_variants
-        .iter()
-        .map(|w| w.text.clone())
-        .collect();
-    let target = load_model(path, &target_path, "target", &variants, &roots)?;
-    check_variants_tested(path, &src, &table.target_variants, &target)?;
+    let written = (path, &src, &roots[..]);
+    let source = Side::Source.load(written, &source_path, &table.source_variants, also)?;
+    let target = Side::Target.load(written, &target_path, &table.target_variants, also)?;
     let Table {
         scopes,
         dropped,
@@ -213,46 +234,58 @@ fn model_roots(dir: &Path) -> Vec<PathBuf> {
     dir.into_iter().chain(above).chain(others).collect()
 }
 
-/// Each variant a mapping reads its target model with must be one the model tests.
-fn check_variants_tested(
-    path: &str,
-    src: &Arc<str>,
-    variants: &[ast::Word],
-    model: &ir::Model,
-) -> diag::Result<()> {
-    let Some(v) = variants
-        .iter()
-        .find(|v| !model.variants_tested.contains(&v.text))
-    else {
-        return Ok(());
-    };
-    let offered: Vec<&str> = model.variants_tested.iter().map(|s| s.as_str()).collect();
-    let note = if offered.is_empty() {
-        "it tests no variant at all (`if \"name\"` in the model)".to_string()
-    } else {
-        format!("it tests: {}", offered.join(", "))
-    };
-    let message = format!("the target model tests no variant `{}`", v.text);
-    Err(diag::Error::at(path, src, v.span.range(), message).with_note(note))
+/// Which of a mapping's two models.
+#[derive(Clone, Copy)]
+enum Side {
+    Source,
+    Target,
 }
 
-fn load_model(
-    mapping: &str,
-    model: &Path,
-    role: &str,
-    variants: &[String],
-    include_roots: &[PathBuf],
-) -> diag::Result<ir::Model> {
-    let opts = ir::LoadOptions {
-        variants: variants.to_vec(),
-        include_roots: include_roots.to_vec(),
-        ..ir::LoadOptions::default()
-    };
-    ir::load_with(model, &opts).map_err(|e| {
-        e.with_note(format!(
-            "while loading the {role} model of mapping {mapping}"
-        ))
-    })
+impl Side {
+    fn name(self) -> &'static str {
+        match self {
+            Side::Source => "source",
+            Side::Target => "target",
+        }
+    }
+
+    /// Load the model at `model` with the variants the mapping file names (`written`) and those
+    /// of `also`, each of which the model must test; the first argument holds the mapping's path, its
+    /// text and the directories its models may include from.
+    fn load(
+        self,
+        (mapping, src, roots): (&str, &Arc<str>, &[PathBuf]),
+        model: &Path,
+        written: &[ast::Word],
+        also: &Variants,
+    ) -> diag::Result<ir::Model> {
+        let also = match self {
+            Side::Source => &also.source,
+            Side::Target => &also.target,
+        };
+        let mut variants: Vec<String> = written.iter().map(|w| w.text.clone()).collect();
+        variants.extend(also.iter().cloned());
+        let opts = ir::LoadOptions {
+            variants: variants.clone(),
+            include_roots: roots.to_vec(),
+            ..ir::LoadOptions::default()
+        };
+        let loaded = ir::load_with_any_variant(model, &opts).map_err(|e| {
+            e.with_note(format!(
+                "while loading the {} model of mapping {mapping}",
+                self.name()
+            ))
+        })?;
+        let Some((variant, offered)) = ir::untested_variant(&loaded, &variants) else {
+            return Ok(loaded);
+        };
+        let message = format!("the {} model tests no variant `{variant}`", self.name());
+        let error = match written.iter().find(|w| w.text == variant) {
+            Some(w) => diag::Error::at(mapping, src, w.span.range(), message),
+            None => diag::Error::file(mapping, message),
+        };
+        Err(error.with_note(offered))
+    }
 }
 
 impl Mapping {
@@ -263,12 +296,17 @@ impl Mapping {
         self.source.uses(Name::Tag(global)).then_some(global)
     }
 
-    /// Every reading of the target architecture, each with its model: the model files beside the
-    /// target model whose title names its architecture, each as it is and under each variant it
-    /// tests (`readings::find`). Loaded once per mapping.
+    /// Every reading of the source language, each with its model: the model files beside the
+    /// source model whose title names its language, each as it is and under each variant it
+    /// tests (`readings::find`; the C++ versions of scoped RC11). Loaded once per mapping.
+    pub fn source_readings(&self) -> &[(Reading, ir::Model)] {
+        self.readings[0].get_or_init(|| readings::find(&self.source_path, &self.source))
+    }
+
+    /// Every reading of the target architecture, each with its model, found as
+    /// `source_readings` are (the PTX models and their variants). Loaded once per mapping.
     pub fn target_readings(&self) -> &[(Reading, ir::Model)] {
-        self.readings
-            .get_or_init(|| readings::find(&self.target_path, &self.target))
+        self.readings[1].get_or_init(|| readings::find(&self.target_path, &self.target))
     }
 
     /// The declared source classes, in declaration order.

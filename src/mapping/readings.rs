@@ -1,22 +1,23 @@
-//! The readings of a mapping's target architecture: every model file shipped beside the target
-//! model whose title names the same architecture (its first word, `PTX`), each read as it is and
-//! under each herd variant it tests (`--variant dep-without-rmw`). Found once per mapping
-//! (`Mapping::target_readings`); which of them allow a test is the runner's to say
-//! (`search::judge_readings`; docs/decisions/014-ptx-rmw-dependency.md).
+//! The readings of a mapping's source language and target architecture: every model file
+//! shipped beside the model whose title names the same language (its first word, `C`, `PTX`),
+//! each read as it is and under each herd variant it tests (`--variant dep-without-rmw` of the
+//! PTX models, `--variant cxx20` of the C++ ones). Found once per mapping
+//! (`Mapping::source_readings`, `Mapping::target_readings`); which of them allow a test is the
+//! runner's to say (`search::judge_readings`; docs/decisions/014-ptx-rmw-dependency.md, 018).
 //!
 //! Owns: `Reading`, `find`. Uses: `ir` (to load the models).
 use std::path::{Path, PathBuf};
 
 use crate::ir::{self, Model};
 
-/// One reading of the target architecture: a model file and the variant it is read with.
+/// One reading of a language or architecture: a model file and the variant it is read with.
 #[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct Reading {
     /// The model file, as found beside the mapping's target model.
     pub model: PathBuf,
     /// The herd variant enabled; `None`: the file's default reading.
     pub variant: Option<String>,
-    /// Is this the reading the mapping's search uses (its target model and variants)?
+    /// Is this the reading the mapping's search uses (its model and variants)?
     pub searched: bool,
 }
 
@@ -38,11 +39,11 @@ impl std::fmt::Display for Reading {
     }
 }
 
-/// The readings of the architecture of `target` (loaded from `target_path`), each with its loaded model: the model files
-/// in the target model's directory whose title names the target model's architecture, sorted by
-/// file name, each as it is and then under each variant it tests (one at a time). A file that
-/// does not load, or has no title, is no reading. The searched reading is the target model file
-/// with exactly the mapping's variants.
+/// The readings of the language of `target` (loaded from `target_path`), each with its loaded
+/// model: the model files in its directory whose title names the same language, sorted by file
+/// name, each as it is and then under each variant it tests (one at a time). A file that does
+/// not load, or has no title, is no reading. The searched reading is `target`'s file with
+/// exactly the variants it was loaded with.
 pub(super) fn find(target_path: &Path, target: &Model) -> Vec<(Reading, Model)> {
     let Some(arch) = target.arch.as_deref() else {
         return vec![];

@@ -13,7 +13,7 @@ use std::collections::BTreeSet;
 use super::decode::{lift_solution, SolutionTests};
 use super::event_key::{execution_keys, keyed, KeyRel};
 use super::outcome::Counterexample;
-use super::readings::judge_readings;
+use super::readings::{judge_readings, judge_source_readings};
 use super::validate::{self, Verdict};
 use crate::diag;
 use crate::litmus::Litmus;
@@ -150,6 +150,7 @@ fn first_counterexample(
                 .map(|t| t.code.iter().map(|i| i.event_count()).sum())
                 .collect();
             let readings = judge_readings(mapping, &found.target);
+            let source_readings = judge_source_readings(mapping, &found.source);
             return Ok(Some(Counterexample {
                 axiom: axiom.to_string(),
                 bound: shape.iter().sum(),
@@ -158,6 +159,7 @@ fn first_counterexample(
                 failed,
                 cycle,
                 readings,
+                source_readings,
             }));
         }
     }

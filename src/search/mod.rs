@@ -48,7 +48,8 @@
 //! - `decode.rs`: a solution read back (`DecodedSolution`), as tests in event keys
 //!   (`SolutionTests`).
 //! - `validate.rs`: the runner's `Verdict` on a solution, and the violated axiom's `cycle`.
-//! - `readings.rs`: `judge_readings`, a counterexample under each target reading.
+//! - `readings.rs`: `judge_readings`, `judge_source_readings`, a counterexample under each
+//!   reading of the target and of the source.
 //! - `options.rs`: `Options`: bound, counting, axioms, limits, solver, stop.
 //! - `estimate.rs`: the memory of one shape's SAT problem, estimated before any is built, and the
 //!   refusal over `--max-memory`.
@@ -89,10 +90,10 @@ pub(crate) use self::layout::thread_shapes;
 pub use self::operations::Counting;
 pub use self::options::Options;
 pub use self::outcome::{
-    target_reading, AxiomResult, Counterexample, Event, Observer, Report, Scope, Statistics,
-    Unfinished,
+    source_reading, target_reading, AxiomResult, Counterexample, Event, Observer, Report, Scope,
+    Statistics, Unfinished,
 };
-pub use self::readings::{judge_readings, ReadingVerdict};
+pub use self::readings::{judge_readings, judge_source_readings, ReadingVerdict};
 pub use self::units::{
     check_units, work, ShapeOutcome, ShapeUnit, ShapeWork, UnitOutcome, UnitVerdict, Work,
 };

@@ -5,7 +5,7 @@
 //! Owns: `Counterexample`, `AxiomResult`, `Statistics`, `Unfinished`, `Event`, `Report`, `Scope`,
 //! `Observer`.
 //! Uses: `decode` (`SolutionTests`), `validate` (`CycleStep`), `options`, `operations`, `mapping`,
-//! `exec`, `vocab`.
+//! `exec`, `vocab`, `ir` (a model's reading, in words).
 use super::decode::SolutionTests;
 use super::operations::Op;
 use super::options::Options;
@@ -33,6 +33,9 @@ pub struct Counterexample {
     /// The compiled test under every reading of the target architecture (`readings`): which
     /// allow it.
     pub readings: Vec<ReadingVerdict>,
+    /// The source test under every reading of the source language: which forbid it race-free
+    /// (it is a counterexample under those), which allow it, under which it races.
+    pub source_readings: Vec<ReadingVerdict>,
 }
 
 /// The outcome for one source axiom.
@@ -151,15 +154,26 @@ pub struct Scope {
     /// What the search leaves out, in words: declared classes the counting excludes, and kinds
     /// of operation and memory orders the source model has but no searched class has.
     pub(crate) not_searched: Vec<String>,
+    /// The source model the search reads, with its variants: `rc11-scoped.cat (default
+    /// reading; it also offers --variant cxx20)`.
+    pub(crate) source: String,
     /// The target model the search reads, with its variants: `ptx-v6.cat (default reading; it
     /// also offers --variant dep-without-rmw)`.
     pub(crate) target: String,
 }
 
+/// The source model file and the reading the search uses (as `target_reading`).
+pub fn source_reading(mapping: &Mapping) -> String {
+    model_reading(&mapping.source_path, &mapping.source)
+}
+
 /// The target model file and the reading the search uses: its enabled variants, or its default
 /// and the variants it offers.
 pub fn target_reading(mapping: &Mapping) -> String {
-    let (path, model) = (&mapping.target_path, &mapping.target);
+    model_reading(&mapping.target_path, &mapping.target)
+}
+
+fn model_reading(path: &std::path::Path, model: &crate::ir::Model) -> String {
     let as_flags = |vs: Vec<&String>| -> Vec<String> {
         vs.into_iter().map(|v| format!("--variant {v}")).collect()
     };
@@ -246,6 +260,7 @@ impl Scope {
         Scope {
             searched,
             not_searched,
+            source: source_reading(mapping),
             target: target_reading(mapping),
         }
     }

@@ -24,7 +24,7 @@ use super::layout::Layout;
 use super::operations::{Counting, Op};
 use super::options::Options;
 use super::outcome::{Counterexample, Statistics};
-use super::readings::{judge_readings, ReadingVerdict};
+use super::readings::{judge_readings, judge_source_readings, ReadingVerdict};
 use super::validate::{self, CycleStep, Verdict};
 use crate::diag::Internal;
 use crate::encode::{Circuit, Encoded, Matrix, Node, Sat};
@@ -47,6 +47,7 @@ struct Found {
     failed: Vec<String>,
     cycle: Vec<CycleStep>,
     readings: Vec<ReadingVerdict>,
+    source_readings: Vec<ReadingVerdict>,
 }
 
 /// How an axiom's search of one shape ended.
@@ -73,6 +74,7 @@ impl ShapeAxiom {
             failed,
             cycle,
             readings,
+            source_readings,
         } = self.found.take()?;
         Some(Counterexample {
             axiom: axiom.to_string(),
@@ -82,6 +84,7 @@ impl ShapeAxiom {
             failed,
             cycle,
             readings,
+            source_readings,
         })
     }
 }
@@ -310,11 +313,13 @@ impl<'a> ShapeProblem<'a> {
                     let cycle = validate::cycle(self.mapping, &f, name)
                         .map_err(|e| Internal(format!("no cycle for {name}: {}", e.message)))?;
                     let readings = judge_readings(self.mapping, &f.target);
+                    let source_readings = judge_source_readings(self.mapping, &f.source);
                     out.found = Some(Found {
                         tests: f,
                         failed,
                         cycle,
                         readings,
+                        source_readings,
                     });
                     return Ok(());
                 }

@@ -307,6 +307,9 @@ enum SolverRecord {
 struct ScopeRecord {
     searched: Vec<String>,
     not_searched: Vec<String>,
+    /// Absent in the shards of builds before the source readings: empty.
+    #[serde(default)]
+    source: String,
     target: String,
 }
 
@@ -413,6 +416,7 @@ impl From<&Plan> for PlanRecord {
             scope: ScopeRecord {
                 searched: p.scope.searched.clone(),
                 not_searched: p.scope.not_searched.clone(),
+                source: p.scope.source.clone(),
                 target: p.scope.target.clone(),
             },
             cost_model: p.cost_model.clone(),
@@ -595,6 +599,7 @@ impl PlanRecord {
             scope: Scope {
                 searched: self.scope.searched,
                 not_searched: self.scope.not_searched,
+                source: self.scope.source,
                 target: self.scope.target,
             },
             cost_model: self.cost_model,

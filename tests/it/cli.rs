@@ -319,10 +319,18 @@ fn check_test_judges_a_given_test_and_writes_its_counterexamples() {
     let table = std::fs::read_to_string(out.join("rc11-ptx-artifact-Atomicity/readings.tsv"))
         .expect("readings.tsv written");
     let rows: Vec<&str> = table.lines().filter(|l| !l.starts_with('#')).collect();
-    assert_eq!(rows.len(), 6, "{table}");
-    assert!(rows.contains(&"ptx-v6.cat\t-\tyes\tallows"), "{table}");
+    let side = |s: &str| rows.iter().filter(|r| r.starts_with(s)).count();
+    assert_eq!((side("source\t"), side("target\t")), (6, 6), "{table}");
     assert!(
-        rows.contains(&"ptx-v7.5.cat\tdep-without-rmw\tno\tallows"),
+        rows.contains(&"target\tptx-v6.cat\t-\tyes\tallows"),
+        "{table}"
+    );
+    assert!(
+        rows.contains(&"target\tptx-v7.5.cat\tdep-without-rmw\tno\tallows"),
+        "{table}"
+    );
+    assert!(
+        rows.contains(&"source\trc11-scoped.cat\t-\tyes\tforbids, race-free"),
         "{table}"
     );
     let (again, _) = judge(written.to_str().unwrap(), "b");
@@ -466,6 +474,75 @@ fn one_directory_for_counterexamples_and_refutations_is_refused() {
         "{err}"
     );
     assert!(!out.exists(), "nothing written");
+}
+
+/// The source's readings (decision 018): `check --test` of a test that only C++11's release
+/// sequences forbid names the C++ readings that forbid it race-free and those that allow it, and
+/// `--source-variant cxx20` makes C++20's the searched one, in the header too. A variant the
+/// model does not test is an error, for `check` and for `run`.
+#[test]
+fn check_names_the_source_readings_and_takes_a_source_variant() {
+    let dir = std::env::temp_dir().join(format!("mapcheck-cli-source-{}", std::process::id()));
+    let test = "tests/data/litmus/cxx-versions/MP+rel-rlx+acq.litmus";
+    let out_dir = dir.to_str().unwrap();
+    let check = |extra: &[&str]| {
+        let mut args = vec![
+            "check",
+            "mappings/rc11-ptx.map",
+            "--test",
+            test,
+            "-o",
+            out_dir,
+        ];
+        args.extend_from_slice(extra);
+        let (code, out, err) = mapcheck(&args);
+        assert_eq!(code, 0, "{err}");
+        out
+    };
+    let out = check(&[]);
+    assert!(
+        out.contains("source model mappings/../models/rc11-scoped.cat (default reading; it also offers --variant cxx20)\n"),
+        "{out}"
+    );
+    assert!(
+        out.contains(
+            "    forbidden and race-free under: c11.cat, rc11-scoped.cat (searched), rc11.cat\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("    allowed by: c11.cat --variant cxx20, rc11-scoped.cat --variant cxx20, rc11.cat --variant cxx20\n"),
+        "{out}"
+    );
+    let out = check(&["--source-variant", "cxx20"]);
+    assert!(
+        out.contains(
+            "source model mappings/../models/rc11-scoped.cat (read with --variant cxx20)\n"
+        ),
+        "{out}"
+    );
+    assert!(
+        out.contains("rc11-scoped.cat --variant cxx20 (searched)"),
+        "{out}"
+    );
+    let (code, _, err) = mapcheck(&[
+        "check",
+        "mappings/rc11-ptx.map",
+        "--source-variant",
+        "c++20",
+    ]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("the source model tests no variant `c++20`\n  = it tests: cxx20"),
+        "{err}"
+    );
+    let (code, _, err) = mapcheck(&["run", "models/rc11.cat", test, "--variant", "c++20"]);
+    assert_eq!(code, 2, "{err}");
+    assert!(
+        err.contains("models/rc11.cat: the model tests no variant `c++20`"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
 }
 
 /// `check --test` names the readings in text too: the 7-event Coherence test is no counterexample

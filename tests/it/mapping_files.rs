@@ -79,6 +79,42 @@ fn the_search_places_threads_at_the_levels_a_mapping_names() {
     );
 }
 
+/// `variant "NAME"` under the source line reads the source model with it (decision 018): the
+/// searched source reading is then that variant's, and the source readings are every C++ model
+/// beside it under both release-sequence readings.
+#[test]
+fn a_variant_under_the_source_line_reads_the_source_model_with_it() {
+    let text = std::fs::read_to_string("mappings/rc11-ptx.map").unwrap();
+    let with = text.replacen(
+        "source \"../models/rc11-scoped.cat\"",
+        "source \"../models/rc11-scoped.cat\" variant \"cxx20\"",
+        1,
+    );
+    assert_ne!(
+        with, text,
+        "rc11-ptx.map names its source model as expected"
+    );
+    let m = mapping::load_str("cxx20.map", &with, Some(Path::new("mappings")))
+        .unwrap_or_else(|e| panic!("{}", e.render()));
+    assert!(m.source.variants_enabled.contains("cxx20"));
+    let readings: Vec<String> = m
+        .source_readings()
+        .iter()
+        .map(|(r, _)| format!("{r}{}", if r.searched { " (searched)" } else { "" }))
+        .collect();
+    assert_eq!(
+        readings,
+        [
+            "c11.cat",
+            "c11.cat --variant cxx20",
+            "rc11-scoped.cat",
+            "rc11-scoped.cat --variant cxx20 (searched)",
+            "rc11.cat",
+            "rc11.cat --variant cxx20",
+        ]
+    );
+}
+
 #[test]
 fn rc11_ptx_declares_the_47_classes_of_figure_11() {
     let m = load("mappings/rc11-ptx.map");

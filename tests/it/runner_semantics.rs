@@ -115,6 +115,31 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)"
     assert!(v6.validated);
 }
 
+/// The two C++ versions (decision 018): message passing through a release sequence that a
+/// later relaxed store of the releasing thread continues synchronises under C++11's release
+/// sequences (the default reading) and not under C++20's (`--variant cxx20`, P0982R1), in every
+/// C++ model that reads release sequences from rc11-base.cat, scoped or not.
+#[test]
+fn a_later_store_of_the_releasing_thread_continues_a_release_sequence_before_cxx20_only() {
+    let path = "tests/data/litmus/cxx-versions/MP+rel-rlx+acq.litmus";
+    let test = litmus::parse_file(Path::new(path)).expect("parses");
+    for model in ["rc11", "c11", "rc11-scoped", "cuda"] {
+        let file = format!("models/{model}.cat");
+        let allowed = |variants: &[&str]| {
+            let opts = ir::LoadOptions {
+                variants: variants.iter().map(|v| v.to_string()).collect(),
+                ..ir::LoadOptions::default()
+            };
+            let m = ir::load_with(Path::new(&file), &opts).expect("model loads");
+            let outcome = runner::run(&m, &test, &runner::Options::default()).expect("runs");
+            assert!(outcome.flags.is_empty(), "{model} {variants:?}: racy");
+            outcome.validated
+        };
+        assert!(!allowed(&[]), "{model}: C++11 release sequences");
+        assert!(allowed(&["cxx20"]), "{model}: C++20 release sequences");
+    }
+}
+
 #[test]
 fn concurrent_increments_are_atomic() {
     let text = "PTX INC

@@ -190,6 +190,7 @@ impl From<Plan> for PlanRecord {
             scope: ScopeRecord {
                 searched: p.scope.searched,
                 not_searched: p.scope.not_searched,
+                source: String::new(),
                 target: p.scope.target,
             },
             cost_model: p.cost_model,
