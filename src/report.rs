@@ -189,16 +189,19 @@ pub(crate) fn counterexample_body(cx: &Counterexample) -> Result<String> {
 }
 
 /// Which readings of the source language make the source test a counterexample (forbidden and
-/// race-free), which allow it and under which it races (`search::judge_source_readings`).
+/// race-free), which allow it race-free, and under which it races, which gives it no meaning
+/// (`search::judge_source_readings`).
 pub(crate) fn render_source_readings(readings: &[ReadingVerdict]) -> String {
     let mut s = String::from("  the source test under every reading of the source (the runner):\n");
     let lines: [(&str, fn(&ReadingVerdict) -> bool); 4] = [
         ("forbidden and race-free under", |r| {
             r.allows == Some(false) && r.racy == Some(false)
         }),
-        ("allowed by", |r| r.allows == Some(true)),
+        ("allowed and race-free by", |r| {
+            r.allows == Some(true) && r.racy == Some(false)
+        }),
         ("racy under", |r| {
-            r.allows == Some(false) && r.racy == Some(true)
+            r.allows.is_some() && r.racy != Some(false)
         }),
         ("not judged", |r| r.allows.is_none()),
     ];
@@ -272,12 +275,15 @@ fn readings_tsv(cx: &Counterexample) -> String {
     let sides = [("source", &cx.source_readings), ("target", &cx.readings)];
     for (side, readings) in sides {
         for r in readings {
-            let verdict = match (r.allows, r.racy) {
-                (Some(true), _) => "allows".to_string(),
-                (Some(false), Some(true)) => "forbids, racy".to_string(),
-                (Some(false), Some(false)) => "forbids, race-free".to_string(),
-                (Some(false), None) => "forbids".to_string(),
-                (None, _) => format!("not judged: {}", r.note),
+            let races = match r.racy {
+                Some(true) => ", racy",
+                Some(false) => ", race-free",
+                None => "",
+            };
+            let verdict = match r.allows {
+                Some(true) => format!("allows{races}"),
+                Some(false) => format!("forbids{races}"),
+                None => format!("not judged: {}", r.note),
             };
             let _ = writeln!(
                 s,

@@ -511,7 +511,7 @@ fn check_names_the_source_readings_and_takes_a_source_variant() {
         "{out}"
     );
     assert!(
-        out.contains("    allowed by: c11.cat --variant cxx20, rc11-scoped.cat --variant cxx20, rc11.cat --variant cxx20\n"),
+        out.contains("    allowed and race-free by: c11.cat --variant cxx20, rc11-scoped.cat --variant cxx20, rc11.cat --variant cxx20\n"),
         "{out}"
     );
     let out = check(&["--source-variant", "cxx20"]);

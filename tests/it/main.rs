@@ -56,6 +56,7 @@ mod search_cycles;
 mod search_exhaustive;
 mod search_known_bugs;
 mod search_shards;
+mod shipped_tables;
 mod slurm_cluster;
 mod wf_model;
 mod witness_pruning;

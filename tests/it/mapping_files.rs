@@ -47,8 +47,9 @@ fn every_mapping_file_loads_with_every_class_covered() {
     let files: Vec<String> = map_files("mappings")
         .into_iter()
         .chain(map_files("mappings/known-bugs"))
+        .chain(map_files("mappings/shipped"))
         .collect();
-    assert_eq!(files.len(), 10, "{files:?}");
+    assert_eq!(files.len(), 15, "{files:?}");
     for f in files {
         let m = load(&f);
         assert!(!m.classes().is_empty(), "{f}");
@@ -71,6 +72,13 @@ fn the_search_places_threads_at_the_levels_a_mapping_names() {
         .chain(map_files("mappings/known-bugs"));
     for f in files {
         assert_eq!(load(&f).searched_levels(), [Level::Cta, Level::Gpu], "{f}");
+    }
+    for f in map_files("mappings/shipped") {
+        let want: &[Level] = match f.contains("sm90-ptx86") {
+            true => &[Level::Cta, Level::Cluster, Level::Gpu],
+            false => &[Level::Cta, Level::Gpu],
+        };
+        assert_eq!(load(&f).searched_levels(), want, "{f}");
     }
     let cluster = load("tests/data/mapping/cluster/rc11-ptx-cluster.map");
     assert_eq!(
