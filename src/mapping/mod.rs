@@ -150,9 +150,9 @@ fn load_text(
         .into_iter()
         .map(|m| base_dir(m))
         .collect();
-    let written = (path, &src, &roots[..]);
-    let source = Side::Source.load(written, &source_path, &table.source_variants, also)?;
-    let target = Side::Target.load(written, &target_path, &table.target_variants, also)?;
+    let file = (path, &src, &roots[..]);
+    let source = Side::Source.load(file, &source_path, &table.source_variants, also)?;
+    let target = Side::Target.load(file, &target_path, &table.target_variants, also)?;
     let Table {
         scopes,
         dropped,
@@ -250,15 +250,16 @@ impl Side {
     }
 
     /// Load the model at `model` with the variants the mapping file names (`written`) and those
-    /// of `also`, each of which the model must test; the first argument holds the mapping's path, its
-    /// text and the directories its models may include from.
+    /// of `also`, each of which the model must test. `file` is the mapping's path, its text and
+    /// the directories its models may include from.
     fn load(
         self,
-        (mapping, src, roots): (&str, &Arc<str>, &[PathBuf]),
+        file: (&str, &Arc<str>, &[PathBuf]),
         model: &Path,
         written: &[ast::Word],
         also: &Variants,
     ) -> diag::Result<ir::Model> {
+        let (mapping, src, roots) = file;
         let also = match self {
             Side::Source => &also.source,
             Side::Target => &also.target,

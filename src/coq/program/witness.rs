@@ -32,40 +32,77 @@ pub(crate) fn satisfiable(mapping: &Mapping, models: &Models) -> diag::Result<St
 }
 
 /// `P0: x = 1 ‖ P1: r0 = x` (both threads in one CTA), with the first atomic store and load
-/// classes of one scope, compiled to a main instruction each, that make it race free.
+/// classes of one scope, compiled to a main instruction each, that make it race free. A mapping
+/// without such a pair (Triton's table has no atomic loads or stores) gets an RMW, an exchange,
+/// in the place of either: stores and loads are tried first, then RMWs.
 fn witness_test(mapping: &Mapping) -> diag::Result<Litmus> {
     use crate::mapping::ClassKind;
-    let atomic = |kind: ClassKind| -> Vec<&crate::mapping::Class> {
-        mapping
-            .classes()
-            .iter()
-            .filter(|c| c.kind == kind && c.order != crate::vocab::Tag::Na)
-            .filter(|c| mapping.rule(c).is_some_and(|r| r.main.is_some()))
-            .collect()
+    let atomic = |kinds: [ClassKind; 2]| -> Vec<&crate::mapping::Class> {
+        let of = |kind: ClassKind| {
+            mapping
+                .classes()
+                .iter()
+                .filter(move |c| c.kind == kind && c.order != crate::vocab::Tag::Na)
+                .filter(|c| mapping.rule(c).is_some_and(|r| r.main.is_some()))
+        };
+        kinds.into_iter().flat_map(of).collect()
     };
-    let (stores, loads) = (atomic(ClassKind::W), atomic(ClassKind::R));
-    for store in &stores {
-        for load in loads.iter().filter(|r| r.scope == store.scope) {
-            let test = store_and_load(mapping, store, load);
-            if race_free(&mapping.source, &test)? {
-                return Ok(test);
-            }
+    let (writers, readers) = (
+        atomic([ClassKind::W, ClassKind::Rmw]),
+        atomic([ClassKind::R, ClassKind::Rmw]),
+    );
+    let pairs = writers
+        .iter()
+        .flat_map(|w| readers.iter().map(move |r| (w, r)))
+        .filter(|(w, r)| w.scope == r.scope);
+    let (plain, with_rmw): (Vec<_>, Vec<_>) =
+        pairs.partition(|(w, r)| w.kind == ClassKind::W && r.kind == ClassKind::R);
+    for (writer, reader) in plain.into_iter().chain(with_rmw) {
+        let test = write_and_read(mapping, writer, reader);
+        if race_free(&mapping.source, &test)? {
+            return Ok(test);
         }
     }
     Err(diag::Error::file(
         &mapping.path,
-        "the Coq export's satisfiability witness needs an atomic store and an atomic load class of one scope that are race free across two threads of one CTA",
+        "the Coq export's satisfiability witness needs two atomic classes of one scope, a store or an RMW and a load or an RMW, that are race free across two threads of one CTA",
     ))
 }
 
-fn store_and_load(
+/// The witness's instruction for `class`: a store of `value` or a load into `r0`, or for an RMW
+/// an exchange of `value` into `r0`.
+fn access(class: &crate::mapping::Class, value: i64) -> Instr {
+    use crate::litmus::RmwOp;
+    use crate::mapping::ClassKind;
+    let (loc, tags) = ("x".to_string(), class.tags());
+    match class.kind {
+        ClassKind::W => Instr::Store {
+            loc,
+            value: Expr::Const(value),
+            tags,
+        },
+        ClassKind::R => Instr::Load {
+            dst: "r0".into(),
+            loc,
+            tags,
+        },
+        _ => Instr::Rmw {
+            dst: Some("r0".into()),
+            loc,
+            op: RmwOp::Exch(Expr::Const(value)),
+            tags,
+            fail_tags: None,
+        },
+    }
+}
+
+fn write_and_read(
     mapping: &Mapping,
-    store: &crate::mapping::Class,
-    load: &crate::mapping::Class,
+    writer: &crate::mapping::Class,
+    reader: &crate::mapping::Class,
 ) -> Litmus {
     use crate::litmus::{Arch, Condition, Prop, Quantifier, Thread};
     let region = mapping.region();
-    let tags = |c: &crate::mapping::Class| c.tags();
     let thread = |name: &str, instr: Instr| Thread {
         name: name.into(),
         placement: Default::default(),
@@ -88,22 +125,8 @@ fn store_and_load(
             .unwrap_or_default(),
         aliases: vec![],
         threads: vec![
-            thread(
-                "P0",
-                Instr::Store {
-                    loc: "x".into(),
-                    value: Expr::Const(1),
-                    tags: tags(store),
-                },
-            ),
-            thread(
-                "P1",
-                Instr::Load {
-                    dst: "r0".into(),
-                    loc: "x".into(),
-                    tags: tags(load),
-                },
-            ),
+            thread("P0", access(writer, 1)),
+            thread("P1", access(reader, 2)),
         ],
         condition: Condition {
             quantifier: Quantifier::Exists,
