@@ -470,64 +470,75 @@ mod tests {
         format!("PTX t\n{{ x=0; }}\n P0@cta 0,gpu 0 ;\n {instruction} ;\nexists (x=0)")
     }
 
+    /// Every instruction the round trip tries: each form with each `.sem` word, scope and (for
+    /// an RMW) operation word of any form.
+    fn every_instruction(
+    ) -> impl Iterator<Item = (&'static Form, &'static str, &'static str, &'static str)> {
+        let ops: Vec<&'static str> = FORMS.iter().flat_map(|f| f.ops.iter().copied()).collect();
+        FORMS.iter().flat_map(move |form| {
+            let form_ops = match form.kind {
+                OpKind::Rmw => ops.clone(),
+                _ => vec![""],
+            };
+            SEMANTICS.0.iter().flat_map(move |&(sem, _)| {
+                let form_ops = form_ops.clone();
+                SCOPES.0.iter().flat_map(move |&(scope, _)| {
+                    form_ops
+                        .clone()
+                        .into_iter()
+                        .map(move |op| (form, sem, scope, op))
+                })
+            })
+        })
+    }
+
+    /// An accepted instruction is printed, read back to the same tags and emitted.
+    fn assert_round_trip(what: &str, test: &crate::litmus::Litmus, tags: &[Tag]) {
+        let printed = print_ptx(test).unwrap_or_else(|e| panic!("{what} prints: {e}"));
+        let again =
+            parse_str("t.litmus", &printed).unwrap_or_else(|e| panic!("{what} reads back: {e}"));
+        assert_eq!(again.threads[0].code, test.threads[0].code, "{what}");
+        assert_eq!(tags_of(&test.threads[0].code[0]), tags, "{what}");
+        events(test).unwrap_or_else(|e| panic!("{what} is emitted: {e}"));
+    }
+
+    /// `stage` (the printer, the emitter) refuses `what` with the front end's `reason`.
+    fn assert_refused_with<T>(
+        what: &str,
+        stage: &str,
+        result: crate::diag::Result<T>,
+        reason: &str,
+    ) {
+        let Err(e) = result else {
+            panic!("{what}: the {stage} accepts what the front end refuses ({reason})")
+        };
+        assert!(
+            e.message.contains(reason),
+            "{what}: the {stage} says `{}`, the front end `{reason}`",
+            e.message
+        );
+    }
+
     /// The invariant of `isa::ptx::FORMS`: every form with every `.sem` word, scope and operation
     /// is either read, printed, read back to the same tags and emitted, or refused by the front
     /// end, the printer and the CUDA emitter alike, each giving the form's own reason.
     #[test]
     fn every_form_is_read_printed_and_emitted_or_refused_alike_everywhere() {
-        let ops: Vec<&str> = FORMS.iter().flat_map(|f| f.ops.iter().copied()).collect();
         let (mut accepted, mut refused) = (0, 0);
-        for form in &FORMS {
-            let form_ops: Vec<&str> = if form.kind == OpKind::Rmw {
-                ops.clone()
-            } else {
-                vec![""]
-            };
-            for &(sem, _) in SEMANTICS.0 {
-                for &(scope, _) in SCOPES.0 {
-                    for &op in &form_ops {
-                        let (text, tags) = instruction(form, sem, scope, op);
-                        let what = format!("`{text}`");
-                        match parse_str("t.litmus", &test_text(&text)) {
-                            Ok(test) => {
-                                accepted += 1;
-                                let printed = print_ptx(&test)
-                                    .unwrap_or_else(|e| panic!("{what} prints: {e}"));
-                                let again = parse_str("t.litmus", &printed)
-                                    .unwrap_or_else(|e| panic!("{what} reads back: {e}"));
-                                assert_eq!(again.threads[0].code, test.threads[0].code, "{what}");
-                                assert_eq!(
-                                    tags_of(&test.threads[0].code[0]),
-                                    tags.as_slice(),
-                                    "{what}"
-                                );
-                                events(&test).unwrap_or_else(|e| panic!("{what} is emitted: {e}"));
-                            }
-                            Err(e) => {
-                                refused += 1;
-                                let reason = e.message.clone();
-                                let mut test =
-                                    parse_str("t.litmus", &test_text("ld.weak r0, x")).unwrap();
-                                test.threads[0].code[0] = instr(form, tags.clone(), op);
-                                let printed = print_ptx(&test)
-                                    .map(|_| ())
-                                    .expect_err(&format!("{what} prints"));
-                                assert!(
-                                    printed.message.contains(&reason),
-                                    "{what}: the printer says `{}`, the front end `{reason}`",
-                                    printed.message
-                                );
-                                let emitted = events(&test)
-                                    .map(|_| ())
-                                    .expect_err(&format!("{what} is emitted"));
-                                assert!(
-                                    emitted.message.contains(&reason),
-                                    "{what}: the emitter says `{}`, the front end `{reason}`",
-                                    emitted.message
-                                );
-                            }
-                        }
-                    }
+        for (form, sem, scope, op) in every_instruction() {
+            let (text, tags) = instruction(form, sem, scope, op);
+            let what = format!("`{text}`");
+            match parse_str("t.litmus", &test_text(&text)) {
+                Ok(test) => {
+                    accepted += 1;
+                    assert_round_trip(&what, &test, &tags);
+                }
+                Err(e) => {
+                    refused += 1;
+                    let mut test = parse_str("t.litmus", &test_text("ld.weak r0, x")).unwrap();
+                    test.threads[0].code[0] = instr(form, tags.clone(), op);
+                    assert_refused_with(&what, "printer", print_ptx(&test), &e.message);
+                    assert_refused_with(&what, "emitter", events(&test), &e.message);
                 }
             }
         }
