@@ -192,76 +192,70 @@ pub(crate) fn counterexample_body(cx: &Counterexample) -> Result<String> {
 /// race-free), which allow it race-free, and under which it races, which gives it no meaning
 /// (`search::judge_source_readings`).
 pub(crate) fn render_source_readings(readings: &[ReadingVerdict]) -> String {
-    let mut s = String::from("  the source test under every reading of the source (the runner):\n");
-    let lines: [(&str, fn(&ReadingVerdict) -> bool); 4] = [
-        ("forbidden and race-free under", |r| {
+    let lines: [ReadingLine; 4] = [
+        ("forbidden and race-free under", true, |r| {
             r.allows == Some(false) && r.racy == Some(false)
         }),
-        ("allowed and race-free by", |r| {
+        ("allowed and race-free by", false, |r| {
             r.allows == Some(true) && r.racy == Some(false)
         }),
-        ("racy under", |r| {
+        ("racy under", false, |r| {
             r.allows.is_some() && r.racy != Some(false)
         }),
-        ("not judged", |r| r.allows.is_none()),
+        ("not judged", false, |r| r.allows.is_none()),
     ];
-    for (what, holds) in lines {
-        let list = reading_names(readings.iter().filter(|r| holds(r)));
-        if list.is_empty() && what != lines[0].0 {
-            continue;
-        }
-        let shown = if list.is_empty() {
-            "none".to_string()
-        } else {
-            list.join(", ")
-        };
-        let _ = writeln!(s, "    {what}: {shown}");
-    }
-    s
-}
-
-/// Each reading named as a report shows it: `ptx-v6.cat --variant dep-without-rmw (searched)`,
-/// with the runner's error where it was not judged.
-fn reading_names<'a>(readings: impl Iterator<Item = &'a ReadingVerdict>) -> Vec<String> {
-    readings
-        .map(|r| {
-            let searched = if r.reading.searched {
-                " (searched)"
-            } else {
-                ""
-            };
-            let note = if r.note.is_empty() {
-                String::new()
-            } else {
-                format!(": {}", r.note)
-            };
-            format!("{}{searched}{note}", r.reading)
-        })
-        .collect()
+    render_reading_lines(
+        "the source test under every reading of the source",
+        readings,
+        &lines,
+    )
 }
 
 /// Which readings of the target architecture allow the compiled test (`search::judge_readings`):
 /// a line for those that allow it, one for those that forbid it, and one for any not judged.
 pub(crate) fn render_readings(readings: &[ReadingVerdict]) -> String {
-    let names = |allows: Option<bool>| -> Vec<String> {
-        reading_names(readings.iter().filter(|r| r.allows == allows))
-    };
-    let mut s =
-        String::from("  the compiled test under every reading of the target (the runner):\n");
-    let lines = [
-        ("allowed by", Some(true)),
-        ("forbidden by", Some(false)),
-        ("not judged", None),
+    let lines: [ReadingLine; 3] = [
+        ("allowed by", true, |r| r.allows == Some(true)),
+        ("forbidden by", true, |r| r.allows == Some(false)),
+        ("not judged", false, |r| r.allows.is_none()),
     ];
-    for (what, allows) in lines {
-        let list = names(allows);
-        if list.is_empty() && allows.is_none() {
-            continue;
-        }
-        let shown = if list.is_empty() {
-            "none".to_string()
-        } else {
-            list.join(", ")
+    render_reading_lines(
+        "the compiled test under every reading of the target",
+        readings,
+        &lines,
+    )
+}
+
+/// A line of a readings report: its words, whether it is shown when no reading is on it
+/// (`none`), and which readings are.
+type ReadingLine = (&'static str, bool, fn(&ReadingVerdict) -> bool);
+
+/// `title`, then each line with the readings it holds for, each named as a report shows it
+/// (`ptx-v6.cat --variant dep-without-rmw (searched)`, with the runner's error where it was not
+/// judged).
+fn render_reading_lines(title: &str, readings: &[ReadingVerdict], lines: &[ReadingLine]) -> String {
+    let mut s = format!("  {title} (the runner):\n");
+    for &(what, shown_when_empty, holds) in lines {
+        let names: Vec<String> = readings
+            .iter()
+            .filter(|r| holds(r))
+            .map(|r| {
+                let searched = if r.reading.searched {
+                    " (searched)"
+                } else {
+                    ""
+                };
+                let note = match r.note.is_empty() {
+                    true => String::new(),
+                    false => format!(": {}", r.note),
+                };
+                format!("{}{searched}{note}", r.reading)
+            })
+            .collect();
+        let shown = match names.is_empty() {
+            true if !shown_when_empty => continue,
+            true => "none".to_string(),
+            false => names.join(", "),
         };
         let _ = writeln!(s, "    {what}: {shown}");
     }

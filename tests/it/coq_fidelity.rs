@@ -11,6 +11,7 @@ use std::path::Path;
 use mapcheck::coq::{self, concrete, mirror, model::Names};
 use mapcheck::{eval, ir, litmus, runner};
 
+use crate::support::axioms;
 use crate::support::coq::coqc_all;
 use crate::support::litmus::litmus_files;
 use crate::support::tools::{self, Tool};
@@ -30,12 +31,7 @@ struct Sample {
 /// way not yet seen twice (or while fewer than `MIN` are taken), until every axiom has been
 /// seen both ways and `MIN` are taken.
 fn sample(model: &ir::Model, dirs: &[&str]) -> Sample {
-    let axioms: Vec<String> = model
-        .checks
-        .iter()
-        .filter(|c| !c.flag)
-        .map(|c| c.name.clone())
-        .collect();
+    let axioms = axioms(model);
     let mut s = Sample {
         executions: Vec::new(),
         seen: axioms.iter().map(|a| (a.clone(), (0, 0))).collect(),

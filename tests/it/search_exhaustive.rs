@@ -44,6 +44,7 @@ use mapcheck::mapping::{self, ClassKind, Mapping, Role};
 use mapcheck::runner::{self, Candidate};
 use mapcheck::search::{self, execution_keys, EventKey, LOCATIONS};
 
+use crate::support::axioms;
 use crate::support::search_space::*;
 
 /// The bound both sides run to, at most this many threads and locations (defaults; override
@@ -298,13 +299,7 @@ fn describe(m: &Mapping, p: &Prog) -> String {
 /// bound at which the enumeration (and so the search) found a counterexample.
 fn cross_check(file: &str, bound: usize) -> BTreeMap<String, Option<usize>> {
     let m = load(file);
-    let axioms: Vec<String> = m
-        .source
-        .checks
-        .iter()
-        .filter(|c| !c.flag)
-        .map(|c| c.name.clone())
-        .collect();
+    let axioms = axioms(&m.source);
     let t0 = Instant::now();
     let ex = exhaustive(&m, &axioms, bound);
     let t_ex = t0.elapsed();

@@ -10,6 +10,7 @@ use mapcheck::mapping::{self, Variants};
 use mapcheck::search::{self, Counterexample, TestVerdict};
 use mapcheck::{coq, ir, litmus, runner};
 
+use crate::support::axioms;
 use crate::support::coq::{coqc_all, scratch_dir};
 use crate::support::tools::{self, Tool};
 
@@ -154,14 +155,7 @@ fn read_with(map: &str, variant: Option<&str>) -> mapcheck::Mapping {
 fn counterexamples(f: &Found, variant: Option<&str>) -> Vec<(String, Counterexample)> {
     let test = litmus::parse_file(Path::new(f.test)).expect("parses");
     let m = read_with(f.map, variant);
-    let axioms: Vec<String> = m
-        .source
-        .checks
-        .iter()
-        .filter(|c| !c.flag)
-        .map(|c| c.name.clone())
-        .collect();
-    let verdicts = search::confirm(&m, &test, &axioms).expect("judged");
+    let verdicts = search::confirm(&m, &test, &axioms(&m.source)).expect("judged");
     verdicts
         .into_iter()
         .filter_map(|(axiom, verdict)| match verdict {
