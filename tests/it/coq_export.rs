@@ -91,7 +91,7 @@ fn cuda_ptx_obligations_compile() {
 /// an axiom with a counterexample gets its refutation beside the obligations.
 #[test]
 fn obligations_say_what_the_search_found_per_axiom() {
-    let (m, report) = natural_check("rc11-ptx.map", None, 5);
+    let (m, report) = natural_check("rc11-ptx.map", None, None, 5);
     let evidence = coq::evidence(&report);
     let found: Vec<_> = report
         .axioms

@@ -94,10 +94,10 @@ fn the_documents_quote_the_expected_verdicts() {
             .lines()
             .find(|l| l.starts_with(&format!("| `{map}` |")))
             .unwrap_or_else(|| panic!("mappings/README.md has no row for {map}"));
-        let words = match (&e.source_variant, e.bound()) {
+        let words = match (e.reading_label(), e.bound()) {
             (None, 5) => format!("| {} |", quoted(rows)),
             (None, b) => format!("at {b}: {}", quoted(rows)),
-            (Some(v), b) => format!("{v} at {b}: {}", quoted(rows)),
+            (Some(label), b) => format!("{label} at {b}: {}", quoted(rows)),
         };
         assert!(
             row.contains(&words),

@@ -161,6 +161,106 @@ fn b1_is_repaired_no_dearer_than_fig11() {
     no_dearer_than_fig11(&r, &["RMW.SC"]);
 }
 
+/// The shipped tables whose seq_cst RMW is B1's row (LLVM NVPTX sm_70 and sm_90, libcu++ sm_70+)
+/// break Coherence at 4 events under Dartagnan's reading of PTX (`mappings/EXPECTED.tsv`). The
+/// cheapest repair there is Figure 11's row, `fence.sc.$s; atom.acq_rel.$s`, at every scope the
+/// file has but libcu++'s thread scope (`WI`: an RMW whose scope holds one thread synchronises
+/// with no other, so no counterexample reaches its row), and nothing else changes
+/// (`docs/results/2026-12-06-shipped-tables/`).
+#[test]
+#[ignore = "CI tier (scripts/test)"]
+fn the_shipped_seq_cst_rmw_rows_are_repaired_by_fig11s_row() {
+    for map in [
+        "mappings/shipped/llvm-nvptx-sm70-ptx60.map",
+        "mappings/shipped/llvm-nvptx-sm90-ptx86.map",
+        "mappings/shipped/libcuxx-sm70.map",
+    ] {
+        let r = repaired_reading(map, Some("dep-without-rmw"), 4);
+        let input = mapping_reading(map, Some("dep-without-rmw"));
+        let mut rmw_sc: Vec<String> = input
+            .classes()
+            .iter()
+            .map(|c| c.to_string())
+            .filter(|c| c.starts_with("RMW.SC.") && !c.ends_with(".WI"))
+            .collect();
+        rmw_sc.sort();
+        let changed: Vec<&str> = r.changes.iter().map(|c| c.class.as_str()).collect();
+        assert_eq!(
+            changed, rmw_sc,
+            "{map}: only and every RMW.SC row but thread scope's changes"
+        );
+        for c in &r.changes {
+            let scope = c.class.rsplit('.').next().unwrap().to_lowercase();
+            assert_eq!(
+                c.to,
+                format!("fence.sc.{scope}; atom.acq_rel.{scope}"),
+                "{map}"
+            );
+        }
+        assert!(r.ties.is_empty(), "{map}: {:?}", r.ties);
+    }
+}
+
+/// libcu++'s pre-Volta arm breaks Coherence at 4 under Dartagnan's reading through its RMWs'
+/// `atom` without `.sem`. The cheapest repair in PTX 6.0's space puts `.release` on the `atom` of
+/// every RMW with a release half (release, acq_rel, seq_cst), keeping the `membar`s around it:
+/// not a pre-Volta row (`atom.release` needs sm_70), and not Figure 11's.
+#[test]
+#[ignore = "CI tier (scripts/test)"]
+fn the_pre_volta_rmw_rows_are_repaired_by_a_release_atom() {
+    let map = "mappings/shipped/libcuxx-pre-sm70.map";
+    let r = repaired_reading(map, Some("dep-without-rmw"), 4);
+    assert!(!r.changes.is_empty());
+    for c in &r.changes {
+        let order = c.class.split('.').nth(1).unwrap();
+        assert!(["REL", "ACQ_REL", "SC"].contains(&order), "{c:?}");
+        assert!(c.class.starts_with("RMW."), "{c:?}");
+        assert_eq!(
+            c.to,
+            c.from.replace("atom.relaxed", "atom.release"),
+            "{c:?}"
+        );
+    }
+    assert_eq!(r.changes.len(), 9, "three orders at three scopes");
+}
+
+/// Under NVIDIA's reading the pre-Volta arm breaks Coherence at 5 through its acquire and consume
+/// RMWs (`atom.s; membar.s`). At bound 5 the cheapest repair gives those six rows an
+/// `atom.acquire.s` (sm_70 PTX, so not a pre-Volta row; the results page has the pre-Volta mend,
+/// `shipped_tables::exhaustive_a_leading_membar_mends_the_pre_volta_acquire_rmw`), and changes
+/// nothing else but seq_cst loads and stores, for Figure 11's own SC failure at 5.
+#[test]
+#[ignore = "exhaustive tier (scripts/test --exhaustive)"]
+fn exhaustive_the_pre_volta_acquire_rmw_rows_are_repaired_by_an_acquire_atom() {
+    let r = repaired("mappings/shipped/libcuxx-pre-sm70.map", 5);
+    let (rmw, rest): (Vec<_>, Vec<_>) = r.changes.iter().partition(|c| c.class.starts_with("RMW."));
+    let classes: Vec<&str> = rmw.iter().map(|c| c.class.as_str()).collect();
+    assert_eq!(
+        classes,
+        [
+            "RMW.ACQ.CTA",
+            "RMW.ACQ.GPU",
+            "RMW.ACQ.SYS",
+            "RMW.CON.CTA",
+            "RMW.CON.GPU",
+            "RMW.CON.SYS"
+        ]
+    );
+    for c in rmw {
+        assert_eq!(
+            c.to,
+            c.from.replace("atom.relaxed", "atom.acquire"),
+            "{c:?}"
+        );
+    }
+    for c in rest {
+        assert!(
+            c.class.starts_with("R.SC.") || c.class.starts_with("W.SC."),
+            "{c:?}"
+        );
+    }
+}
+
 #[test]
 fn m1_is_repaired_by_a_leading_fence_on_sc_loads_or_a_trailing_one_on_sc_stores() {
     let r = repaired("mappings/known-bugs/m1-sc-load-fence-dropped.map", 4);

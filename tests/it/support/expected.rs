@@ -12,12 +12,14 @@ use mapcheck::search::{self, Options, Report};
 /// One row of the file: axiom, bound, verdict.
 pub type Row = (String, usize, String);
 
-/// A mapping's rows under one reading of its source at one bound: the mapping (relative to
+/// A mapping's rows under one pair of readings at one bound: the mapping (relative to
 /// `mappings/`), the source model's variant (`None`: its default reading; `cxx20`: C++20's
-/// release sequences), and its rows in file order, all of one bound.
+/// release sequences), the target model's (`None`: NVIDIA's reading of PTX; `dep-without-rmw`:
+/// Dartagnan's), and its rows in file order, all of one bound.
 pub struct Expected {
     pub map: String,
     pub source_variant: Option<String>,
+    pub target_variant: Option<String>,
     pub rows: Vec<Row>,
 }
 
@@ -27,21 +29,57 @@ impl Expected {
         self.rows[0].1
     }
 
-    /// How the documents name the reading: `` or ` with variant cxx20 of the source`.
+    /// Are `self` and `other` rows of one mapping under the same readings (at any bound)?
+    pub fn same_readings(&self, other: &Expected) -> bool {
+        self.map == other.map
+            && self.source_variant == other.source_variant
+            && self.target_variant == other.target_variant
+    }
+
+    /// How a mapping's header names the readings: ``, ` with variant cxx20 of the source`,
+    /// ` with variant dep-without-rmw of the target`, or both joined by `and`.
     pub fn reading_words(&self) -> String {
-        match &self.source_variant {
-            None => String::new(),
-            Some(v) => format!(" with variant {v} of the source"),
+        let sides = [
+            (&self.source_variant, "source"),
+            (&self.target_variant, "target"),
+        ];
+        let named: Vec<String> = sides
+            .iter()
+            .filter_map(|(v, side)| v.as_ref().map(|v| format!("variant {v} of the {side}")))
+            .collect();
+        match named.is_empty() {
+            true => String::new(),
+            false => format!(" with {}", named.join(" and ")),
         }
+    }
+
+    /// How `mappings/README.md` labels the readings: `None` for the defaults, else the variants
+    /// named, source first, joined by ` + ` (`cxx20`, `dep-without-rmw`, `cxx20 + dep-without-rmw`).
+    pub fn reading_label(&self) -> Option<String> {
+        let named: Vec<&str> = [&self.source_variant, &self.target_variant]
+            .into_iter()
+            .filter_map(|v| v.as_deref())
+            .collect();
+        (!named.is_empty()).then(|| named.join(" + "))
     }
 
     /// The check the rows state, run once per test process (`natural_check`).
     pub fn check(&self) -> (Mapping, Arc<Report>) {
-        natural_check(&self.map, self.source_variant.as_deref(), self.bound())
+        natural_check(
+            &self.map,
+            self.source_variant.as_deref(),
+            self.target_variant.as_deref(),
+            self.bound(),
+        )
     }
 }
 
-/// The rows by mapping, source reading and bound, in file order.
+/// `-` is the default reading; anything else names a variant.
+fn variant(column: &str) -> Option<String> {
+    (column != "-").then(|| column.to_string())
+}
+
+/// The rows by mapping, readings and bound, in file order.
 pub fn expected() -> Vec<Expected> {
     let text = std::fs::read_to_string("mappings/EXPECTED.tsv").unwrap();
     let mut out: Vec<Expected> = vec![];
@@ -50,51 +88,53 @@ pub fn expected() -> Vec<Expected> {
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
     {
         let cols: Vec<&str> = line.split('\t').collect();
-        let [map, reading, axiom, bound, verdict] = cols[..] else {
-            panic!("EXPECTED.tsv: not five columns: {line:?}");
+        let [map, source, target, axiom, bound, verdict] = cols[..] else {
+            panic!("EXPECTED.tsv: not six columns: {line:?}");
         };
-        let source_variant = (reading != "-").then(|| reading.to_string());
-        let row = (
-            axiom.to_string(),
-            bound.parse().unwrap(),
-            verdict.to_string(),
-        );
+        let next = Expected {
+            map: map.to_string(),
+            source_variant: variant(source),
+            target_variant: variant(target),
+            rows: vec![(
+                axiom.to_string(),
+                bound.parse().unwrap(),
+                verdict.to_string(),
+            )],
+        };
         match out.last_mut() {
-            Some(e) if e.map == map && e.source_variant == source_variant && e.bound() == row.1 => {
-                e.rows.push(row)
+            Some(e) if e.same_readings(&next) && e.bound() == next.bound() => {
+                e.rows.extend(next.rows)
             }
-            _ => out.push(Expected {
-                map: map.to_string(),
-                source_variant,
-                rows: vec![row],
-            }),
+            _ => out.push(next),
         }
     }
     out
 }
 
-/// `mappings/<map>`, its source read with `source_variant` when given, and its full check
+/// `mappings/<map>`, its source and target read with the variants given, and its full check
 /// (`Options::natural(bound, CaDiCaL)`, every axiom), run by the first test that asks and shared
 /// with every later one: the same search, the same answer.
 pub fn natural_check(
     map: &str,
     source_variant: Option<&str>,
+    target_variant: Option<&str>,
     bound: usize,
 ) -> (Mapping, Arc<Report>) {
     type Slot = Arc<OnceLock<Arc<Report>>>;
-    type Key = (String, Option<String>, usize);
+    type Key = (String, Option<String>, Option<String>, usize);
     static CHECKS: OnceLock<Mutex<HashMap<Key, Slot>>> = OnceLock::new();
-    let variant = source_variant.map(str::to_string);
+    let source = source_variant.map(str::to_string);
+    let target = target_variant.map(str::to_string);
     let slot = CHECKS
         .get_or_init(Default::default)
         .lock()
         .unwrap_or_else(|e| e.into_inner())
-        .entry((map.to_string(), variant.clone(), bound))
+        .entry((map.to_string(), source.clone(), target.clone(), bound))
         .or_default()
         .clone();
     let variants = mapping::Variants {
-        source: variant.into_iter().collect(),
-        target: vec![],
+        source: source.into_iter().collect(),
+        target: target.into_iter().collect(),
     };
     let m = mapping::load_with(&Path::new("mappings").join(map), &variants)
         .unwrap_or_else(|e| panic!("{map}: {}", e.message));
