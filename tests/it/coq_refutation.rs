@@ -58,9 +58,9 @@ fn coq_refutes_every_expected_counterexample() {
 
 /// The others: the shipped tables' (`mappings/shipped/`) and those under a variant of the source
 /// (C++20's release sequences) or of the target (Dartagnan's reading of PTX), each at the
-/// largest bound the file states for its readings. Not those under both variants at once: their
-/// Coq time would take the exhaustive tier past its budget, so the search's own runner check
-/// (`mapping_verdicts`) is all that holds them.
+/// largest bound the file states for its readings. Not those under both variants at once, to keep
+/// the tier inside its budget: the search's own runner check (`mapping_verdicts`) is what holds
+/// them.
 #[test]
 #[ignore = "exhaustive tier (scripts/test --exhaustive)"]
 fn exhaustive_coq_refutes_every_expected_counterexample_of_the_shipped_tables_and_variants() {

@@ -203,8 +203,9 @@ fn the_shipped_seq_cst_rmw_rows_are_repaired_by_fig11s_row() {
 
 /// libcu++'s pre-Volta arm breaks Coherence at 4 under Dartagnan's reading through its RMWs'
 /// `atom` without `.sem`. The cheapest repair in PTX 6.0's space puts `.release` on the `atom` of
-/// every RMW with a release half (release, acq_rel, seq_cst), keeping the `membar`s around it:
-/// not a pre-Volta row (`atom.release` needs sm_70), and not Figure 11's.
+/// every RMW with a release half (release, acq_rel, seq_cst) at block, device and system scope,
+/// keeping the `membar`s around it: not a pre-Volta row (`atom.release` needs sm_70), and not
+/// Figure 11's.
 #[test]
 #[ignore = "CI tier (scripts/test)"]
 fn the_pre_volta_rmw_rows_are_repaired_by_a_release_atom() {
