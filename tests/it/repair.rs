@@ -166,10 +166,11 @@ fn b1_is_repaired_no_dearer_than_fig11() {
 /// cheapest repair there is Figure 11's row, `fence.sc.$s; atom.acq_rel.$s`, at every scope the
 /// file has but libcu++'s thread scope (`WI`: an RMW whose scope holds one thread synchronises
 /// with no other, so no counterexample reaches its row), and nothing else changes
-/// (`docs/results/2026-12-06-shipped-tables/`).
+/// (`docs/results/2026-12-06-shipped-tables/`). The CI tier keeps B1's own file
+/// (`b1_is_repaired_no_dearer_than_fig11`).
 #[test]
-#[ignore = "CI tier (scripts/test)"]
-fn the_shipped_seq_cst_rmw_rows_are_repaired_by_fig11s_row() {
+#[ignore = "exhaustive tier (scripts/test --exhaustive)"]
+fn exhaustive_the_shipped_seq_cst_rmw_rows_are_repaired_by_fig11s_row() {
     for map in [
         "mappings/shipped/llvm-nvptx-sm70-ptx60.map",
         "mappings/shipped/llvm-nvptx-sm90-ptx86.map",
@@ -207,8 +208,8 @@ fn the_shipped_seq_cst_rmw_rows_are_repaired_by_fig11s_row() {
 /// keeping the `membar`s around it: not a pre-Volta row (`atom.release` needs sm_70), and not
 /// Figure 11's.
 #[test]
-#[ignore = "CI tier (scripts/test)"]
-fn the_pre_volta_rmw_rows_are_repaired_by_a_release_atom() {
+#[ignore = "exhaustive tier (scripts/test --exhaustive)"]
+fn exhaustive_the_pre_volta_rmw_rows_are_repaired_by_a_release_atom() {
     let map = "mappings/shipped/libcuxx-pre-sm70.map";
     let r = repaired_reading(map, Some("dep-without-rmw"), 4);
     assert!(!r.changes.is_empty());
