@@ -36,16 +36,22 @@ impl Expected {
             && self.target_variant == other.target_variant
     }
 
+    /// The variants named, source first, each with its side (`source`, `target`).
+    fn variants(&self) -> impl Iterator<Item = (&str, &'static str)> {
+        [
+            (&self.source_variant, "source"),
+            (&self.target_variant, "target"),
+        ]
+        .into_iter()
+        .filter_map(|(v, side)| v.as_deref().map(|v| (v, side)))
+    }
+
     /// How a mapping's header names the readings: ``, ` with variant cxx20 of the source`,
     /// ` with variant dep-without-rmw of the target`, or both joined by `and`.
     pub fn reading_words(&self) -> String {
-        let sides = [
-            (&self.source_variant, "source"),
-            (&self.target_variant, "target"),
-        ];
-        let named: Vec<String> = sides
-            .iter()
-            .filter_map(|(v, side)| v.as_ref().map(|v| format!("variant {v} of the {side}")))
+        let named: Vec<String> = self
+            .variants()
+            .map(|(v, side)| format!("variant {v} of the {side}"))
             .collect();
         match named.is_empty() {
             true => String::new(),
@@ -56,10 +62,7 @@ impl Expected {
     /// How `mappings/README.md` labels the readings: `None` for the defaults, else the variants
     /// named, source first, joined by ` + ` (`cxx20`, `dep-without-rmw`, `cxx20 + dep-without-rmw`).
     pub fn reading_label(&self) -> Option<String> {
-        let named: Vec<&str> = [&self.source_variant, &self.target_variant]
-            .into_iter()
-            .filter_map(|v| v.as_deref())
-            .collect();
+        let named: Vec<&str> = self.variants().map(|(v, _)| v).collect();
         (!named.is_empty()).then(|| named.join(" + "))
     }
 
