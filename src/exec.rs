@@ -168,7 +168,7 @@ impl Execution {
         };
         let mut reading = self;
         for name in Name::all() {
-            base.set(name.name(), reading.name(name));
+            base.insert(name, reading.name(name));
         }
         base
     }

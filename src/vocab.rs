@@ -20,6 +20,7 @@ mod reading;
 pub(crate) use level::SAME_SCOPES;
 pub use level::{Level, Placement, SameScope};
 pub(crate) use reading::{Defaulted, Partial, Reading};
+use std::collections::HashMap;
 
 /// Whether a name denotes a set of events or a relation between events.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize)]
@@ -310,10 +311,15 @@ macro_rules! relations {
             $($(#[doc = $doc])* $variant $(($inner))?,)*
         }
 
-        /// Every built-in relation, in the vocabulary's order.
+        /// Every built-in relation, in the vocabulary's order (built once: the runner asks for
+        /// it on every execution).
         pub(crate) fn relations() -> impl Iterator<Item = Relation> {
-            let all: Vec<Vec<Relation>> = vec![$(relations!(@each $variant)),*];
-            all.into_iter().flatten()
+            static ALL: std::sync::OnceLock<Vec<Relation>> = std::sync::OnceLock::new();
+            let all = ALL.get_or_init(|| {
+                let rows: Vec<Vec<Relation>> = vec![$(relations!(@each $variant)),*];
+                rows.into_iter().flatten().collect()
+            });
+            all.iter().copied()
         }
 
         impl Relation {
@@ -373,7 +379,10 @@ relations! {
 impl Relation {
     /// The relation a model names `name`, if any.
     pub(crate) fn from_name(name: &str) -> Option<Relation> {
-        relations().find(|r| r.name() == name)
+        match Name::from_name(name)? {
+            Name::Rel(r) => Some(r),
+            Name::Set(_) | Name::Tag(_) => None,
+        }
     }
 }
 
@@ -405,9 +414,19 @@ impl Name {
         }
     }
 
-    /// The built-in a model names `name`, if any.
+    /// The built-in a model names `name`, if any (a table built once: the evaluator looks names
+    /// up on every execution).
     pub(crate) fn from_name(name: &str) -> Option<Name> {
-        Name::all().find(|n| n.name() == name)
+        static BY_NAME: std::sync::OnceLock<HashMap<&'static str, Name>> =
+            std::sync::OnceLock::new();
+        let by_name = BY_NAME.get_or_init(|| {
+            let mut by_name = HashMap::new();
+            for n in Name::all() {
+                by_name.entry(n.name()).or_insert(n);
+            }
+            by_name
+        });
+        by_name.get(name).copied()
     }
 
     /// Whether the name denotes a set of events or a relation.

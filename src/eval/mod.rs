@@ -55,7 +55,7 @@ impl Base {
     }
 
     /// Set `name` to `value`.
-    fn insert(&mut self, name: vocab::Name, value: Value) {
+    pub(crate) fn insert(&mut self, name: vocab::Name, value: Value) {
         match value {
             Value::Set(s) => self.sets.insert(name.name(), s).map(drop),
             Value::Rel(r) => self.rels.insert(name.name(), r).map(drop),
