@@ -4,7 +4,7 @@
 //!
 //! Owns: `Table` (a checked mapping without its models), `Rule`, `lower`. Uses: `ast`, `class`,
 //! `ptx`, `diag`.
-use std::collections::HashMap;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
 use crate::diag;
@@ -121,7 +121,11 @@ struct Lowerer<'a> {
     classes: Vec<Class>,
     declared_at: HashMap<Class, Span>,
     rules: HashMap<Class, Rule>,
-    ruled_at: HashMap<Class, Span>,
+    /// Where each class's rule is, and whether that rule names its scopes (a rule that names them
+    /// wins over a `$s` rule on the classes both match).
+    ruled_at: HashMap<Class, (Span, bool)>,
+    /// The `$s` rules, to tell one that no class is left to.
+    any_scope_rules: Vec<Span>,
 }
 
 impl<'a> Lowerer<'a> {
@@ -136,6 +140,7 @@ impl<'a> Lowerer<'a> {
             declared_at: HashMap::new(),
             rules: HashMap::new(),
             ruled_at: HashMap::new(),
+            any_scope_rules: vec![],
         }
     }
 
@@ -335,8 +340,12 @@ impl<'a> Lowerer<'a> {
         let templates = self.templates(seq, var)?;
         let main = self.check_shape(matched[0].kind, &templates, seq, span)?;
         let text = self.src[span.range()].trim().to_string();
+        let names_scopes = var.is_none();
+        if !names_scopes {
+            self.any_scope_rules.push(p.span);
+        }
         for c in matched {
-            self.add_rule(c, &templates, main, p.span, &text)?;
+            self.add_rule(c, &templates, main, (p.span, names_scopes), &text)?;
         }
         Ok(())
     }
@@ -478,17 +487,24 @@ impl<'a> Lowerer<'a> {
         c: Class,
         ts: &[Template],
         main: Option<usize>,
-        span: Span,
+        (span, names_scopes): (Span, bool),
         text: &str,
     ) -> diag::Result<()> {
-        if let Some(first) = self.ruled_at.get(&c) {
-            let note = format!(
-                "{c} is already mapped by the rule at line {}",
-                self.line_of(*first)
-            );
-            return Err(self
-                .err(span, format!("rules overlap: a second rule for {c}"))
-                .with_note(note));
+        match self.ruled_at.get(&c) {
+            Some(&(_, true)) if !names_scopes => return Ok(()),
+            Some(&(first, first_names_scopes)) if first_names_scopes == names_scopes => {
+                let note = format!(
+                    "{c} is already mapped by the rule at line {}",
+                    self.line_of(first)
+                );
+                return Err(self
+                    .err(span, format!("rules overlap: a second rule for {c}"))
+                    .with_note(note)
+                    .with_note(
+                        "a rule that names its scopes may override a `$s` rule, nothing else",
+                    ));
+            }
+            _ => {}
         }
         let image = c.scope.and_then(|s| self.image(s));
         let ops = ts
@@ -499,7 +515,7 @@ impl<'a> Lowerer<'a> {
             })
             .collect::<diag::Result<Vec<_>>>()?;
         let origin = format!("{}:{}", self.path, self.line_of(span));
-        self.ruled_at.insert(c, span);
+        self.ruled_at.insert(c, (span, names_scopes));
         self.rules.insert(
             c,
             Rule {
@@ -515,6 +531,17 @@ impl<'a> Lowerer<'a> {
     // ---- coverage ------------------------------------------------------------------------------
 
     fn check_coverage(&self) -> diag::Result<()> {
+        let ruling: HashSet<Span> = self.ruled_at.values().map(|(span, _)| *span).collect();
+        if let Some(dead) = self.any_scope_rules.iter().find(|s| !ruling.contains(s)) {
+            return Err(self
+                .err(
+                    *dead,
+                    "every class this `$s` rule matches has a rule that names its scope",
+                )
+                .with_note(
+                    "the rule applies nowhere: delete it, or name fewer scopes in the others",
+                ));
+        }
         let missing: Vec<&Class> = self
             .classes
             .iter()
@@ -623,5 +650,36 @@ mod tests {
         }
         let other_isa = parse_table("t.map", "source \"s\"\ntarget x86 \"t\"\n").unwrap_err();
         assert!(other_isa.message.contains("expected `ptx`"));
+    }
+
+    #[test]
+    fn a_rule_that_names_its_scope_overrides_a_dollar_s_rule_in_either_order() {
+        for body in [
+            "class R.{RLX, ACQ}.$s\nR.{RLX, ACQ}.$s -> ld.relaxed.$s\nR.ACQ.CTA -> ld.weak",
+            "class R.{RLX, ACQ}.$s\nR.ACQ.CTA -> ld.weak\nR.{RLX, ACQ}.$s -> ld.relaxed.$s",
+        ] {
+            let t = table(body).unwrap();
+            assert_eq!(ops(&t, "R.ACQ.CTA"), ["ld.weak"], "{body}");
+            assert_eq!(ops(&t, "R.ACQ.GPU"), ["ld.relaxed.gpu"], "{body}");
+            assert_eq!(ops(&t, "R.RLX.CTA"), ["ld.relaxed.cta"], "{body}");
+        }
+        let cases = [
+            (
+                "class R.ACQ.$s\nR.ACQ.$s -> ld.acquire.$s\nR.ACQ.$s -> ld.relaxed.$s",
+                "rules overlap",
+            ),
+            (
+                "class R.ACQ.$s\nR.ACQ.CTA -> ld.acquire.cta\nR.ACQ.{CTA, GPU} -> ld.weak",
+                "rules overlap",
+            ),
+            (
+                "class R.ACQ.$s\nR.ACQ.$s -> ld.acquire.$s\nR.ACQ.{CTA, GPU} -> ld.weak",
+                "every class this `$s` rule matches",
+            ),
+        ];
+        for (body, expected) in cases {
+            let e = table(body).expect_err(body);
+            assert!(e.contains(expected), "{body}: {e}");
+        }
     }
 }

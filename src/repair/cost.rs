@@ -30,7 +30,7 @@ use std::path::Path;
 
 use crate::diag;
 use crate::isa::ptx;
-use crate::mapping::{Class, OpKind, TargetOp};
+use crate::mapping::{Class, Mapping, OpKind, TargetOp};
 use crate::vocab::{Role, Tag};
 
 /// The cost of every PTX instruction.
@@ -183,6 +183,15 @@ impl Costs {
     /// What `class`'s rule `ops` costs a mapping: the rule's cost times the class's weight.
     pub fn class_rule(&self, class: &Class, ops: &[TargetOp]) -> u64 {
         self.weights.get(&class.order).copied().unwrap_or(1) * self.rule(ops)
+    }
+
+    /// The cost of a whole mapping: its rules' costs summed over its classes, with scoped
+    /// instructions priced by the mapping's own target scopes, as a repair of it prices them.
+    pub fn of_mapping(&self, m: &Mapping) -> u64 {
+        let costs = self.priced_for(super::space::Scopes::of(m).as_slice());
+        (m.classes().iter())
+            .map(|c| costs.class_rule(c, m.compile(c)))
+            .sum()
     }
 
     /// The cost of a rule: the sum of its instructions' costs.

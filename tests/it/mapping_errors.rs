@@ -57,9 +57,9 @@ fn syntax_error_gives_file_line_and_column() {
 #[test]
 fn overlapping_rule_is_reported_at_the_second_rule() {
     let e = error_of("0003_overlapping_rules.map");
-    assert_eq!(e.line_col(), Some((9, 1)));
+    assert_eq!(e.line_col(), Some((11, 1)));
     assert!(
-        e.notes.iter().any(|n| n.contains("line 8")),
+        e.notes.iter().any(|n| n.contains("line 10")),
         "{:?}",
         e.notes
     );
