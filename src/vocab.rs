@@ -14,13 +14,14 @@
 //! - `vocab/level.rs`: `Level` (the `levels!` table), `SameScope` (`same_scopes!`), `Placement`.
 //! - `vocab/reading.rs`: the `Reading` trait, `Partial` and `Defaulted`.
 
+use std::collections::HashMap;
+
 mod level;
 mod reading;
 
 pub(crate) use level::SAME_SCOPES;
 pub use level::{Level, Placement, SameScope};
 pub(crate) use reading::{Defaulted, Partial, Reading};
-use std::collections::HashMap;
 
 /// Whether a name denotes a set of events or a relation between events.
 #[derive(Clone, Copy, PartialEq, Eq, Debug, Hash, serde::Serialize)]

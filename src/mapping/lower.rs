@@ -90,6 +90,7 @@ pub(crate) fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result
             lw.rule(pattern, seq, *span)?;
         }
     }
+    lw.check_no_overridden_rule()?;
     lw.check_coverage()?;
     let Lowerer {
         scopes,
@@ -530,18 +531,23 @@ impl<'a> Lowerer<'a> {
 
     // ---- coverage ------------------------------------------------------------------------------
 
-    fn check_coverage(&self) -> diag::Result<()> {
+    /// A `$s` rule that rules naming their scopes override everywhere applies nowhere.
+    fn check_no_overridden_rule(&self) -> diag::Result<()> {
         let ruling: HashSet<Span> = self.ruled_at.values().map(|(span, _)| *span).collect();
-        if let Some(dead) = self.any_scope_rules.iter().find(|s| !ruling.contains(s)) {
-            return Err(self
+        match self.any_scope_rules.iter().find(|s| !ruling.contains(s)) {
+            None => Ok(()),
+            Some(dead) => Err(self
                 .err(
                     *dead,
                     "every class this `$s` rule matches has a rule that names its scope",
                 )
                 .with_note(
                     "the rule applies nowhere: delete it, or name fewer scopes in the others",
-                ));
+                )),
         }
+    }
+
+    fn check_coverage(&self) -> diag::Result<()> {
         let missing: Vec<&Class> = self
             .classes
             .iter()
