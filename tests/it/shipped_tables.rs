@@ -309,3 +309,39 @@ fn assert_atomicity_clean_to_7(map: &str, variant: Option<&str>) {
     assert!(a.counterexample.is_none(), "{map} under {variant:?}");
     assert_eq!(a.clean_to, 7, "{map} under {variant:?}");
 }
+
+/// Decision 019's table: LLVM's `syncscope("singlethread")` rows, each overriding its `$s` row in
+/// both LLVM files, while the RMWs it does not override take `$s` at `WI`'s image, `.gpu`.
+#[test]
+fn llvm_singlethread_rows_override_their_dollar_s_rows() {
+    for map in [LLVM_SM70, LLVM_SM90] {
+        let m = mapping::load(Path::new(map)).expect("mapping loads");
+        let row = |class: &str| -> String {
+            let c = (m.classes().iter())
+                .find(|c| c.to_string() == class)
+                .unwrap_or_else(|| panic!("{map}: no class {class}"));
+            let ops: Vec<String> = m.compile(c).iter().map(|o| o.to_string()).collect();
+            ops.join("; ")
+        };
+        for class in ["R.RLX.WI", "R.CON.WI", "R.ACQ.WI", "R.SC.WI"] {
+            assert_eq!(row(class), "ld.weak", "{map}: {class}");
+        }
+        for class in ["W.RLX.WI", "W.REL.WI", "W.SC.WI"] {
+            assert_eq!(row(class), "st.weak", "{map}: {class}");
+        }
+        for class in [
+            "F.CON.WI",
+            "F.ACQ.WI",
+            "F.REL.WI",
+            "F.ACQ_REL.WI",
+            "F.SC.WI",
+        ] {
+            assert_eq!(row(class), "", "{map}: {class}");
+        }
+        assert_eq!(row("RMW.SC.WI"), "atom.acquire.gpu", "{map}");
+        assert_eq!(row("RMW.RLX.WI"), "atom.relaxed.gpu", "{map}");
+        assert_eq!(row("RMW.ACQ_REL.WI"), "atom.acq_rel.gpu", "{map}");
+        assert_eq!(row("RMW.SC.GPU"), "fence.sc.gpu; atom.acquire.gpu", "{map}");
+        assert_eq!(row("R.ACQ.CTA"), "ld.acquire.cta", "{map}");
+    }
+}
