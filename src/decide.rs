@@ -15,6 +15,7 @@
 //! Uses: `runner` (families, outcomes), `encode` and `solver`, `eval`, `exec`, `ir`, `litmus`,
 //! `rel`, `vocab`, `diag` (a disagreement is an internal error).
 use std::collections::{BTreeMap, BTreeSet};
+use std::time::Instant;
 
 use crate::diag::{Error, Fault, Internal, Result};
 use crate::encode::{Circuit, Matrix, Node, Sat, Value, Vector};
@@ -24,7 +25,7 @@ use crate::ir::{CoKind, Model};
 use crate::litmus::{Litmus, Prop, Target};
 use crate::rel::Set;
 use crate::runner::{self, Family, Member, Options, Outcome};
-use crate::solver::{Backend, Verdict};
+use crate::solver::{Backend, Stop, Verdict};
 use crate::vocab::{Name, Relation};
 
 /// What a model allows for `test`: the runner's enumeration when the candidates are within
@@ -57,7 +58,10 @@ pub fn decide(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
     let mut out = runner::empty_outcome(model, test);
     out.decided = true;
     runner::for_each_family(model, test, opts, &mut |family| {
-        let mut problem = Problem::new(model, test, &family);
+        if opts.out_of_time() {
+            return Err(runner::stopped(test));
+        }
+        let mut problem = Problem::new(model, test, &family, opts.deadline);
         for query in Query::all(model) {
             if let Some((state, sat)) = problem.witness(model, test, &family, query)? {
                 match query {
@@ -111,10 +115,13 @@ struct Problem {
 }
 
 impl Problem {
-    fn new(model: &Model, test: &Litmus, family: &Family) -> Problem {
+    fn new(model: &Model, test: &Litmus, family: &Family, deadline: Option<Instant>) -> Problem {
         let x = &family.execution;
         let n = x.n();
         let mut sat = Sat::new(Backend::default());
+        if let Some(d) = deadline {
+            sat.stop_when(Stop::new().with_deadline(d));
+        }
         let c = &mut sat.circuit;
         let (rf, reads_value, rf_wf) = read_from(c, family);
         let (co, co_wf) = coherence(c, x, model.coherence);
@@ -179,9 +186,7 @@ impl Problem {
         match self.sat.solve(&[lit]) {
             Verdict::Unsat => return Ok(None),
             Verdict::Sat => {}
-            Verdict::Stopped => {
-                return Err(Error::file(&test.name, "the solver gave no answer"));
-            }
+            Verdict::Stopped => return Err(runner::stopped(test)),
         }
         let mut x = family.execution.clone();
         x.rf = self.sat.read_rel(&self.rf);

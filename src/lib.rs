@@ -38,6 +38,7 @@
 //! - `shard/mod.rs`: the commands: `check_shard`, `merge_dir`.
 //! - `repair/mod.rs`: `repair`, `weaken`, `Options`, `Repair`, `Weakening`, `Known`, the driver.
 //! - `compare.rs`: `Comparison`, `Direction`, `Difference`, `compare`, `render`, `json`.
+//! - `batch.rs`: `run` over many tests: `run_file`, `Ran` and its JSON line, `BatchProgress`.
 //! - `bench.rs`: `run`, `render`, `machine_reference`, `run_repairs`, `render_repairs`.
 //! - `oracle.rs`: `verdict_file`, `select_suites`, `run_suite`, the tally.
 //! - `gpu/mod.rs`: the backend's map.
@@ -108,6 +109,7 @@ pub mod repair;
 pub mod coq;
 
 // Reports.
+pub mod batch;
 pub mod bench;
 pub mod compare;
 pub mod oracle;

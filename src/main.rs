@@ -22,8 +22,10 @@
 //!   status 2) instead of aborting
 //! - `cli/signals.rs`: SIGINT and SIGTERM turned into a `solver::Stop`; a second one 2 s or more
 //!   later exits 130
+//! - `cli/manual.rs`: shell completions and man pages generated from `cli/args.rs`
 mod cli {
     pub mod args;
+    pub mod manual;
     pub mod memory;
     pub mod signals;
 }
@@ -32,11 +34,14 @@ mod cli {
 static ALLOCATOR: cli::memory::Reporting = cli::memory::Reporting;
 
 use std::process::ExitCode;
+use std::time::Instant;
 
 use cli::args::{
     BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, ExportCoqArgs, GpuCommand,
     GpuEmitArgs, MergeArgs, OracleArgs, RepairArgs, RunArgs,
 };
+use mapcheck::batch::{self, Ran};
+use mapcheck::diag::Fault;
 use mapcheck::gpu::commands::{self, Failure};
 use mapcheck::output::{self, eprint, print, OutputDir};
 use mapcheck::{
@@ -49,14 +54,18 @@ enum Ended {
     Done,
     /// `check` found a counterexample (also one stopped early).
     Counterexample,
-    /// `check` stopped before its bound with nothing found.
+    /// `check` stopped before its bound with nothing found; `run`: a test stopped by its
+    /// `--timeout`.
     Stopped,
     /// `oracle`: some test disagrees with its verdict or could not be run.
     Disagreement,
     /// `gpu run`: some run observed an outcome the test's model forbids.
     Forbidden,
-    /// `gpu run` of several directories: some could not run (each diagnostic printed).
+    /// `gpu run` of several directories, or `run` of several tests: some could not run (each
+    /// diagnostic printed).
     NotRun,
+    /// `run` of several tests: one met a bug in mapcheck (its diagnostic printed).
+    Bug,
 }
 
 fn main() -> ExitCode {
@@ -79,6 +88,16 @@ fn main() -> ExitCode {
         Command::Bench(args) => run_bench(args),
         Command::Compile(args) => compile(args),
         Command::Gpu { command } => gpu(command),
+        Command::Completions { shell } => {
+            print(&cli::manual::completions(*shell));
+            Ok(Ended::Done)
+        }
+        Command::Man { dir } => {
+            for page in cli::manual::man_pages(dir)? {
+                print(&format!("{}\n", dir.join(page).display()));
+            }
+            Ok(Ended::Done)
+        }
     });
     exit_status(result, errors_as_json)
 }
@@ -111,6 +130,7 @@ fn status(result: &Result<Ended, Failure>) -> u8 {
         Ok(Ended::Counterexample | Ended::Disagreement | Ended::Forbidden) => 1,
         Ok(Ended::Stopped) => 4,
         Ok(Ended::NotRun) => 2,
+        Ok(Ended::Bug) => Fault::Internal.exit_status(),
         Err(Failure::Diagnostic(e)) => e.fault().exit_status(),
         Err(Failure::NoDevice(_)) => 3,
     }
@@ -135,24 +155,67 @@ fn warn<'m>(models: impl IntoIterator<Item = &'m ir::Model>) {
 fn run(args: &RunArgs) -> Result<Ended, Failure> {
     let model = ir::load_with(&args.model, &args.cat.load_options())?;
     warn([&model]);
-    let opts = args.options();
-    let run_one = |path: &std::path::PathBuf| -> Result<runner::Outcome, Failure> {
-        Ok(decide::run(&model, &litmus::parse_file(path)?, &opts)?)
-    };
     if args.json {
         // One document however many tests: an array of outcomes, printed once all have run.
-        let outcomes = args
-            .tests
-            .iter()
-            .map(run_one)
+        let outcomes = (args.tests.iter())
+            .map(|path| decide::run(&model, &litmus::parse_file(path)?, &args.options()))
             .collect::<Result<Vec<_>, _>>()?;
         print_json(&outcomes);
-    } else {
-        for path in &args.tests {
-            print(&runner::render_herd(&run_one(path)?));
-        }
+        return Ok(Ended::Done);
     }
-    Ok(Ended::Done)
+    let progress = (args.tests.len() > 1).then(|| batch::BatchProgress::new(args.tests.len()));
+    let mut ended = Ended::Done;
+    for path in &args.tests {
+        if let Some(p) = &progress {
+            p.start(path);
+        }
+        let start = Instant::now();
+        let ran = batch::run_file(&model, path, &args.options());
+        let (text, note) = match (&ran, args.json_lines) {
+            (_, true) => (
+                ran.json_line(path, start.elapsed(), args.timeout),
+                String::new(),
+            ),
+            (Ran::Outcome(outcome), false) => (runner::render_herd(outcome), String::new()),
+            (Ran::Bad(e), false) => (String::new(), e.render()),
+            (Ran::Stopped, false) => (String::new(), stopped_note(path, args.timeout)),
+        };
+        match &progress {
+            Some(p) => p.ended(&text, &note),
+            None => {
+                print(&text);
+                eprint(&note);
+            }
+        }
+        ended = worse(ended, &ran);
+    }
+    Ok(ended)
+}
+
+/// What `run` says on stderr of a test its `--timeout` stopped.
+fn stopped_note(path: &std::path::Path, timeout: Option<u64>) -> String {
+    let after = timeout.map_or(String::new(), |t| format!(" after its --timeout of {t} s"));
+    format!("warning: {}: stopped{after}; no verdict\n", path.display())
+}
+
+/// How a batch ends, one test later: a bug over a bad test over a stopped one.
+fn worse(so_far: Ended, ran: &Ran) -> Ended {
+    let now = match ran {
+        Ran::Outcome(_) => Ended::Done,
+        Ran::Bad(e) if e.fault() == Fault::Internal => Ended::Bug,
+        Ran::Bad(_) => Ended::NotRun,
+        Ran::Stopped => Ended::Stopped,
+    };
+    let rank = |e: &Ended| match e {
+        Ended::Bug => 3,
+        Ended::NotRun => 2,
+        Ended::Stopped => 1,
+        _ => 0,
+    };
+    match rank(&now) > rank(&so_far) {
+        true => now,
+        false => so_far,
+    }
 }
 
 fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {

@@ -5,7 +5,7 @@
 //! failure to write standard output is a diagnostic and status 2), `refuse_overwriting` (an
 //! output file that is one of the inputs), `write_file` (every file mapcheck writes goes through it: written to a temporary name
 //! beside its destination, then renamed, so a killed run leaves the old file or the new one,
-//! never half of one) and `OutputDir` (a directory a run owns: it lists what it writes in
+//! never half of one), `Ticker` (a progress line on stderr every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
 //! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
 //! stale file of an earlier run is left beside new ones; a non-empty directory without that list
 //! is someone else's and is refused; a symbolic link is not followed; while a run holds the
@@ -14,6 +14,8 @@
 //! place checked before the work). Uses: `diag` (every failure is an `Error` naming the path).
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::Duration;
 
 use crate::diag::{Error, Result};
 
@@ -39,6 +41,40 @@ pub fn print(text: &str) {
 /// Write `text` to standard error, ignoring failure (there is nowhere left to report it).
 pub fn eprint(text: &str) {
     let _ = std::io::stderr().lock().write_all(text.as_bytes());
+}
+
+/// How often a progress line is written when stderr is not a terminal.
+pub(crate) const LINE_EVERY: Duration = Duration::from_secs(5);
+
+/// A thread that writes `line()` on stderr every `LINE_EVERY` until the ticker is dropped (the
+/// progress of a long command when stderr is not a terminal).
+pub(crate) struct Ticker {
+    stop: Option<mpsc::Sender<()>>,
+    thread: Option<std::thread::JoinHandle<()>>,
+}
+
+impl Ticker {
+    pub(crate) fn start(line: impl Fn() -> String + Send + 'static) -> Ticker {
+        let (tx, rx) = mpsc::channel::<()>();
+        let thread = std::thread::spawn(move || {
+            while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(LINE_EVERY) {
+                eprint(&line());
+            }
+        });
+        Ticker {
+            stop: Some(tx),
+            thread: Some(thread),
+        }
+    }
+}
+
+impl Drop for Ticker {
+    fn drop(&mut self) {
+        drop(self.stop.take());
+        if let Some(thread) = self.thread.take() {
+            let _ = thread.join();
+        }
+    }
 }
 
 /// The list of files a run wrote into its output directory.

@@ -14,8 +14,8 @@ use std::collections::BTreeMap;
 use std::fmt::Write as _;
 use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
-use std::sync::{mpsc, Arc, Mutex};
-use std::time::{Duration, Instant};
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
@@ -836,13 +836,13 @@ pub(crate) fn dot(cx: &Counterexample) -> String {
 }
 
 /// Progress of a long check on stderr: a bar on a terminal; otherwise (redirected, in CI) a line
-/// every `LINE_EVERY` from a ticker thread, saying the bound, the thread shapes done and what is
+/// every `output::LINE_EVERY` from a ticker thread, saying the bound, the thread shapes done and what is
 /// settled.
 pub(crate) struct Progress {
     bar: Option<ProgressBar>,
     state: Arc<Mutex<LineState>>,
     /// Dropping it ends the ticker.
-    ticker: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
+    ticker: Option<output::Ticker>,
 }
 
 struct LineState {
@@ -855,9 +855,6 @@ struct LineState {
     /// Per axiom, what is settled so far (a counterexample, or the bound it is clean to).
     settled: BTreeMap<String, String>,
 }
-
-/// How often a progress line is written when stderr is not a terminal.
-pub(crate) const LINE_EVERY: Duration = Duration::from_secs(5);
 
 impl Progress {
     pub(crate) fn new(bound: usize) -> Progress {
@@ -884,17 +881,11 @@ impl Progress {
                 ticker: None,
             };
         }
-        let (tx, rx) = mpsc::channel::<()>();
         let shared = state.clone();
-        let handle = std::thread::spawn(move || {
-            while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(LINE_EVERY) {
-                output::eprint(&lock(&shared).line());
-            }
-        });
         Progress {
             bar: None,
             state,
-            ticker: Some((tx, handle)),
+            ticker: Some(output::Ticker::start(move || lock(&shared).line())),
         }
     }
 
@@ -934,10 +925,7 @@ impl Progress {
         if let Some(bar) = &self.bar {
             bar.finish_and_clear();
         }
-        if let Some((tx, handle)) = self.ticker.take() {
-            drop(tx);
-            let _ = handle.join();
-        }
+        drop(self.ticker.take());
     }
 }
 

@@ -71,6 +71,15 @@ pub enum Command {
         #[command(subcommand)]
         command: GpuCommand,
     },
+    /// Print the completion script for SHELL (e.g. `mapcheck completions bash >
+    /// /usr/share/bash-completion/completions/mapcheck`).
+    Completions {
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Write the man pages (`mapcheck.1`, and `mapcheck-run.1` and so on per command) into DIR,
+    /// which must exist; print each page's path.
+    Man { dir: std::path::PathBuf },
 }
 
 #[derive(Args)]
@@ -82,9 +91,19 @@ pub struct RunArgs {
     /// One or more litmus tests.
     #[arg(required = true)]
     pub tests: Vec<PathBuf>,
-    /// Print JSON instead of herd7's text.
-    #[arg(long)]
+    /// Print JSON instead of herd7's text: one array of outcomes once every test has run (the
+    /// first bad test ends the run).
+    #[arg(long, conflicts_with_all = ["json_lines", "timeout"])]
     pub json: bool,
+    /// Print one JSON object per test, on its own line, as each test ends: `{"test", "seconds",
+    /// "outcome"}`, or `"error"` (the diagnostic as `--json` gives it) or `"timeout"` in place of
+    /// `"outcome"`. The run goes on past a bad or stopped test.
+    #[arg(long)]
+    pub json_lines: bool,
+    /// Stop a test after this many seconds (of its run, parsing included) and go on to the next:
+    /// it gets no verdict, and the exit status is 4 unless a test was bad (2).
+    #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
+    pub timeout: Option<u64>,
     /// Times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = at_least_one)]
     pub unroll: usize,
@@ -99,11 +118,13 @@ pub struct RunArgs {
 }
 
 impl RunArgs {
+    /// The runner's options for one test, its `--timeout` counted from now.
     pub fn options(&self) -> runner::Options {
         runner::Options {
             unroll: self.unroll,
             max_candidates: self.max_candidates,
             enumeration_seconds: Some(self.enumeration_seconds),
+            deadline: (self.timeout).map(|t| Instant::now() + Duration::from_secs(t)),
         }
     }
 }

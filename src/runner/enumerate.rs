@@ -131,8 +131,11 @@ pub(crate) fn enumerate(
         combos.extend(&[], &[0; 8], &[0; 8], &mut || Ok(()), &mut |combo| {
             for_each_barrier_choice(test, combo, &mut |blocked, syncbar| {
                 let shape = Shape::build(test, combos.threads.mem, combo, blocked, syncbar)?;
-                shape.for_each_rf_co(model, combos.threads.mem, &mut counted);
-                Ok(())
+                shape.for_each_rf_co(model, combos.threads.mem, opts, &mut counted);
+                match opts.out_of_time() {
+                    true => Err(stopped(test)),
+                    false => Ok(()),
+                }
             })
         })?;
         if candidates == 0 {
@@ -140,6 +143,15 @@ pub(crate) fn enumerate(
         }
         Ok(None)
     })
+}
+
+/// The error of a run stopped at its `Options::deadline` (`run --timeout`) before every
+/// candidate was judged: no verdict.
+pub(crate) fn stopped(test: &Litmus) -> Error {
+    Error::file(
+        &test.name,
+        "stopped (its time ran out) before every candidate execution was judged: no verdict",
+    )
 }
 
 /// An internal error when `threads` has a sequentially consistent run: its traces are a

@@ -26,6 +26,7 @@ use crate::diag::Result;
 use crate::ir::Model;
 use crate::litmus::{Litmus, Prop, Quantifier, Target};
 
+pub(crate) use enumerate::stopped;
 use enumerate::Finals;
 pub use enumerate::{
     estimate, for_each_candidate, for_each_family, Candidate, Estimate, Family, Member, Refusal,

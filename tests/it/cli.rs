@@ -623,3 +623,180 @@ fn bench_rows_carry_the_peer_times_and_the_machine_reference() {
     assert_eq!(row("all axioms")["result"], "none");
     assert_eq!(row("find B1")["result"], "none");
 }
+
+/// A test the runner takes minutes over when made to enumerate it (4,980,736 candidates) rather
+/// than send it to the solver: the slow test of a batch.
+const SLOW: [&str; 3] = [
+    "--enumeration-seconds",
+    "100000",
+    "tests/data/litmus/limits/three-stores-nine-loads.litmus",
+];
+const SB_FENCE_SC: &str = "tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus";
+const BAD_ARCH: &str = "tests/data/litmus/errors/arch.litmus";
+
+/// `run --json-lines`: one JSON object per test in the order given, and the batch goes on past
+/// a bad test (its diagnostic as `--json` gives one) and past a test its `--timeout` stopped.
+#[test]
+fn run_json_lines_goes_on_past_bad_and_stopped_tests() {
+    let (code, out, err) = mapcheck(&[
+        "run",
+        "--json-lines",
+        "--timeout",
+        "1",
+        "models/ptx-v6.cat",
+        SB_FENCE_SC,
+        BAD_ARCH,
+        SLOW[0],
+        SLOW[1],
+        SLOW[2],
+        SB_FENCE_SC,
+    ]);
+    assert_eq!(code, 2, "a bad test makes the status 2: {err}");
+    let records: Vec<serde_json::Value> = (out.lines())
+        .map(|l| serde_json::from_str(l).expect("each line is one JSON object"))
+        .collect();
+    let ended: Vec<(&str, &str)> = (records.iter())
+        .map(|r| {
+            let what = ["outcome", "error", "timeout"]
+                .into_iter()
+                .find(|k| r.get(k).is_some())
+                .expect("an outcome, an error or a timeout");
+            (r["test"].as_str().unwrap(), what)
+        })
+        .collect();
+    assert_eq!(
+        ended,
+        [
+            (SB_FENCE_SC, "outcome"),
+            (BAD_ARCH, "error"),
+            (SLOW[2], "timeout"),
+            (SB_FENCE_SC, "outcome")
+        ]
+    );
+    assert_eq!(records[0]["outcome"]["validated"], false);
+    assert_eq!(records[1]["error"]["path"], BAD_ARCH);
+    assert_eq!(records[1]["error"]["line"], 1);
+    assert_eq!(records[2]["timeout"], 1);
+    assert!(records[2]["seconds"].as_f64().unwrap() >= 1.0);
+}
+
+/// Text mode stops the slow test too, says so on stderr, and ends with status 4 (stopped, no
+/// bad test); the other test's herd output is whole.
+#[test]
+fn run_timeout_stops_a_slow_test_and_ends_with_status_4() {
+    let mut args = vec!["run", "--timeout", "1", "models/ptx-v6.cat"];
+    args.extend(SLOW);
+    args.push(SB_FENCE_SC);
+    let (code, out, err) = mapcheck(&args);
+    assert_eq!(code, 4, "{err}");
+    assert!(
+        err.contains(&format!("{}: stopped after its --timeout of 1 s", SLOW[2])),
+        "{err}"
+    );
+    assert!(
+        out.starts_with("Test ") && out.contains("Observation"),
+        "{out}"
+    );
+}
+
+/// `--json-lines` prints each record as its test ends: the first is read while the slow second
+/// test is still running (it is given 60 s; were the records held back to the end, the first
+/// would come only as the process ends).
+#[test]
+fn run_json_lines_streams_each_record_as_its_test_ends() {
+    use std::io::BufRead as _;
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_mapcheck"))
+        .args([
+            "run",
+            "--json-lines",
+            "--timeout",
+            "60",
+            "models/ptx-v6.cat",
+            SB_FENCE_SC,
+        ])
+        .args(SLOW)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::null())
+        .spawn()
+        .expect("binary runs");
+    let mut first = String::new();
+    let stdout = child.stdout.take().unwrap();
+    std::io::BufReader::new(stdout)
+        .read_line(&mut first)
+        .expect("reads");
+    let still_running = child.try_wait().expect("waits").is_none();
+    child.kill().expect("kills");
+    let _ = child.wait();
+    let record: serde_json::Value = serde_json::from_str(&first).expect("a JSON line");
+    assert_eq!(record["test"], SB_FENCE_SC);
+    assert!(
+        still_running,
+        "the first record came only when the batch ended"
+    );
+}
+
+/// The commands `mapcheck --help` lists (but `help`).
+fn commands() -> Vec<String> {
+    let (code, out, _) = mapcheck(&["--help"]);
+    assert_eq!(code, 0);
+    let listed = out.split("Commands:\n").nth(1).expect("a command list");
+    (listed.lines())
+        .take_while(|l| !l.trim().is_empty())
+        .filter(|l| l.starts_with("  ") && !l.starts_with("   "))
+        .filter_map(|l| l.split_whitespace().next())
+        .filter(|w| *w != "help")
+        .map(String::from)
+        .collect()
+}
+
+/// Completion scripts come from the CLI definition: bash reads its script without a syntax
+/// error, and every shell's script names every command and `run`'s `--json-lines`.
+#[test]
+fn completions_name_every_command_and_bash_reads_its_script() {
+    let commands = commands();
+    assert!(
+        commands.len() >= 10 && commands.contains(&"run".to_string()),
+        "{commands:?}"
+    );
+    for shell in ["bash", "zsh", "fish", "elvish", "powershell"] {
+        let (code, out, err) = mapcheck(&["completions", shell]);
+        assert_eq!(code, 0, "{shell}: {err}");
+        for name in commands.iter().map(String::as_str).chain(["json-lines"]) {
+            assert!(out.contains(name), "{shell}: no {name}");
+        }
+        if shell == "bash" {
+            let dir = tempfile::tempdir().unwrap();
+            let script = dir.path().join("mapcheck.bash");
+            std::fs::write(&script, &out).unwrap();
+            let status = std::process::Command::new("bash")
+                .arg("-n")
+                .arg(&script)
+                .status()
+                .expect("bash runs");
+            assert!(status.success(), "bash -n rejects the script");
+        }
+    }
+}
+
+/// `mapcheck man DIR` writes a roff page for the tool and one per command, each a man page
+/// (`.TH`) naming itself; `run`'s documents its batch options.
+#[test]
+fn man_writes_a_page_per_command() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path().to_str().unwrap();
+    let (code, out, err) = mapcheck(&["man", d]);
+    assert_eq!(code, 0, "{err}");
+    let mut expected = vec!["mapcheck".to_string()];
+    expected.extend(commands().iter().map(|c| format!("mapcheck-{c}")));
+    for page in &expected {
+        let path = dir.path().join(format!("{page}.1"));
+        assert!(out.contains(&path.display().to_string()), "{page}: {out}");
+        let text = std::fs::read_to_string(&path).expect("the page is written");
+        assert!(text.contains(&format!(".TH {page} 1")), "{page}");
+    }
+    let run = std::fs::read_to_string(dir.path().join("mapcheck-run.1")).unwrap();
+    assert!(
+        run.contains("json\\-lines") && run.contains("timeout"),
+        "{run}"
+    );
+}

@@ -6,7 +6,9 @@ use crate::support::cli::mapcheck;
 use crate::support::litmus::refusal_of;
 use std::path::{Path, PathBuf};
 
+use mapcheck::batch::{run_file, Ran};
 use mapcheck::{decide, ir, litmus, oracle, runner, Litmus};
+use std::time::Instant;
 
 const ORACLE: &str = "tests/data/oracle/dat3m";
 
@@ -356,4 +358,29 @@ fn a_test_the_solver_cannot_hold_is_enumerated_unless_the_candidate_limit_stops_
         text.contains("the solver cannot decide it either"),
         "{text}"
     );
+}
+
+/// A run whose deadline has passed (`run --timeout`) ends without a verdict, on either path: the
+/// enumeration judges no candidate, the solver is asked nothing.
+#[test]
+fn a_run_past_its_deadline_gives_no_verdict_whether_enumerated_or_decided() {
+    let model = ir::load(Path::new("models/ptx-v6.cat")).expect("model loads");
+    let path = Path::new("tests/data/ptx-manual/0008_sb_fence_sc_sys.litmus");
+    for enumeration_seconds in [None, Some(0)] {
+        let opts = |deadline| runner::Options {
+            enumeration_seconds,
+            deadline,
+            ..Default::default()
+        };
+        let ran = run_file(&model, path, &opts(Some(Instant::now())));
+        assert!(
+            matches!(ran, Ran::Stopped),
+            "{enumeration_seconds:?}: {ran:?}"
+        );
+        let ran = run_file(&model, path, &opts(None));
+        assert!(
+            matches!(ran, Ran::Outcome(_)),
+            "{enumeration_seconds:?}: {ran:?}"
+        );
+    }
 }

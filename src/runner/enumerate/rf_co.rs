@@ -14,6 +14,7 @@ use crate::litmus::{Instr, Litmus};
 use crate::rel::{Rel, MAX_EVENTS};
 use crate::runner::orders::{for_each_order, Pairs};
 use crate::runner::traces::Trace;
+use crate::runner::options::Options;
 
 /// The fixed part of a candidate: events, `po`, dependencies, `rmw`, `syncbar`; `rf`/`co` vary.
 pub(super) struct Shape {
@@ -126,8 +127,15 @@ impl Shape {
         self.exec
     }
 
-    /// Every `rf` and `co` for this shape, judged by the model.
-    pub(super) fn for_each_rf_co(self, model: &Model, mem: &Memory, f: &mut dyn FnMut(&Candidate)) {
+    /// Every `rf` and `co` for this shape, judged by the model; none more once `opts` is out of
+    /// time.
+    pub(super) fn for_each_rf_co(
+        self,
+        model: &Model,
+        mem: &Memory,
+        opts: &Options,
+        f: &mut dyn FnMut(&Candidate),
+    ) {
         let Shape { mut exec, regs } = self;
         let sources = rf_sources(&exec);
         if sources.iter().any(|(_, s)| s.is_empty()) {
@@ -143,6 +151,9 @@ impl Shape {
             );
             base.rels.insert("rf", exec.rf.clone());
             for_each_co(&writes, model.coherence, &mut vec![], &mut |co| {
+                if opts.out_of_time() {
+                    return;
+                }
                 exec.co = Rel::from_pairs(exec.n(), co.iter().copied());
                 base.rels.insert("co", exec.co.clone());
                 base.rels.insert("fr", exec.fr());
@@ -158,7 +169,7 @@ impl Shape {
                     finals,
                 });
             });
-            if !advance(&mut pick, sources.iter().map(|(_, ws)| ws.len())) {
+            if opts.out_of_time() || !advance(&mut pick, sources.iter().map(|(_, ws)| ws.len())) {
                 return;
             }
         }
