@@ -16,7 +16,9 @@
 //! Files:
 //! - `diag.rs`: `Span`, `Lines`, `Error`, `Fault` and its exit status, `Internal`,
 //!   `catching_panics`, and the rendering.
-//! - `output.rs`: `print`, `eprint`, `write_file`, `OutputDir`, `refuse_overwriting`, `check_file`.
+//! - `output.rs`: `print`, `eprint`, `write_file`, `Ticker`, `OutputDir`, `refuse_overwriting`,
+//!   `check_file`.
+//! - `shipped.rs`: the shipped models and mappings by name (`model`, `mapping`, `names`).
 //! - `rel.rs`: `Set`, `Rel`, union, composition, closure and the rest of cat's operators.
 //! - `vocab.rs`: `EventSet`, `Tag` (the `tags!` table), `Role`, `Relation`, `Name`.
 //! - `cat/mod.rs`: `parse`, and parse errors as `diag::Error`s.
@@ -82,6 +84,7 @@ pub use search::check;
 pub mod diag;
 pub mod output;
 pub mod rel;
+pub mod shipped;
 pub mod vocab;
 
 // Front ends, on the instruction sets' (and languages') facts, `isa`.

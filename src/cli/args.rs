@@ -84,7 +84,7 @@ pub enum Command {
 
 #[derive(Args)]
 pub struct RunArgs {
-    /// The model, a cat file.
+    /// The model, a cat file, or a shipped model's name (`ptx-v6`).
     pub model: PathBuf,
     #[command(flatten)]
     pub cat: CatArgs,
@@ -141,7 +141,7 @@ pub struct OracleArgs {
     /// Run only these suites.
     #[arg(long)]
     pub suite: Vec<String>,
-    /// Judge every suite with this model instead of the table's.
+    /// Judge every suite with this model instead of the table's (a file or a shipped name).
     #[arg(long)]
     pub model: Option<PathBuf>,
     #[command(flatten)]
@@ -194,7 +194,7 @@ impl CatArgs {
 
 #[derive(Args)]
 pub struct CheckArgs {
-    /// The mapping, a `.map` file.
+    /// The mapping, a `.map` file, or a shipped mapping's name (`rc11-ptx`).
     pub mapping: PathBuf,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -337,7 +337,7 @@ impl CheckArgs {
 /// `mapcheck repair MAP`.
 #[derive(Args)]
 pub struct RepairArgs {
-    /// The mapping, a `.map` file.
+    /// The mapping, a `.map` file, or a shipped mapping's name (`rc11-ptx`).
     pub mapping: PathBuf,
     #[command(flatten)]
     pub search: SearchArgs,
@@ -380,9 +380,10 @@ impl RepairArgs {
 /// `mapcheck compare A.cat B.cat`.
 #[derive(Args)]
 pub struct CompareArgs {
-    /// The first model, a cat file.
+    /// The first model, a cat file or a shipped model's name.
     pub a: PathBuf,
-    /// The second model, a cat file of the same language (its title line names it).
+    /// The second model, a cat file of the same language (its title line names it), or a
+    /// shipped model's name.
     pub b: PathBuf,
     #[command(flatten)]
     pub cat: CatArgs,
@@ -402,7 +403,7 @@ pub struct CompareArgs {
 
 #[derive(Args)]
 pub struct ExportCoqArgs {
-    /// The mapping, a `.map` file.
+    /// The mapping, a `.map` file, or a shipped mapping's name (`rc11-ptx`).
     pub mapping: PathBuf,
     /// The directory to write (created if missing).
     #[arg(short, long)]
@@ -452,7 +453,7 @@ pub struct BenchArgs {
 
 #[derive(Args)]
 pub struct CompileArgs {
-    /// The mapping, a `.map` file.
+    /// The mapping, a `.map` file, or a shipped mapping's name (`rc11-ptx`).
     pub mapping: PathBuf,
     /// The source litmus test.
     pub source: PathBuf,

@@ -4,7 +4,7 @@
 //! lowering from `cat::ast` (names, kinds, includes, function inlining, `let rec` fixpoints).
 //! Analyses of the IR live beside it: `polarity` (what grows with what) and `implied` (which
 //! checks every execution another model allows passes). Entry points: `load` and `load_str`. Uses: `cat` (syntax), `vocab` (built-in names and kinds),
-//! `diag` (errors). Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing
+//! `diag` (errors), `shipped` (a model by name). Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing
 //! else, so all of them agree on what a model means.
 //!
 //! Files:
@@ -274,8 +274,10 @@ pub fn load(path: &Path) -> diag::Result<Model> {
     load_with(path, &LoadOptions::default())
 }
 
-/// Load a model file as `opts` says; each variant it enables must be one the model tests.
+/// Load a model file as `opts` says; each variant it enables must be one the model tests. A
+/// name with no directory part that is no file here names a shipped model (`shipped::model`).
 pub fn load_with(path: &Path, opts: &LoadOptions) -> diag::Result<Model> {
+    let path = &crate::shipped::model(path)?;
     let model = load_with_any_variant(path, opts)?;
     match untested_variant(&model, &opts.variants) {
         None => Ok(model),

@@ -21,7 +21,8 @@
 //!
 //! Owns: `Mapping` (the checked table plus both loaded models), `load`, `Mapping::compile` (the
 //! target instructions of one class) and `Mapping::compile_program` (a whole litmus test, with the
-//! map back to the source). Uses: `diag`, `vocab`, `ir` (to load the two models), `litmus::program`.
+//! map back to the source). Uses: `diag`, `vocab`, `ir` (to load the two models), `litmus::program`,
+//! `shipped` (a mapping by name).
 //! Knows nothing of executions, SAT or reports.
 //!
 //! Files:
@@ -107,8 +108,11 @@ pub fn load(path: &Path) -> diag::Result<Mapping> {
     load_with(path, &Variants::default())
 }
 
-/// Load a mapping file and both of its models, each also read with the variants of `also`.
+/// Load a mapping file and both of its models, each also read with the variants of `also`. A
+/// name with no directory part that is no file here names a shipped mapping
+/// (`shipped::mapping`).
 pub fn load_with(path: &Path, also: &Variants) -> diag::Result<Mapping> {
+    let path = &crate::shipped::mapping(path)?;
     let text = diag::read_source(path)?;
     load_text(
         &path.display().to_string(),

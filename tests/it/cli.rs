@@ -800,3 +800,38 @@ fn man_writes_a_page_per_command() {
         "{run}"
     );
 }
+
+/// The shipped models and mappings by name, from a directory outside the checkout (the files
+/// are the binary's own, written into the cache directory); an unknown name lists the shipped
+/// ones.
+#[test]
+fn shipped_models_and_mappings_run_by_name_from_any_directory() {
+    let elsewhere = tempfile::tempdir().unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let test = std::fs::canonicalize(SB_FENCE_SC).unwrap();
+    let run = |args: &[&str]| {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mapcheck"))
+            .args(args)
+            .current_dir(elsewhere.path())
+            .env("XDG_CACHE_HOME", cache.path())
+            .output()
+            .expect("binary runs");
+        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
+        (out.status.code(), text(&out.stdout), text(&out.stderr))
+    };
+    let (code, out, err) = run(&["run", "ptx-v6", test.to_str().unwrap()]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.starts_with("Test SB+fence.sc.sys") && out.contains("Never"),
+        "{out}"
+    );
+    let (code, out, err) = run(&["rc11-ptx.map", "--bound", "2"]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(out.contains("Coherence: none up to bound 2"), "{out}");
+    let (code, _, err) = run(&["run", "ptx-v9", test.to_str().unwrap()]);
+    assert_eq!(code, Some(2));
+    assert!(
+        err.contains("no shipped model of that name") && err.contains("ptx-v7.5"),
+        "{err}"
+    );
+}

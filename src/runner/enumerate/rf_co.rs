@@ -12,9 +12,9 @@ use crate::exec::{BarrierPart, Event, EventKind, Execution};
 use crate::ir::{CoKind, Model};
 use crate::litmus::{Instr, Litmus};
 use crate::rel::{Rel, MAX_EVENTS};
+use crate::runner::options::Options;
 use crate::runner::orders::{for_each_order, Pairs};
 use crate::runner::traces::Trace;
-use crate::runner::options::Options;
 
 /// The fixed part of a candidate: events, `po`, dependencies, `rmw`, `syncbar`; `rf`/`co` vary.
 pub(super) struct Shape {
