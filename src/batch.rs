@@ -13,7 +13,7 @@ use std::time::{Duration, Instant};
 use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
-use crate::diag::Error;
+use crate::diag::{Error, Fault};
 use crate::ir::Model;
 use crate::runner::{Options, Outcome};
 use crate::{decide, litmus, output};
@@ -23,18 +23,19 @@ use crate::{decide, litmus, output};
 pub enum Ran {
     /// Its verdict.
     Outcome(Outcome),
-    /// Bad input, or a test over the runner's limits: its diagnostic.
+    /// Bad input, a test over the runner's limits, or a bug in mapcheck: its diagnostic (its
+    /// fault says which).
     Bad(Error),
     /// Stopped at `Options::deadline` (its `--timeout`) before its verdict.
     Stopped,
 }
 
 /// Parse the test at `path` and run it under `model` (as `decide::run`), telling a stop from an
-/// error: an error once `opts.deadline` has passed is the stop's.
+/// error: an input error once `opts.deadline` has passed is the stop's (a bug stays a bug).
 pub fn run_file(model: &Model, path: &Path, opts: &Options) -> Ran {
     match litmus::parse_file(path).and_then(|test| decide::run(model, &test, opts)) {
         Ok(outcome) => Ran::Outcome(outcome),
-        Err(_) if opts.out_of_time() => Ran::Stopped,
+        Err(e) if opts.out_of_time() && e.fault() == Fault::Input => Ran::Stopped,
         Err(e) => Ran::Bad(e),
     }
 }

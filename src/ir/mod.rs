@@ -2,10 +2,11 @@
 //!
 //! Owns: `Model` (definitions, checks, witnesses, evaluation order, coherence kind) and the
 //! lowering from `cat::ast` (names, kinds, includes, function inlining, `let rec` fixpoints).
-//! Analyses of the IR live beside it: `polarity` (what grows with what) and `implied` (which
-//! checks every execution another model allows passes). Entry points: `load` and `load_str`. Uses: `cat` (syntax), `vocab` (built-in names and kinds),
-//! `diag` (errors), `shipped` (a model by name). Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing
-//! else, so all of them agree on what a model means.
+//! Analyses of the IR live beside it: `polarity` (what grows with what) and `implied` (which checks
+//! every execution another model allows passes). Entry points: `load` and `load_str`. Uses: `cat`
+//! (syntax), `vocab` (built-in names and kinds), `diag` (errors), `shipped` (a model by name).
+//! Every consumer — evaluator, SAT encoder, Coq printer — reads this IR and nothing else, so all of
+//! them agree on what a model means.
 //!
 //! Files:
 //! - `lower.rs`: the lowerer's state and what all of it uses: files and errors, names in scope,
