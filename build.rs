@@ -4,6 +4,9 @@
 use std::path::{Path, PathBuf};
 
 fn main() {
+    // Naming any path below turns off cargo's rerun on every change, so name all the inputs.
+    println!("cargo:rerun-if-changed=build.rs");
+    println!("cargo:rerun-if-changed=grammar");
     lalrpop::Configuration::new()
         .set_in_dir("grammar")
         .process()

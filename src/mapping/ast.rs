@@ -45,6 +45,8 @@ pub(crate) enum Item {
     Drop(Vec<Word>),
     /// `locations typed` / `locations mixed`
     Locations(Word),
+    /// `inexpressible "…"`: a row of the shipped table the language cannot state yet
+    Inexpressible(Word),
     /// `class R.{RLX, ACQ}.$s`
     Class(Pattern),
     /// `R.SC.$s -> fence.sc.$s; ld.acquire.$s`

@@ -155,6 +155,7 @@ pub(crate) fn identity(
         scopes: scopes.iter().map(|&s| (s, s)).collect(),
         dropped: vec![],
         typed_locations: false,
+        inexpressible: vec![],
         searched_barrier,
         classes,
         rules,

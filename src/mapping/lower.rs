@@ -63,6 +63,8 @@ pub struct Table {
     /// takes both atomic and non-atomic (`NA`) accesses (OpenCL C's `atomic_*` types). The
     /// default, `locations mixed`, allows both (C++'s `atomic_ref`, CUDA's `cuda::atomic_ref`).
     pub(crate) typed_locations: bool,
+    /// The `inexpressible "…"` rows: what the table does that no rule states, in file order.
+    pub(crate) inexpressible: Vec<String>,
     /// Declared classes, in declaration order.
     pub classes: Vec<Class>,
     pub rules: HashMap<Class, Rule>,
@@ -100,7 +102,14 @@ pub(crate) fn lower(path: &str, src: &Arc<str>, file: ast::File) -> diag::Result
         rules,
         ..
     } = lw;
+    let inexpressible = (file.items.iter())
+        .filter_map(|item| match item {
+            Item::Inexpressible(text) => Some(text.text.clone()),
+            _ => None,
+        })
+        .collect();
     Ok(Table {
+        inexpressible,
         source: file.source,
         target: file.target,
         source_variants: file.source_variants,

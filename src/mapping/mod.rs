@@ -81,6 +81,9 @@ pub struct Mapping {
     pub dropped: Vec<Tag>,
     /// No location takes both atomic and non-atomic accesses (see `Table::typed_locations`).
     pub typed_locations: bool,
+    /// Rows of the table that no rule states (`inexpressible "…"`): every check lists them as
+    /// not searched.
+    pub inexpressible: Vec<String>,
     /// The tags of the barrier the search may place (`bar.sync`, `[SYNC, CTA]`), which the
     /// mapping copies to itself; `None`: the search places no barrier. Only the identity mapping
     /// of a language with barriers sets it (`identity::LANGUAGES`), and only when neither model
@@ -161,6 +164,7 @@ fn load_text(
         scopes,
         dropped,
         typed_locations,
+        inexpressible,
         classes,
         rules,
         ..
@@ -181,6 +185,7 @@ fn load_text(
         scopes,
         dropped,
         typed_locations,
+        inexpressible,
         searched_barrier: None,
         classes,
         rules,

@@ -222,6 +222,8 @@ impl Scope {
             .filter(|c| !searched.contains(c))
             .map(|c| format!("class {c} (the counting leaves it out)"))
             .collect();
+        not_searched
+            .extend((mapping.inexpressible.iter()).map(|row| format!("inexpressible row: {row}")));
         let source = &mapping.source;
         let has = |kind: ClassKind| {
             menu.iter()
