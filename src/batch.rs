@@ -4,13 +4,11 @@
 //!
 //! Owns: `Ran`, `run_file`, `Ran::json_line`, `BatchProgress`. Uses: `decide` (each test's
 //! verdict), `ir` (the model), `litmus` (parsing), `runner` (options and outcomes), `diag` (a bad
-//! test's diagnostic), `output` (stdout, stderr, the ticker).
-use std::io::IsTerminal as _;
+//! test's diagnostic), `output` (the progress display).
 use std::path::Path;
-use std::sync::{Arc, Mutex};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::diag::{Error, Fault};
@@ -59,12 +57,11 @@ impl Ran {
     }
 }
 
-/// Progress of a batch on stderr: a bar on a terminal, otherwise a line every
-/// `output::LINE_EVERY` saying how many tests have ended and which one is running.
+/// Progress of a batch on stderr (`output::ProgressDisplay`): how many tests have ended and
+/// which one is running.
 pub struct BatchProgress {
-    bar: Option<ProgressBar>,
+    display: output::ProgressDisplay,
     state: Arc<Mutex<BatchState>>,
-    _ticker: Option<output::Ticker>,
 }
 
 struct BatchState {
@@ -83,67 +80,43 @@ impl BatchProgress {
             ended: 0,
             running: String::new(),
         }));
-        if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(total as u64);
-            bar.set_style(
-                ProgressStyle::with_template("[{bar:30}] {pos}/{len} tests, {elapsed}: {msg}")
-                    .expect("a valid template")
-                    .progress_chars("=> "),
-            );
-            return BatchProgress {
-                bar: Some(bar),
-                state,
-                _ticker: None,
-            };
-        }
         let shared = state.clone();
-        let ticker = output::Ticker::start(move || {
-            let st = shared.lock().unwrap_or_else(|p| p.into_inner());
-            format!(
-                "[{:.0} s] {} of {} tests ended; running {}\n",
-                st.start.elapsed().as_secs_f64(),
-                st.ended,
-                st.total,
-                st.running
-            )
-        });
-        BatchProgress {
-            bar: None,
-            state,
-            _ticker: Some(ticker),
-        }
+        let display = output::ProgressDisplay::new(
+            "[{bar:30}] {pos}/{len} tests, {elapsed}: {msg}",
+            total as u64,
+            move || {
+                let st = lock(&shared);
+                format!(
+                    "[{:.0} s] {} of {} tests ended; running {}\n",
+                    st.start.elapsed().as_secs_f64(),
+                    st.ended,
+                    st.total,
+                    st.running
+                )
+            },
+        );
+        BatchProgress { display, state }
     }
 
     /// The test at `path` starts.
     pub fn start(&self, path: &Path) {
         let name = path.display().to_string();
-        if let Some(bar) = &self.bar {
+        if let Some(bar) = self.display.bar() {
             bar.set_message(name.clone());
         }
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).running = name;
+        lock(&self.state).running = name;
     }
 
     /// The running test ended; `text` goes to stdout, `note` to stderr, without tearing the bar.
     pub fn ended(&self, text: &str, note: &str) {
-        self.state.lock().unwrap_or_else(|p| p.into_inner()).ended += 1;
-        let write = || {
-            output::print(text);
-            output::eprint(note);
-        };
-        match &self.bar {
-            Some(bar) => {
-                bar.suspend(write);
-                bar.inc(1);
-            }
-            None => write(),
+        lock(&self.state).ended += 1;
+        self.display.print(text, note);
+        if let Some(bar) = self.display.bar() {
+            bar.inc(1);
         }
     }
 }
 
-impl Drop for BatchProgress {
-    fn drop(&mut self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-    }
+fn lock(state: &Mutex<BatchState>) -> MutexGuard<'_, BatchState> {
+    state.lock().unwrap_or_else(|p| p.into_inner())
 }

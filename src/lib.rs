@@ -16,7 +16,7 @@
 //! Files:
 //! - `diag.rs`: `Span`, `Lines`, `Error`, `Fault` and its exit status, `Internal`,
 //!   `catching_panics`, and the rendering.
-//! - `output.rs`: `print`, `eprint`, `write_file`, `Ticker`, `OutputDir`, `refuse_overwriting`,
+//! - `output.rs`: `print`, `eprint`, `write_file`, `ProgressDisplay`, `OutputDir`, `refuse_overwriting`,
 //!   `check_file`.
 //! - `shipped.rs`: the shipped models and mappings by name (`model`, `mapping`, `names`).
 //! - `rel.rs`: `Set`, `Rel`, union, composition, closure and the rest of cat's operators.

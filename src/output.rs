@@ -5,17 +5,19 @@
 //! failure to write standard output is a diagnostic and status 2), `refuse_overwriting` (an
 //! output file that is one of the inputs), `write_file` (every file mapcheck writes goes through it: written to a temporary name
 //! beside its destination, then renamed, so a killed run leaves the old file or the new one,
-//! never half of one), `Ticker` (a progress line on stderr every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
+//! never half of one), `ProgressDisplay` (progress on stderr: a bar, or a line every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
 //! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
 //! stale file of an earlier run is left beside new ones; a non-empty directory without that list
 //! is someone else's and is refused; a symbolic link is not followed; while a run holds the
 //! directory it keeps `.mapcheck-lock` locked, so a second run into it is refused, and on taking
 //! it sweeps the `.mapcheck-tmp-*` files a killed run left), and `check_file` (an output file's
 //! place checked before the work). Uses: `diag` (every failure is an `Error` naming the path).
-use std::io::Write as _;
+use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;
 use std::time::Duration;
+
+use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::diag::{Error, Result};
 
@@ -46,32 +48,70 @@ pub fn eprint(text: &str) {
 /// How often a progress line is written when stderr is not a terminal.
 pub(crate) const LINE_EVERY: Duration = Duration::from_secs(5);
 
-/// A thread that writes `line()` on stderr every `LINE_EVERY` until the ticker is dropped (the
-/// progress of a long command when stderr is not a terminal).
-pub(crate) struct Ticker {
-    stop: Option<mpsc::Sender<()>>,
-    thread: Option<std::thread::JoinHandle<()>>,
+/// Progress on stderr while a long command runs: a bar drawn with a template on a terminal;
+/// otherwise (redirected, in CI) `line()` every `LINE_EVERY` from a ticker thread. Dropping it
+/// clears the bar or ends the ticker.
+pub(crate) struct ProgressDisplay {
+    bar: Option<ProgressBar>,
+    ticker: Option<(mpsc::Sender<()>, std::thread::JoinHandle<()>)>,
 }
 
-impl Ticker {
-    pub(crate) fn start(line: impl Fn() -> String + Send + 'static) -> Ticker {
+impl ProgressDisplay {
+    /// A bar of `length` drawn with indicatif's `template`, or the ticker of `line`.
+    pub(crate) fn new(
+        template: &str,
+        length: u64,
+        line: impl Fn() -> String + Send + 'static,
+    ) -> ProgressDisplay {
+        if std::io::stderr().is_terminal() {
+            let bar = ProgressBar::new(length);
+            bar.set_style(
+                ProgressStyle::with_template(template)
+                    .expect("a valid template")
+                    .progress_chars("=> "),
+            );
+            return ProgressDisplay {
+                bar: Some(bar),
+                ticker: None,
+            };
+        }
         let (tx, rx) = mpsc::channel::<()>();
         let thread = std::thread::spawn(move || {
             while let Err(mpsc::RecvTimeoutError::Timeout) = rx.recv_timeout(LINE_EVERY) {
                 eprint(&line());
             }
         });
-        Ticker {
-            stop: Some(tx),
-            thread: Some(thread),
+        ProgressDisplay {
+            bar: None,
+            ticker: Some((tx, thread)),
+        }
+    }
+
+    /// The bar, on a terminal.
+    pub(crate) fn bar(&self) -> Option<&ProgressBar> {
+        self.bar.as_ref()
+    }
+
+    /// `text` on stdout, then `note` on stderr, without tearing the bar.
+    pub(crate) fn print(&self, text: &str, note: &str) {
+        let write = || {
+            print(text);
+            eprint(note);
+        };
+        match &self.bar {
+            Some(bar) => bar.suspend(write),
+            None => write(),
         }
     }
 }
 
-impl Drop for Ticker {
+impl Drop for ProgressDisplay {
     fn drop(&mut self) {
-        drop(self.stop.take());
-        if let Some(thread) = self.thread.take() {
+        if let Some(bar) = &self.bar {
+            bar.finish_and_clear();
+        }
+        if let Some((tx, thread)) = self.ticker.take() {
+            drop(tx);
             let _ = thread.join();
         }
     }

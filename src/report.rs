@@ -12,12 +12,10 @@
 //! nothing: every verdict here was made by `search` and confirmed by the runner.
 use std::collections::BTreeMap;
 use std::fmt::Write as _;
-use std::io::IsTerminal as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
 
-use indicatif::{ProgressBar, ProgressStyle};
 use serde_json::json;
 
 use crate::diag::{Error, Result};
@@ -835,14 +833,11 @@ pub(crate) fn dot(cx: &Counterexample) -> String {
     s
 }
 
-/// Progress of a long check on stderr: a bar on a terminal; otherwise (redirected, in CI) a line
-/// every `output::LINE_EVERY` from a ticker thread, saying the bound, the thread shapes done and what is
-/// settled.
+/// Progress of a long check on stderr (`output::ProgressDisplay`): the bound, the thread shapes
+/// done and what is settled.
 pub(crate) struct Progress {
-    bar: Option<ProgressBar>,
+    display: output::ProgressDisplay,
     state: Arc<Mutex<LineState>>,
-    /// Dropping it ends the ticker.
-    ticker: Option<output::Ticker>,
 }
 
 struct LineState {
@@ -866,27 +861,13 @@ impl Progress {
             total: 0,
             settled: BTreeMap::new(),
         }));
-        if std::io::stderr().is_terminal() {
-            let bar = ProgressBar::new(0);
-            bar.set_style(
-                ProgressStyle::with_template(
-                    "bound {msg} [{bar:30}] {pos}/{len} thread shapes, {elapsed}",
-                )
-                .expect("a valid template")
-                .progress_chars("=> "),
-            );
-            return Progress {
-                bar: Some(bar),
-                state,
-                ticker: None,
-            };
-        }
         let shared = state.clone();
-        Progress {
-            bar: None,
-            state,
-            ticker: Some(output::Ticker::start(move || lock(&shared).line())),
-        }
+        let display = output::ProgressDisplay::new(
+            "bound {msg} [{bar:30}] {pos}/{len} thread shapes, {elapsed}",
+            0,
+            move || lock(&shared).line(),
+        );
+        Progress { display, state }
     }
 
     /// Follow one event of the check.
@@ -895,7 +876,7 @@ impl Progress {
         match *e {
             Event::Shape { bound, done, total } => {
                 (st.bound, st.done, st.total) = (bound, done, total);
-                if let Some(bar) = &self.bar {
+                if let Some(bar) = self.display.bar() {
                     bar.set_length(total as u64);
                     bar.set_position(done as u64);
                     bar.set_message(format!("{bound}/{}", st.last_bound));
@@ -915,17 +896,7 @@ impl Progress {
 
     /// Print `text` on stdout without tearing the bar.
     pub(crate) fn print(&self, text: &str) {
-        match &self.bar {
-            Some(bar) => bar.suspend(|| output::print(text)),
-            None => output::print(text),
-        }
-    }
-
-    pub(crate) fn finish(mut self) {
-        if let Some(bar) = &self.bar {
-            bar.finish_and_clear();
-        }
-        drop(self.ticker.take());
+        self.display.print(text, "");
     }
 }
 
@@ -973,7 +944,7 @@ pub fn check_live(
 pub fn check_with_progress(mapping: &Mapping, opts: &Options) -> Result<Report> {
     let progress = Progress::new(opts.bound);
     let result = crate::search::check(mapping, opts, &|e| progress.observe(&e));
-    progress.finish();
+    drop(progress); // clears the bar or ends the ticker before the summary
     result
 }
 
@@ -1053,7 +1024,7 @@ impl<'a> LiveReport<'a> {
         self,
         result: Result<Report>,
     ) -> Result<(Report, BTreeMap<String, Files>)> {
-        self.progress.finish();
+        drop(self.progress); // clears the bar or ends the ticker before the summary
         if let Some(e) = into_inner(self.failure) {
             return Err(e);
         }

@@ -129,7 +129,7 @@ fn run_shard(
         .collect();
     let progress = report::Progress::new(opts.bound);
     let outcomes = search::check_units(mapping, opts, &todo, &|e| progress.observe(&e));
-    progress.finish();
+    drop(progress); // clears the bar or ends the ticker before the summary
     let outcomes = outcomes?;
     let seconds = start.elapsed().as_secs_f64();
     let cx_dir = counterexamples_dir(dir, index, plan.shards);

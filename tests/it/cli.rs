@@ -1,6 +1,6 @@
 //! The command line as a user meets it: the README's main command, JSON output, exit statuses.
 
-use crate::support::cli::mapcheck;
+use crate::support::cli::{mapcheck, mapcheck_with};
 
 const ORACLE: &str = "tests/data/oracle/dat3m";
 
@@ -810,26 +810,22 @@ fn shipped_models_and_mappings_run_by_name_from_any_directory() {
     let cache = tempfile::tempdir().unwrap();
     let test = std::fs::canonicalize(SB_FENCE_SC).unwrap();
     let run = |args: &[&str]| {
-        let out = std::process::Command::new(env!("CARGO_BIN_EXE_mapcheck"))
-            .args(args)
-            .current_dir(elsewhere.path())
-            .env("XDG_CACHE_HOME", cache.path())
-            .output()
-            .expect("binary runs");
-        let text = |b: &[u8]| String::from_utf8_lossy(b).into_owned();
-        (out.status.code(), text(&out.stdout), text(&out.stderr))
+        mapcheck_with(args, |c| {
+            c.current_dir(elsewhere.path())
+                .env("XDG_CACHE_HOME", cache.path());
+        })
     };
     let (code, out, err) = run(&["run", "ptx-v6", test.to_str().unwrap()]);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, 0, "{err}");
     assert!(
         out.starts_with("Test SB+fence.sc.sys") && out.contains("Never"),
         "{out}"
     );
     let (code, out, err) = run(&["rc11-ptx.map", "--bound", "2"]);
-    assert_eq!(code, Some(0), "{err}");
+    assert_eq!(code, 0, "{err}");
     assert!(out.contains("Coherence: none up to bound 2"), "{out}");
     let (code, _, err) = run(&["run", "ptx-v9", test.to_str().unwrap()]);
-    assert_eq!(code, Some(2));
+    assert_eq!(code, 2);
     assert!(
         err.contains("no shipped model of that name") && err.contains("ptx-v7.5"),
         "{err}"
