@@ -1,10 +1,12 @@
 //! `mapcheck run` over many tests: each test run on its own deadline (`--timeout`), its end told
 //! apart as an outcome, a bad test or a stop (`Ran`), written as one JSON line the moment it ends
-//! (`--json-lines`), and progress on stderr while the batch runs.
+//! (`--json-lines`), its executions drawn (`-o DIR`, `--show`), and progress on stderr while the
+//! batch runs.
 //!
-//! Owns: `Ran`, `run_file`, `Ran::json_line`, `BatchProgress`. Uses: `decide` (each test's
-//! verdict), `ir` (the model), `litmus` (parsing), `runner` (options and outcomes), `diag` (a bad
-//! test's diagnostic), `output` (the progress display).
+//! Owns: `Ran`, `run_file`, `Ran::json_line`, `Show`, `draw_executions`, `BatchProgress`. Uses:
+//! `decide` (each test's verdict), `ir` (the model), `litmus` (parsing), `runner` (options,
+//! outcomes, the candidates drawn), `picture`, `diag` (a bad test's diagnostic), `output` (the
+//! progress display, files).
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -12,9 +14,10 @@ use std::time::{Duration, Instant};
 use serde_json::json;
 
 use crate::diag::{Error, Fault};
+use crate::exec::Execution;
 use crate::ir::Model;
-use crate::runner::{Options, Outcome};
-use crate::{decide, litmus, output};
+use crate::runner::{self, Options, Outcome};
+use crate::{decide, litmus, output, picture};
 
 /// How one test of a batch ended.
 #[derive(Debug)]
@@ -36,6 +39,72 @@ pub fn run_file(model: &Model, path: &Path, opts: &Options) -> Ran {
         Err(e) if opts.out_of_time() && e.fault() == Fault::Input => Ran::Stopped,
         Err(e) => Ran::Bad(e),
     }
+}
+
+/// Which consistent executions of a test `run -o DIR` draws (herd7's `-show`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Show {
+    /// Those whose final state satisfies the condition's proposition (herd's `prop`).
+    Prop,
+    /// Those whose final state falsifies it (herd's `neg`).
+    Neg,
+    /// Every consistent execution (herd's `all`).
+    All,
+}
+
+/// Draw the consistent executions of `test` under `model` that `show` selects into
+/// `dir/NAME.dot` (NAME: the test file's stem), one scene per execution with its final state
+/// for caption, and `dir/NAME.svg` when Graphviz's `dot` runs; the DOT file's path, or `None`
+/// when no execution is selected (nothing written). A test the runner cannot enumerate within
+/// `opts` is an error, as for `run` itself.
+pub fn draw_executions(
+    model: &Model,
+    path: &Path,
+    opts: &Options,
+    show: Show,
+    dir: &Path,
+) -> crate::diag::Result<Option<std::path::PathBuf>> {
+    let test = litmus::parse_file(path)?;
+    let observed = runner::observed(&test);
+    let mut drawn: Vec<(String, Execution)> = vec![];
+    runner::for_each_candidate(model, &test, opts, &mut |cand| {
+        let selected = runner::final_states(&test, &observed, cand)
+            .into_iter()
+            .find(|&(_, sat)| show == Show::All || sat == (show == Show::Prop));
+        if let Some((state, _)) = selected {
+            drawn.push((state, cand.execution.clone()));
+        }
+    })?;
+    if drawn.is_empty() {
+        return Ok(None);
+    }
+    let scenes: Vec<picture::Scene> = drawn
+        .iter()
+        .enumerate()
+        .map(|(k, (state, execution))| picture::Scene {
+            title: format!("{} execution {}: {state}", test.name, k + 1),
+            model,
+            execution,
+            arch: test.arch,
+            highlight: picture::Highlight::default(),
+        })
+        .collect();
+    let graph = picture::digraph(&scenes);
+    let stem = path
+        .file_stem()
+        .map_or("test".into(), |s| s.to_string_lossy().into_owned());
+    std::fs::create_dir_all(dir).map_err(|e| {
+        Error::file(
+            dir.display().to_string(),
+            format!("cannot create the directory: {e}"),
+        )
+    })?;
+    let dot = dir.join(format!("{stem}.dot"));
+    output::write_file(&dot, &graph)?;
+    if let Some(svg) = output::graphviz_svg(&graph) {
+        output::write_file(&dir.join(format!("{stem}.svg")), svg)?;
+    }
+    Ok(Some(dot))
 }
 
 impl Ran {

@@ -9,8 +9,9 @@
 //!   truth), `solver` + `encode` (models as SAT constraints);
 //! - the mapping check: `search` (bounded SAT search for counterexamples, each re-validated by
 //!   the runner); `coq` (the models, the unbounded obligations and refutations in Coq);
-//! - reports: `oracle` (agreement with external verdicts), `report` (the mapping check's
-//!   summaries and counterexample files), `bench` (the check's timings beside Alloy's);
+//! - reports: `oracle` (agreement with external verdicts), `picture` (executions as DOT graphs),
+//!   `report` (the mapping check's summaries and counterexample files), `bench` (the check's
+//!   timings beside Alloy's);
 //! - hardware: `gpu` (a litmus test as a harness run many times under stress on a device).
 //!
 //! Files:
@@ -35,6 +36,7 @@
 //! - `encode/mod.rs`: `Encoding`, `Encoded`, the layers' map.
 //! - `search/mod.rs`: the driver: `check`, `scope`, bounds, open axioms, the report.
 //! - `coq/mod.rs`: the export's map; `export_mapping`, `write_common`.
+//! - `picture.rs`: `Scene`, `Highlight`, `digraph`.
 //! - `report.rs`: `check_live`, `confirm_test`, `check_with_progress`, `LiveReport`, `Progress`,
 //!   the renderings, `json`, `write_counterexample`, `Files`.
 //! - `shard/mod.rs`: the commands: `check_shard`, `merge_dir`.
@@ -116,6 +118,7 @@ pub mod batch;
 pub mod bench;
 pub mod compare;
 pub mod oracle;
+mod picture;
 pub mod report;
 pub mod shard;
 

@@ -170,7 +170,13 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
             p.start(path);
         }
         let start = Instant::now();
-        let ran = batch::run_file(&model, path, &args.options());
+        let mut ran = batch::run_file(&model, path, &args.options());
+        if let (Ran::Outcome(_), Some(dir)) = (&ran, &args.output) {
+            let show = args.show.show();
+            if let Err(e) = batch::draw_executions(&model, path, &args.options(), show, dir) {
+                ran = Ran::Bad(e);
+            }
+        }
         let (text, note) = match (&ran, args.json_lines) {
             (_, true) => (
                 ran.json_line(path, start.elapsed(), args.timeout),

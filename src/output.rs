@@ -5,7 +5,7 @@
 //! failure to write standard output is a diagnostic and status 2), `refuse_overwriting` (an
 //! output file that is one of the inputs), `write_file` (every file mapcheck writes goes through it: written to a temporary name
 //! beside its destination, then renamed, so a killed run leaves the old file or the new one,
-//! never half of one), `ProgressDisplay` (progress on stderr: a bar, or a line every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
+//! never half of one), `graphviz_svg` (a DOT graph as SVG, when Graphviz's `dot` runs), `ProgressDisplay` (progress on stderr: a bar, or a line every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
 //! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
 //! stale file of an earlier run is left beside new ones; a non-empty directory without that list
 //! is someone else's and is refused; a symbolic link is not followed; while a run holds the
@@ -134,6 +134,27 @@ fn is_bookkeeping(name: &str) -> bool {
 
 fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
     Error::file(path.display().to_string(), format!("cannot {what}: {e}"))
+}
+
+/// A DOT graph rendered as SVG by Graphviz's `dot`, read from its standard output; `None`
+/// when `dot` is not installed or fails. The caller writes it whole, as every file.
+pub(crate) fn graphviz_svg(dot: &str) -> Option<Vec<u8>> {
+    use std::process::{Command, Stdio};
+    let mut child = Command::new("dot")
+        .arg("-Tsvg")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::null())
+        .spawn()
+        .ok()?;
+    let mut stdin = child.stdin.take()?;
+    // Written from a thread of its own: `dot` may fill its output pipe before it has read all
+    // of its input.
+    let text = dot.to_string();
+    let writer = std::thread::spawn(move || stdin.write_all(text.as_bytes()));
+    let out = child.wait_with_output().ok()?;
+    let written = writer.join().ok()?.is_ok();
+    (written && out.status.success()).then_some(out.stdout)
 }
 
 /// Write `bytes` to `path`: into a temporary file in the same directory, flushed to disk, then

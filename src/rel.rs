@@ -88,6 +88,11 @@ impl Rel {
             rows: vec![Set::EMPTY; n],
         }
     }
+    /// The number of events it is over.
+    pub(crate) fn n(&self) -> usize {
+        self.rows.len()
+    }
+
     /// `id` restricted to `s`, written `[s]` in cat.
     pub(crate) fn id_on(n: usize, s: Set) -> Rel {
         let mut r = Rel::empty(n);

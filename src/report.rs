@@ -7,10 +7,10 @@
 //! Owns: `check_live` (the `check` command up to its summary), `confirm_test` (`check --test`)
 //! with its renderings, `check_with_progress`,
 //! `LiveReport`, `Progress`, `render_header`, `render_counterexample`, `render_summary`,
-//! `json`, `write_counterexample`, `Files`. Uses: `search` (events and the report), `litmus`
-//! (printers), `coq` (refutations), `output` (stdout, whole files, owned directories). Decides
+//! `json`, `write_counterexample`, `picture` (a counterexample's two executions), `Files`. Uses:
+//! `search` (events and the report), `picture` (the drawing), `litmus` (printers), `coq` (refutations), `output` (stdout, whole files, owned directories). Decides
 //! nothing: every verdict here was made by `search` and confirmed by the runner.
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex};
@@ -22,9 +22,10 @@ use crate::diag::{Error, Result};
 use crate::litmus::{self, Instr, Litmus};
 use crate::mapping::Mapping;
 use crate::output::{self, OutputDir, Reservation};
+use crate::picture;
 use crate::search::{
-    Counterexample, Counting, Event, EventKey, NotOne, Options, ReadingVerdict, Report, Scope,
-    Statistics, TestVerdict, Unfinished,
+    execution_keys, Counterexample, Counting, Event, EventKey, NotOne, Options, ReadingVerdict,
+    Report, Scope, Statistics, TestVerdict, Unfinished,
 };
 use crate::solver::Stop;
 use crate::vocab;
@@ -734,7 +735,8 @@ fn write_with_refutation(
     out: &Path,
     coq: Option<&Path>,
 ) -> Result<Files> {
-    let mut files = write_counterexample(cx, &counterexample_dir(out, mapping, &cx.axiom))?;
+    let mut files =
+        write_counterexample(mapping, cx, &counterexample_dir(out, mapping, &cx.axiom))?;
     if let Some(coq) = coq {
         let dir = crate::coq::refutation_dir(coq, mapping, &cx.axiom);
         files.coq = Some(crate::coq::export_refutation(mapping, cx, &dir)?.dir);
@@ -750,87 +752,112 @@ pub(crate) fn counterexample_dir(out: &Path, mapping: &Mapping, axiom: &str) -> 
 /// Write a counterexample into `dir` (which the run owns, see `output::OutputDir`):
 /// `source.litmus`, `target.litmus`, `graph.dot`, `readings.tsv`, and `graph.svg` when Graphviz's
 /// `dot` runs.
-pub(crate) fn write_counterexample(cx: &Counterexample, dir: &Path) -> Result<Files> {
+pub(crate) fn write_counterexample(
+    mapping: &Mapping,
+    cx: &Counterexample,
+    dir: &Path,
+) -> Result<Files> {
+    let graph = picture(mapping, cx)?;
     let mut out = OutputDir::claim(dir)?;
     let mut files = Files {
         source: Some(out.write("source.litmus", source_text(cx)?)?),
         target: Some(out.write("target.litmus", target_text(cx)?)?),
-        dot: Some(out.write("graph.dot", dot(cx))?),
+        dot: Some(out.write("graph.dot", &graph)?),
         readings: Some(out.write("readings.tsv", readings_tsv(cx))?),
         ..Files::default()
     };
-    // Graphviz's SVG is read from its standard output and written as every file is (whole or
-    // not at all), never by `dot` straight into place.
-    let ran = std::process::Command::new("dot")
-        .arg("-Tsvg")
-        .arg(dir.join("graph.dot"))
-        .stderr(std::process::Stdio::null())
-        .output();
-    if let Some(svg) = ran.ok().filter(|o| o.status.success()) {
-        files.svg = Some(out.write("graph.svg", svg.stdout)?);
+    if let Some(svg) = output::graphviz_svg(&graph) {
+        files.svg = Some(out.write("graph.svg", svg)?);
     }
     Ok(files)
 }
 
-/// The source execution as a DOT graph: threads as clusters, `po`, `rf`, `co` (immediate
-/// edges), and the violating edges of the axiom in red.
-pub(crate) fn dot(cx: &Counterexample) -> String {
-    let labels = event_labels(&cx.found.source);
-    let id = |k: &EventKey| match k {
-        EventKey::Init(l) => format!("init_{l}"),
-        EventKey::Event(t, e) => format!("e{t}_{e}"),
-    };
-    let mut s = String::from(
-        "digraph counterexample {\n  rankdir=TB; node [shape=box, fontname=monospace];\n",
-    );
-    for (t, _) in cx.found.source.threads.iter().enumerate() {
-        let _ = writeln!(s, "  subgraph cluster_P{t} {{ label=\"P{t}\";");
-        for (k, l) in labels
-            .iter()
-            .filter(|(k, _)| matches!(k, EventKey::Event(u, _) if *u == t))
-        {
-            let _ = writeln!(s, "    {} [label=\"{l}\"];", id(k));
-        }
-        s.push_str("  }\n");
-    }
-    for (k, l) in labels
+/// The counterexample's two executions as one DOT graph (`picture`): the source execution the
+/// runner lifts, with the violated axiom's cycle in red, beside the target execution with the
+/// target model's shown relations, where the events compiled from the cycle's events, and the
+/// edges between events of consecutive steps, are red.
+pub(crate) fn picture(mapping: &Mapping, cx: &Counterexample) -> Result<String> {
+    let (target, source) =
+        crate::search::validate::executions(mapping, &cx.found)?.ok_or_else(|| {
+            Error::file(
+                &mapping.path,
+                "the runner has no execution of the counterexample to draw",
+            )
+        })?;
+    let (source_keys, target_keys) = (execution_keys(&source), execution_keys(&target));
+    let at = |keys: &[EventKey], k: &EventKey| keys.iter().position(|x| x == k);
+    let steps: Vec<(usize, String, usize)> = cx
+        .cycle
         .iter()
-        .filter(|(k, _)| matches!(k, EventKey::Init(_)))
-    {
-        let _ = writeln!(s, "  {} [label=\"{l}\"];", id(k));
+        .filter_map(|s| {
+            Some((
+                at(&source_keys, &s.from)?,
+                s.via.clone(),
+                at(&source_keys, &s.to)?,
+            ))
+        })
+        .collect();
+    let on_cycle: BTreeSet<usize> = steps.iter().flat_map(|&(a, _, b)| [a, b]).collect();
+    // The source events each target event was compiled from (an initial write: its own).
+    let from = crate::search::compiled_from(mapping, &cx.found.source)?;
+    let origins: Vec<BTreeSet<usize>> = target_keys
+        .iter()
+        .map(|k| match k {
+            EventKey::Init(_) => at(&source_keys, k).into_iter().collect(),
+            EventKey::Event(..) => from
+                .get(k)
+                .into_iter()
+                .flatten()
+                .filter_map(|s| at(&source_keys, s))
+                .collect(),
+        })
+        .collect();
+    let mut target_highlight = picture::Highlight::default();
+    for (e, o) in origins.iter().enumerate() {
+        if !o.is_disjoint(&on_cycle) {
+            target_highlight.events.insert(e);
+        }
     }
-    let keys: Vec<&EventKey> = labels.keys().collect();
-    for w in keys.windows(2) {
-        if let (EventKey::Event(t, a), EventKey::Event(u, b)) = (w[0], w[1]) {
-            if t == u && a + 1 == *b {
-                let _ = writeln!(s, "  {} -> {} [label=po];", id(w[0]), id(w[1]));
+    for (a, oa) in origins.iter().enumerate() {
+        for (b, ob) in origins.iter().enumerate() {
+            if a != b
+                && steps
+                    .iter()
+                    .any(|(sa, _, sb)| oa.contains(sa) && ob.contains(sb))
+            {
+                target_highlight.pairs.insert((a, b));
             }
         }
     }
-    for (a, b) in &cx.found.source_rf {
-        let _ = writeln!(s, "  {} -> {} [label=rf, color=darkgreen];", id(a), id(b));
-    }
-    let mo = &cx.found.source_mo;
-    for (a, b) in mo {
-        let implied = mo
-            .iter()
-            .any(|(x, y)| x == a && mo.contains(&(y.clone(), b.clone())));
-        if !implied {
-            let _ = writeln!(s, "  {} -> {} [label=co, color=blue];", id(a), id(b));
-        }
-    }
-    for step in &cx.cycle {
-        let _ = writeln!(
-            s,
-            "  {} -> {} [label=\"{}: {}\", color=red, penwidth=2];",
-            id(&step.from),
-            id(&step.to),
-            cx.axiom,
-            step.via
-        );
-    }
-    s.push_str("}\n");
-    s
+    let name = |title: &Option<String>, path: &str| title.clone().unwrap_or(path.to_string());
+    let scenes = [
+        picture::Scene {
+            title: format!(
+                "source: {} ({} fails)",
+                name(&mapping.source.title, &mapping.source.path),
+                cx.axiom
+            ),
+            model: &mapping.source,
+            execution: &source,
+            arch: mapping.source_arch,
+            highlight: picture::Highlight {
+                events: on_cycle,
+                edges: steps,
+                ..Default::default()
+            },
+        },
+        picture::Scene {
+            title: format!(
+                "target: {} (consistent)",
+                name(&mapping.target.title, &mapping.target.path)
+            ),
+            model: &mapping.target,
+            execution: &target,
+            arch: mapping.target_arch,
+            highlight: target_highlight,
+        },
+    ];
+    Ok(picture::digraph(&scenes))
 }
 
 /// Progress of a long check on stderr (`output::ProgressDisplay`): the bound, the thread shapes

@@ -45,8 +45,13 @@ pub(crate) enum StmtKind {
     Check(Check),
     /// `include "file.cat"`.
     Include { path: String, path_span: Span },
-    /// `show …` / `unshow …`: accepted and ignored.
-    Show,
+    /// `show e1, e2 …` / `show e as name` / `unshow n1, n2 …`: the relations pictures of an
+    /// execution draw (herd's meaning; no check reads them).
+    Show {
+        hide: bool,
+        items: Vec<Expr>,
+        label: Option<Name>,
+    },
     /// `with x from e` (mapcheck accepts `e = linearisations(S, r)` only; checked when lowering).
     With { var: Name, from: Expr },
     /// `coherence total` / `coherence partial` (the word is checked when lowering).
@@ -324,6 +329,13 @@ pub(crate) fn paren(l: usize, r: usize, e: Expr) -> Expr {
 }
 
 /// The statement `let [rec] b1 and b2 …`: the first binding's span starts at `let`.
+/// `show`/`unshow` with its items, in order.
+pub(crate) fn show_stmt(hide: bool, first: Expr, rest: Vec<Expr>, label: Option<Name>) -> StmtKind {
+    let mut items = vec![first];
+    items.extend(rest);
+    StmtKind::Show { hide, items, label }
+}
+
 pub(crate) fn let_stmt(
     l: usize,
     r: usize,

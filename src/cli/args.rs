@@ -93,7 +93,7 @@ pub struct RunArgs {
     pub tests: Vec<PathBuf>,
     /// Print JSON instead of herd7's text: one array of outcomes once every test has run (the
     /// first bad test ends the run).
-    #[arg(long, conflicts_with_all = ["json_lines", "timeout"])]
+    #[arg(long, conflicts_with_all = ["json_lines", "timeout", "output"])]
     pub json: bool,
     /// Print one JSON object per test, on its own line, as each test ends: `{"test", "seconds",
     /// "outcome"}`, or `"error"` (the diagnostic as `--json` gives it) or `"timeout"` in place of
@@ -104,6 +104,16 @@ pub struct RunArgs {
     /// it gets no verdict, and the exit status is 4 unless a test was bad (2).
     #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
     pub timeout: Option<u64>,
+    /// Draw each test's executions (those --show selects) into DIR/NAME.dot, NAME the test
+    /// file's stem, and DIR/NAME.svg when Graphviz is installed: one graph per test, one
+    /// scene per execution, as herd7's -o DIR. A test that must be decided by the solver (over
+    /// --max-candidates) cannot be drawn: an error for that test.
+    #[arg(short = 'o', long = "output", value_name = "DIR")]
+    pub output: Option<PathBuf>,
+    /// Which consistent executions -o draws (herd7's -show): those whose final state satisfies
+    /// the condition's proposition, those that falsify it, or all.
+    #[arg(long, value_enum, default_value = "prop", requires = "output")]
+    pub show: ShowArg,
     /// Times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = at_least_one)]
     pub unroll: usize,
@@ -167,6 +177,23 @@ pub struct CatArgs {
     /// the model's own `dialect` declaration; mapcheck's, with warnings, when it has none).
     #[arg(long, value_enum)]
     pub dialect: Option<DialectArg>,
+}
+
+#[derive(Clone, Copy, clap::ValueEnum)]
+pub enum ShowArg {
+    Prop,
+    Neg,
+    All,
+}
+
+impl ShowArg {
+    pub fn show(self) -> mapcheck::batch::Show {
+        match self {
+            ShowArg::Prop => mapcheck::batch::Show::Prop,
+            ShowArg::Neg => mapcheck::batch::Show::Neg,
+            ShowArg::All => mapcheck::batch::Show::All,
+        }
+    }
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]

@@ -4,7 +4,7 @@
 //! step-by-step evaluation of `ir::Model`: definitions once each (values in a `Vec` indexed by
 //! definition id), `let rec` groups by iteration from empty, checks, and witnesses by enumerating
 //! their choices; and `Edge` (`explain`): why a check fails, as a path of labelled edges.
-//! Entry points: `evaluate`, `evaluate_named`, `explain`. Uses: `ir`, `rel`, `vocab`.
+//! Entry points: `evaluate`, `evaluate_named`, `shown_values` (what `show` draws), `explain`. Uses: `ir`, `rel`, `vocab`.
 //! Knows nothing of litmus tests or of how executions are built (that is `exec`).
 //!
 //! Files:
@@ -185,6 +185,20 @@ pub(crate) fn witness_values(model: &Model, base: &Base) -> Option<Vec<Rel>> {
         .iter()
         .map(|w| ev.slots[w.def].as_rel().cloned())
         .collect()
+}
+
+/// The value of each relation the model shows (`show`), labelled, under the witness choice
+/// `evaluate` reports; `None` when some witness has no possible value.
+pub(crate) fn shown_values(model: &Model, base: &Base) -> Option<Vec<(String, Rel)>> {
+    let ev = Evaluator::settled(model, base)?;
+    let value = |e| ev.eval(e).as_rel().cloned();
+    Some(
+        model
+            .shown
+            .iter()
+            .filter_map(|s| Some((s.label.clone(), value(&s.expr)?)))
+            .collect(),
+    )
 }
 
 /// Why a choice of witnesses is not consistent.

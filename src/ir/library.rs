@@ -24,6 +24,26 @@ pub(super) fn file(name: &str) -> Option<&'static str> {
         .map(|(_, text)| *text)
 }
 
+/// The bundled files read in place of herd's own of the same name (herdtools7's `herd/libdir`)
+/// in a herd-dialect model, even where the include path has herd's, and why.
+const STANDS_IN_FOR_HERDS: &[(&str, &str)] = &[
+    (
+        "cos.cat",
+        "generates the coherence orders (`generate_cos`, through `cos-no-opt.cat` and `cross.cat`), which mapcheck's runner enumerates itself",
+    ),
+    (
+        "stdlib.cat",
+        "is written with herd constructs mapcheck does not read (procedures, curried and higher-order functions, architecture sets)",
+    ),
+];
+
+/// Why bundled file `name` is read in place of a file of that name on the include path, for a
+/// model of `dialect`; `None` when it is not.
+pub(super) fn replaces_herds(dialect: Dialect, name: &str) -> Option<&'static str> {
+    let (_, why) = STANDS_IN_FOR_HERDS.iter().find(|(n, _)| *n == name)?;
+    (dialect == Dialect::Herd).then_some(*why)
+}
+
 /// The bundled files whose definitions a model of `dialect` sees without including them, the
 /// first one defining a name winning.
 pub(super) fn prelude(dialect: Dialect) -> &'static [&'static str] {

@@ -145,6 +145,13 @@ pub struct Check {
     pub source_text: String,
 }
 
+/// A relation the model shows (`show e as label`): pictures of an execution draw its pairs.
+#[derive(Clone, Debug)]
+pub(crate) struct Shown {
+    pub(crate) label: String,
+    pub(crate) expr: Expr,
+}
+
 /// `with name from linearisations(set, order)`: `name` ranges over every strict total order on
 /// `set` that contains `order` restricted to `set`.
 #[derive(Clone, Debug)]
@@ -199,6 +206,8 @@ pub struct Model {
     pub witnesses: Vec<Witness>,
     /// The statements in evaluation order.
     pub steps: Vec<Step>,
+    /// The relations pictures of an execution draw (`show`), in order; no check reads them.
+    pub(crate) shown: Vec<Shown>,
     /// The vocabulary names the model uses, indexed by `Expr::Base::slot`.
     pub bases: Vec<vocab::Name>,
     /// Warnings from loading (`file:line:col: warning: …`), for the command line to print.

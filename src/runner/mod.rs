@@ -83,26 +83,17 @@ pub fn run_within(
     let observed = observed(test);
     let refusal = enumerate::enumerate(model, test, opts, &mut |cand: &Candidate| {
         out.candidates += 1;
-        if !cand.is_consistent() {
-            return;
+        let states = final_states(test, &observed, cand);
+        if !states.is_empty() {
+            out.flags.extend(cand.judgement.flags.iter().cloned());
         }
-        let kept: Vec<&Finals> = (cand.finals.iter())
-            .filter(|finals| passes_filter(test, finals))
-            .collect();
-        if kept.is_empty() {
-            return;
-        }
-        out.flags.extend(cand.judgement.flags.iter().cloned());
-        for finals in kept {
-            let lookup = |t: &Target| finals.value_of(t);
-            let sat = satisfies(&test.condition.prop, &lookup);
+        for (state, sat) in states {
             if sat {
                 out.positive += 1;
             } else {
                 out.negative += 1;
             }
-            out.states
-                .insert(render_observed(test, &observed, &lookup), sat);
+            out.states.insert(state, sat);
         }
     })?;
     if let Some(refusal) = refusal {
@@ -153,6 +144,27 @@ pub(crate) fn render_observed(
 }
 
 /// Does a final state pass the test's `filter` clause (every state passes without one)?
+/// The final states of a consistent candidate that the test's filter keeps, each as `run` shows
+/// it (the `observed` registers and locations) with whether it satisfies the condition's
+/// proposition; none for an inconsistent candidate.
+pub(crate) fn final_states(
+    test: &Litmus,
+    observed: &[Target],
+    cand: &Candidate,
+) -> Vec<(String, bool)> {
+    if !cand.is_consistent() {
+        return vec![];
+    }
+    (cand.finals.iter())
+        .filter(|finals| passes_filter(test, finals))
+        .map(|finals| {
+            let lookup = |t: &Target| finals.value_of(t);
+            let state = render_observed(test, observed, &lookup);
+            (state, satisfies(&test.condition.prop, &lookup))
+        })
+        .collect()
+}
+
 fn passes_filter(test: &Litmus, finals: &Finals) -> bool {
     (test.filter.as_ref()).is_none_or(|p| satisfies(p, &|t: &Target| finals.value_of(t)))
 }

@@ -306,6 +306,31 @@ fn lifting_map(source: &Litmus, compiled: &Compiled) -> BTreeMap<EventKey, Event
     map
 }
 
+/// Each thread event of the compiled test of `source` with the events of the source instruction
+/// it was compiled from: for an instruction a row adds (a fence before a store), the events of
+/// the instruction whose row added it. What a picture of both executions highlights together.
+pub(crate) fn compiled_from(
+    mapping: &Mapping,
+    source: &Litmus,
+) -> crate::diag::Result<BTreeMap<EventKey, Vec<EventKey>>> {
+    let compiled = mapping.compile_program(source)?;
+    let mut map = BTreeMap::new();
+    for (t, thread) in compiled.target.threads.iter().enumerate() {
+        let source_code = &source.threads[t].code;
+        let (source_first, target_first) = (first_events(source_code), first_events(&thread.code));
+        for (i, instr) in thread.code.iter().enumerate() {
+            let from = compiled.origins[t][i].source;
+            let events: Vec<EventKey> = (0..source_code[from].event_count())
+                .map(|part| EventKey::Event(t, source_first[from] + part))
+                .collect();
+            for part in 0..instr.event_count() {
+                map.insert(EventKey::Event(t, target_first[i] + part), events.clone());
+            }
+        }
+    }
+    Ok(map)
+}
+
 /// A relation over target events lifted to the source events they stand for (initial writes
 /// stand for themselves).
 fn lift(r: &KeyRel, map: &BTreeMap<EventKey, EventKey>) -> KeyRel {

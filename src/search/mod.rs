@@ -83,7 +83,7 @@ use std::sync::Mutex;
 use std::time::Instant;
 
 pub use self::confirm::{confirm, NotOne, TestVerdict};
-pub(crate) use self::decode::test_name;
+pub(crate) use self::decode::{compiled_from, test_name};
 pub use self::estimate::MAX_MEMORY_GIB;
 pub use self::event_key::{execution_keys, keyed, EventKey, KeyRel, LOCATIONS};
 pub(crate) use self::layout::thread_shapes;

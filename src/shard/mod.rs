@@ -150,7 +150,10 @@ fn run_shard(
                     // Outcomes come in the check's order: the first one per axiom is written.
                     let files = if written.insert(u.axiom.clone()) {
                         let at = report::counterexample_dir(&cx_dir, mapping, &u.axiom);
-                        Some(relative(&report::write_counterexample(&cx, &at)?, dir))
+                        Some(relative(
+                            &report::write_counterexample(mapping, &cx, &at)?,
+                            dir,
+                        ))
                     } else {
                         None
                     };

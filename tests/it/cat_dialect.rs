@@ -237,3 +237,89 @@ fn the_dat3m_dialect_defines_sync_barrier() {
     assert_eq!(states(0), 1, "only r0 = 1 after the shared barrier");
     assert_eq!(states(1), 2, "barriers 0 and 1 do not synchronise");
 }
+
+/// Does some execution of `test` pass every check of `model` read in `dialect`?
+fn some_consistent(model: &str, dialect: Dialect, test: &str) -> bool {
+    let m = load(model, Some(dialect)).unwrap();
+    let test = mapcheck::litmus::parse_str("t.litmus", test).unwrap();
+    let run = mapcheck::runner::run(&m, &test, &Default::default()).unwrap();
+    run.positive + run.negative > 0
+}
+
+/// Dartagnan's current PTX and Vulkan models (Dat3M 3064012) name `GEN`, `CON` and `CBAR` as
+/// Dartagnan's front ends tag events: `GEN` every generic-proxy access and physical fence, not
+/// a proxy fence, a non-generic access, a barrier or an initial write; `CON` both C's consume
+/// and PTX's constant proxy (mapcheck's `CONST`); `CBAR` a Vulkan control barrier. Each check
+/// below fails if one of those sets is wrong; mapcheck's own dialect has no `GEN` at all.
+#[test]
+fn the_dat3m_dialect_names_proxies_and_control_barriers_as_dartagnan_does() {
+    let ptx_model = "PTX \"proxies\"\n\
+                     empty (W \\ IW) \\ GEN as StoresGeneric\n\
+                     empty (F & SC) \\ GEN as FenceScGeneric\n\
+                     empty GEN & (IW | BAR | CONST) as OthersNot\n\
+                     empty CONST \\ CON as ConstantIsCon\n\
+                     ~empty R & CONST as SomeConstantRead\n\
+                     ~empty F & CONST as SomeProxyFence\n";
+    let ptx_test = "PTX proxies\n{ rd1=0; rd2 @ constant aliases rd1; P0:r0=0; }\n \
+                    P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n st.weak rd1, 42 | bar.sync 0 ;\n \
+                    fence.sc.gpu | fence.proxy.constant ;\n bar.sync 0 | cold.weak r1, rd2 ;\n \
+                    cold.weak r0, rd2 | ;\nexists (P0:r0 == 42 \\/ P0:r0 == 0)\n";
+    assert!(some_consistent(ptx_model, Dialect::Dat3m, ptx_test));
+    let err = load(ptx_model, Some(Dialect::Mapcheck)).unwrap_err();
+    assert!(
+        err.message.contains("unknown name `GEN`"),
+        "{}",
+        err.message
+    );
+    let c_model = "C \"consume\"\nempty R \\ CON as AllConsume\n~empty R as SomeRead\n";
+    let c_test = "C consume\n{ [x] = 0; }\nP0 (atomic_int* x) {\n  \
+                  int r0 = atomic_load_explicit(x, memory_order_consume);\n}\nexists (0:r0=0)\n";
+    assert!(some_consistent(c_model, Dialect::Dat3m, c_test));
+    let vulkan_model = "Vulkan \"cbar\"\nempty CBAR \\ BAR as OnlyBarriers\n\
+                        empty BAR \\ CBAR as EveryBarrier\n~empty CBAR as SomeBarrier\n";
+    let vulkan_test =
+        "VULKAN cbar\n{ a=0; P1:r0=0; }\n P0@sg 0,wg 0, qf 0 | P1@sg 1,wg 0, qf 0 ;\n \
+                       st.av.dv.sc0 a, 1 | cbar.acq_rel.wg.semsc0 0 ;\n \
+                       cbar.acq_rel.wg.semsc0 0 | ld.vis.dv.sc0 r0, a ;\nexists (P1:r0 == 1)\n";
+    assert!(some_consistent(vulkan_model, Dialect::Dat3m, vulkan_test));
+}
+
+/// herd's own `cos.cat` generates coherence orders with herd's procedures, and its `stdlib.cat`
+/// is written with constructs mapcheck does not read: with `--dialect herd` the bundled files
+/// are read in their place even where the include path has herd's (a warning names each), as
+/// herd's `rc11.cat` with `-I herd/libdir` needs. In mapcheck's dialect the file on the path is
+/// read, as any include.
+#[test]
+fn the_herd_dialect_reads_the_bundled_cos_and_stdlib_in_place_of_herds() {
+    let dir = tempfile::tempdir().unwrap();
+    let herds = "procedure unreadable(A) = empty A end\n";
+    std::fs::write(dir.path().join("cos.cat"), herds).unwrap();
+    std::fs::write(dir.path().join("stdlib.cat"), herds).unwrap();
+    let model_dir = tempfile::tempdir().unwrap();
+    let model = model_dir.path().join("m.cat");
+    std::fs::write(
+        &model,
+        "\"m\"\ninclude \"cos.cat\"\nacyclic po | rf | co | fr as SC\n",
+    )
+    .unwrap();
+    let opts = |dialect| LoadOptions {
+        dialect: Some(dialect),
+        include_dirs: vec![dir.path().to_path_buf()],
+        include_anywhere: true,
+        ..LoadOptions::default()
+    };
+    let m = ir::load_with(&model, &opts(Dialect::Herd)).unwrap();
+    assert_eq!(m.warnings.len(), 2, "{:#?}", m.warnings);
+    assert!(m.warnings[0].contains("herd's `cos.cat`") && m.warnings[0].contains("generates"));
+    assert!(
+        m.warnings[1].contains("herd's `stdlib.cat`"),
+        "{:#?}",
+        m.warnings
+    );
+    assert!(
+        m.def_named("fre").is_some(),
+        "the bundled stdlib's names are defined"
+    );
+    let err = ir::load_with(&model, &opts(Dialect::Mapcheck)).unwrap_err();
+    assert!(err.message.contains("procedure"), "{}", err.message);
+}

@@ -47,6 +47,7 @@ mod mapping_files;
 mod mapping_fuzz;
 mod mapping_verdicts;
 mod oracle_agreement;
+mod pictures;
 mod repair;
 mod runner_limits;
 mod runner_loops;

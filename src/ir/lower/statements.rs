@@ -21,6 +21,7 @@ struct Included {
 
 const NOTE_CHECK: &str =
     "`acyclic` and `irreflexive` test relations; `empty` tests sets or relations";
+const NOTE_SHOW: &str = "pictures draw relations between events";
 const NOTE_LIN: &str = "`linearisations(S, r)` takes a set S and a relation r";
 
 impl Lowerer {
@@ -40,7 +41,10 @@ impl Lowerer {
             } => self.lower_let_rec(file, bindings),
             ast::StmtKind::Check(c) => self.lower_check(file, stmt.span, c),
             ast::StmtKind::Include { path, path_span } => self.include(file, path, *path_span),
-            ast::StmtKind::Show => Ok(()),
+            ast::StmtKind::Show { hide, items, label } => {
+                self.lower_show(file, *hide, items, label.as_ref());
+                Ok(())
+            }
             ast::StmtKind::With { var, from } => {
                 let entry = self.lower_with(file, stmt.span, var, from)?;
                 self.scope.push(var.text.clone(), entry);
@@ -128,6 +132,45 @@ impl Lowerer {
         })
     }
 
+    /// `show e1, e2 …` / `show e as name`: each relation is kept, labelled with its text or the
+    /// `as` name, for pictures of executions (a later `show` of a label replaces it); `unshow
+    /// n1, n2 …` drops those labels. herd's meaning. No check reads them, so an item that has
+    /// no meaning here (an unknown name, a set) is a warning, never a reason to refuse the model.
+    fn lower_show(
+        &mut self,
+        file: FileId,
+        hide: bool,
+        items: &[ast::Expr],
+        label: Option<&ast::Name>,
+    ) {
+        for item in items {
+            let label = match label {
+                Some(name) if items.len() == 1 => name.text.clone(),
+                _ => self.text(file, item.span),
+            };
+            self.model.shown.retain(|s| s.label != label);
+            if hide {
+                continue;
+            }
+            let lowered = self
+                .lower_expr(&self.top_env(file), item)
+                .and_then(|l| self.want(file, item, l, Kind::Rel, NOTE_SHOW));
+            match lowered {
+                Ok(l) => self.model.shown.push(Shown {
+                    label,
+                    expr: l.expr,
+                }),
+                Err(e) => {
+                    let at = self.position(file, item.span);
+                    self.model.warnings.push(format!(
+                        "{at}: warning: `show {label}` is not drawn: {}",
+                        e.message
+                    ));
+                }
+            }
+        }
+    }
+
     fn lower_check(&mut self, file: FileId, span: ast::Span, c: &ast::Check) -> diag::Result<()> {
         let l = self.lower_expr(&self.top_env(file), &c.expr)?;
         let l = match c.kind {
@@ -177,18 +220,50 @@ impl Lowerer {
         Ok(())
     }
 
+    /// Bundled file `path` (`library`), as an included file.
+    fn bundled(path: &str, text: &'static str) -> Included {
+        let shown = format!("{}/{path}", library::SHOWN_DIR);
+        Included {
+            canon: PathBuf::from(&shown),
+            shown,
+            text: Arc::from(text),
+            dir: None,
+            outside_roots: false,
+        }
+    }
+
     /// Where `include "path"` is read from, as herd looks: the including file's directory, each
-    /// `-I` directory in order, then the bundled library (`library`). The file found must lie
+    /// `-I` directory in order, then the bundled library (`library`); in the herd dialect the
+    /// bundled `cos.cat` and `stdlib.cat` come first (`library::replaces_herds`), with a warning
+    /// when herd's is on the path. The file found must lie
     /// under an include root, symbolic links followed, unless `include_anywhere`; one that does
     /// not is refused before it is read.
-    fn find_include(&self, file: FileId, path: &str, span: ast::Span) -> diag::Result<Included> {
+    fn find_include(
+        &mut self,
+        file: FileId,
+        path: &str,
+        span: ast::Span,
+    ) -> diag::Result<Included> {
         let dirs: Vec<PathBuf> = self.files[file]
             .dir
             .iter()
             .chain(&self.options.include_dirs)
             .cloned()
             .collect();
-        if let Some(full) = dirs.iter().map(|d| d.join(path)).find(|f| f.is_file()) {
+        let on_path = dirs.iter().map(|d| d.join(path)).find(|f| f.is_file());
+        if let Some(why) = library::replaces_herds(self.dialect(), path) {
+            if let Some(herds) = &on_path {
+                let at = self.position(file, span);
+                self.model.warnings.push(format!(
+                    "{at}: warning: herd's `{path}` ({}) {why}: mapcheck's bundled `{path}` is read in its place",
+                    herds.display()
+                ));
+            }
+            if let Some(text) = library::file(path) {
+                return Ok(Self::bundled(path, text));
+            }
+        }
+        if let Some(full) = on_path {
             let shown = full.display().to_string();
             let read = |e: std::io::Error| {
                 self.err(
@@ -214,16 +289,7 @@ impl Lowerer {
             });
         }
         if let Some(text) = library::file(path) {
-            let shown = format!("{}/{path}", library::SHOWN_DIR);
-            let canon = PathBuf::from(&shown);
-            let text = Arc::from(text);
-            return Ok(Included {
-                shown,
-                text,
-                dir: None,
-                canon,
-                outside_roots: false,
-            });
+            return Ok(Self::bundled(path, text));
         }
         let Some(first) = dirs.first().map(|d| d.join(path)) else {
             return Err(self
