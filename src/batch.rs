@@ -71,7 +71,8 @@ pub fn draw_executions(
         let selected = runner::final_states(&test, &observed, cand)
             .into_iter()
             .find(|&(_, sat)| show == Show::All || sat == (show == Show::Prop));
-        if let Some((state, _)) = selected {
+        if let Some((values, _)) = selected {
+            let state = runner::render_values(&test, &observed, &values);
             drawn.push((state, cand.execution.clone()));
         }
     })?;

@@ -57,13 +57,14 @@ pub fn run(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
 pub fn decide(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
     let mut out = runner::empty_outcome(model, test);
     out.decided = true;
+    let observed = runner::observed(test);
     runner::for_each_family(model, test, opts, &mut |family| {
         if opts.out_of_time() {
             return Err(runner::stopped(test));
         }
         let mut problem = Problem::new(model, test, &family, opts.deadline);
         for query in Query::all(model) {
-            if let Some((state, sat)) = problem.witness(model, test, &family, query)? {
+            if let Some((values, sat)) = problem.witness(model, test, &family, query)? {
                 match query {
                     Query::Satisfies => out.positive += 1,
                     Query::Falsifies => out.negative += 1,
@@ -71,7 +72,7 @@ pub fn decide(model: &Model, test: &Litmus, opts: &Options) -> Result<Outcome> {
                         out.flags.insert(model.checks[i].name.clone());
                     }
                 }
-                out.states.insert(state, sat);
+                out.add_state(test, &observed, values, sat);
             }
         }
         Ok(())
@@ -174,7 +175,7 @@ impl Problem {
         test: &Litmus,
         family: &Family,
         query: Query,
-    ) -> Result<Option<(String, bool)>> {
+    ) -> Result<Option<(Vec<Option<i64>>, bool)>> {
         let c = &mut self.sat.circuit;
         let asked = match query {
             Query::Satisfies => self.proposition,
@@ -209,7 +210,7 @@ fn rejudge(
     x: &Execution,
     finals: &[usize],
     query: Query,
-) -> Result<(String, bool)> {
+) -> Result<(Vec<Option<i64>>, bool)> {
     let disagree = |what: &str| {
         let msg =
             format!("the solver's execution for {query:?} {what} (encoder and evaluator disagree)");
@@ -239,10 +240,7 @@ fn rejudge(
     if !(passes && answered) {
         return Err(disagree("does not answer it"));
     }
-    Ok((
-        runner::render_observed(test, &runner::observed(test), &value),
-        sat,
-    ))
+    Ok((runner::observed(test).iter().map(value).collect(), sat))
 }
 
 /// The registers of the member each thread's reads in `x` select.

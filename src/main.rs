@@ -37,8 +37,8 @@ use std::process::ExitCode;
 use std::time::Instant;
 
 use cli::args::{
-    BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, ExportCoqArgs, GpuCommand,
-    GpuEmitArgs, MergeArgs, OracleArgs, RepairArgs, RunArgs,
+    BenchArgs, CheckArgs, Cli, Command, CompareArgs, CompileArgs, DialectArg, ExportCoqArgs,
+    GpuCommand, GpuEmitArgs, MergeArgs, OracleArgs, RepairArgs, RunArgs,
 };
 use mapcheck::batch::{self, Ran};
 use mapcheck::diag::Fault;
@@ -182,6 +182,13 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
                 ran.json_line(path, start.elapsed(), args.timeout),
                 String::new(),
             ),
+            (Ran::Outcome(outcome), false) if args.herd => match litmus::parse_file(path) {
+                Ok(test) => (
+                    runner::render_herd_exact(outcome, &test, args.hexa),
+                    String::new(),
+                ),
+                Err(e) => (String::new(), e.render()),
+            },
             (Ran::Outcome(outcome), false) => (runner::render_herd(outcome), String::new()),
             (Ran::Bad(e), false) => (String::new(), e.render()),
             (Ran::Stopped, false) => (String::new(), stopped_note(path, args.timeout)),
@@ -451,12 +458,16 @@ fn check_ended(r: &search::Report) -> Ended {
 
 fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
     let opts = args.search.options(cli::signals::stop_on_signals());
-    let with = |variants: &[String]| {
+    let with = |variants: &[String], dialect: Option<DialectArg>| {
         let mut load = args.cat.load_options();
         load.variants.extend(variants.iter().cloned());
+        load.dialect = dialect.map(DialectArg::dialect).or(load.dialect);
         load
     };
-    let loads = [with(&args.a_variant), with(&args.b_variant)];
+    let loads = [
+        with(&args.a_variant, args.a_dialect),
+        with(&args.b_variant, args.b_dialect),
+    ];
     let c = compare::compare(&args.a, &args.b, &loads, &opts)?;
     warn(&c.models);
     if args.json {

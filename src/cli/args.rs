@@ -100,6 +100,15 @@ pub struct RunArgs {
     /// `"outcome"`. The run goes on past a bad or stopped test.
     #[arg(long)]
     pub json_lines: bool,
+    /// Print herd7's output byte for byte, but for its `Hash=` line (which mapcheck does not
+    /// compute): herd's order and spelling of states and condition (a C test's memory as `[x]`,
+    /// `not (…)`), no `Candidates` line, and herd's closing blank line; to diff against herd's
+    /// `.expected` files with their `Hash=` lines removed.
+    #[arg(long, conflicts_with_all = ["json", "json_lines"])]
+    pub herd: bool,
+    /// With --herd, values in hexadecimal (`0x1`), as herd7's -hexa (herd's own C tests' cfg).
+    #[arg(long, requires = "herd")]
+    pub hexa: bool,
     /// Stop a test after this many seconds (of its run, parsing included) and go on to the next:
     /// it gets no verdict, and the exit status is 4 unless a test was bad (2).
     #[arg(long, value_name = "SECONDS", value_parser = at_least_one_u64)]
@@ -210,11 +219,17 @@ impl CatArgs {
             include_roots: vec![],
             include_anywhere: self.allow_include_anywhere,
             variants: self.variant.clone(),
-            dialect: self.dialect.map(|d| match d {
-                DialectArg::Mapcheck => ir::Dialect::Mapcheck,
-                DialectArg::Herd => ir::Dialect::Herd,
-                DialectArg::Dat3m => ir::Dialect::Dat3m,
-            }),
+            dialect: self.dialect.map(DialectArg::dialect),
+        }
+    }
+}
+
+impl DialectArg {
+    pub fn dialect(self) -> ir::Dialect {
+        match self {
+            DialectArg::Mapcheck => ir::Dialect::Mapcheck,
+            DialectArg::Herd => ir::Dialect::Herd,
+            DialectArg::Dat3m => ir::Dialect::Dat3m,
         }
     }
 }
@@ -421,6 +436,13 @@ pub struct CompareArgs {
     /// Enable herd's variant NAME in the second model only.
     #[arg(long, value_name = "NAME")]
     pub b_variant: Vec<String>,
+    /// Read the first model's names in this dialect (a Dartagnan model against a mapcheck one:
+    /// `compare ptx-v7.5.cat ptx-v7.5 --a-dialect dat3m`); overrides --dialect for it.
+    #[arg(long, value_enum, value_name = "DIALECT")]
+    pub a_dialect: Option<DialectArg>,
+    /// Read the second model's names in this dialect; overrides --dialect for it.
+    #[arg(long, value_enum, value_name = "DIALECT")]
+    pub b_dialect: Option<DialectArg>,
     #[command(flatten)]
     pub search: SearchArgs,
     /// Print the comparison (and any error) as JSON.

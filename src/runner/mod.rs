@@ -24,7 +24,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::diag::Result;
 use crate::ir::Model;
-use crate::litmus::{Litmus, Prop, Quantifier, Target};
+use crate::litmus::{Arch, Litmus, Prop, Quantifier, Target};
 
 pub(crate) use enumerate::stopped;
 use enumerate::Finals;
@@ -47,6 +47,9 @@ pub struct Outcome {
     pub(crate) condition: String,
     /// Allowed final states, with whether each satisfies the condition's proposition.
     pub states: BTreeMap<String, bool>,
+    /// The same states as values, in `observed` order (what `render_herd_exact` spells).
+    #[serde(skip)]
+    pub(crate) values: BTreeMap<Vec<Option<i64>>, bool>,
     /// Consistent executions whose final state satisfies / falsifies the proposition (for
     /// `~exists c`: `c` itself, as herd counts them; herd's `Witnesses` line swaps the two for
     /// `~exists`, see `witnesses`).
@@ -87,13 +90,13 @@ pub fn run_within(
         if !states.is_empty() {
             out.flags.extend(cand.judgement.flags.iter().cloned());
         }
-        for (state, sat) in states {
+        for (values, sat) in states {
             if sat {
                 out.positive += 1;
             } else {
                 out.negative += 1;
             }
-            out.states.insert(state, sat);
+            out.add_state(test, &observed, values, sat);
         }
     })?;
     if let Some(refusal) = refusal {
@@ -104,6 +107,20 @@ pub fn run_within(
 }
 
 impl Outcome {
+    /// Record an allowed final state: the values of the `observed` targets, and whether it
+    /// satisfies the condition's proposition.
+    pub(crate) fn add_state(
+        &mut self,
+        test: &Litmus,
+        observed: &[Target],
+        values: Vec<Option<i64>>,
+        sat: bool,
+    ) {
+        self.states
+            .insert(render_values(test, observed, &values), sat);
+        self.values.insert(values, sat);
+    }
+
     /// Is the final clause validated by the executions counted in `positive` / `negative`?
     pub(crate) fn clause_validated(&self) -> bool {
         match self.quantifier {
@@ -122,6 +139,7 @@ pub(crate) fn empty_outcome(model: &Model, test: &Litmus) -> Outcome {
         quantifier: test.condition.quantifier,
         condition: render_condition(test),
         states: BTreeMap::new(),
+        values: BTreeMap::new(),
         positive: 0,
         negative: 0,
         candidates: 0,
@@ -131,27 +149,24 @@ pub(crate) fn empty_outcome(model: &Model, test: &Litmus) -> Outcome {
     }
 }
 
-/// A final state as herd7 prints it, over the targets a state shows (`observed`).
-pub(crate) fn render_observed(
-    test: &Litmus,
-    observed: &[Target],
-    lookup: &dyn Fn(&Target) -> Option<i64>,
-) -> String {
-    let state: State = (observed.iter())
-        .map(|t| (target_name(test, t), lookup(t)))
+/// A final state as `run` prints it (`0:r0=1; x=2;`): the values of the targets a state shows
+/// (`observed`), in that order.
+pub(crate) fn render_values(test: &Litmus, observed: &[Target], values: &[Option<i64>]) -> String {
+    let state: State = (observed.iter().zip(values))
+        .map(|(t, v)| (target_name(test, t), *v))
         .collect();
     render_state(&state)
 }
 
 /// Does a final state pass the test's `filter` clause (every state passes without one)?
-/// The final states of a consistent candidate that the test's filter keeps, each as `run` shows
-/// it (the `observed` registers and locations) with whether it satisfies the condition's
+/// The final states of a consistent candidate that the test's filter keeps, each as the values
+/// of the `observed` registers and locations, with whether it satisfies the condition's
 /// proposition; none for an inconsistent candidate.
 pub(crate) fn final_states(
     test: &Litmus,
     observed: &[Target],
     cand: &Candidate,
-) -> Vec<(String, bool)> {
+) -> Vec<(Vec<Option<i64>>, bool)> {
     if !cand.is_consistent() {
         return vec![];
     }
@@ -159,8 +174,8 @@ pub(crate) fn final_states(
         .filter(|finals| passes_filter(test, finals))
         .map(|finals| {
             let lookup = |t: &Target| finals.value_of(t);
-            let state = render_observed(test, observed, &lookup);
-            (state, satisfies(&test.condition.prop, &lookup))
+            let values = observed.iter().map(lookup).collect();
+            (values, satisfies(&test.condition.prop, &lookup))
         })
         .collect()
 }
@@ -195,35 +210,74 @@ fn thread_number(test: &Litmus, t: usize) -> String {
     name.strip_prefix('P').unwrap_or(name).to_string()
 }
 
-/// The final clause in herd7's syntax.
+/// The final clause in herd7's syntax, as `run` spells it.
 pub(crate) fn render_condition(test: &Litmus) -> String {
+    render_condition_spelled(test, Spelling::default())
+}
+
+/// How a state or a condition spells locations, values and negation: `run`'s way (`x`, `1`,
+/// `~(…)`), or herd7's exactly (`--herd`: a C test's memory as `[x]`, `not (…)`, and values in
+/// hexadecimal with `hexa`).
+#[derive(Clone, Copy, Default)]
+struct Spelling {
+    herd: bool,
+    hexa: bool,
+}
+
+impl Spelling {
+    fn target(self, test: &Litmus, t: &Target) -> String {
+        let c_syntax = matches!(test.arch, Arch::C11 | Arch::OpenCl);
+        match t {
+            Target::Mem(l) if self.herd && c_syntax => format!("[{l}]"),
+            _ => target_name(test, t),
+        }
+    }
+
+    fn value(self, v: i64) -> String {
+        match (self.hexa, v < 0) {
+            (false, _) => v.to_string(),
+            (true, false) => format!("0x{v:x}"),
+            (true, true) => format!("-0x{:x}", v.unsigned_abs()),
+        }
+    }
+
+    /// `0:r0=1;` (a thread that blocked before setting the register: `0:r0=?;`).
+    fn assignment(self, test: &Litmus, t: &Target, v: Option<i64>) -> String {
+        let v = v.map_or("?".to_string(), |v| self.value(v));
+        format!("{}={v};", self.target(test, t))
+    }
+}
+
+fn render_condition_spelled(test: &Litmus, spelling: Spelling) -> String {
     let q = match test.condition.quantifier {
         Quantifier::Exists => "exists",
         Quantifier::NotExists => "~exists",
         Quantifier::Forall => "forall",
     };
-    format!("{q} ({})", render_prop(test, &test.condition.prop))
+    let prop = render_prop(test, spelling, &test.condition.prop);
+    format!("{q} ({prop})")
 }
 
 /// A proposition without outer parentheses; a binary operand is bracketed unless it is the same
 /// (associative) connective, so `a /\ b /\ c` prints flat as herd7 prints it.
-fn render_prop(test: &Litmus, p: &Prop) -> String {
+fn render_prop(test: &Litmus, spelling: Spelling, p: &Prop) -> String {
+    let render = |q: &Prop| render_prop(test, spelling, q);
     let binary = |a: &Prop, op: &str, b: &Prop| {
         let side = |q: &Prop| match (q, p) {
-            (Prop::And(..), Prop::And(..)) | (Prop::Or(..), Prop::Or(..)) => render_prop(test, q),
-            (Prop::And(..) | Prop::Or(..) | Prop::Implies(..), _) => {
-                format!("({})", render_prop(test, q))
-            }
-            _ => render_prop(test, q),
+            (Prop::And(..), Prop::And(..)) | (Prop::Or(..), Prop::Or(..)) => render(q),
+            (Prop::And(..) | Prop::Or(..) | Prop::Implies(..), _) => format!("({})", render(q)),
+            _ => render(q),
         };
         format!("{} {op} {}", side(a), side(b))
     };
+    let target = |t: &Target| spelling.target(test, t);
     match p {
         Prop::True => "true".into(),
         Prop::False => "false".into(),
-        Prop::Eq(t, v) => format!("{}={v}", target_name(test, t)),
-        Prop::EqTargets(a, b) => format!("{}={}", target_name(test, a), target_name(test, b)),
-        Prop::Not(a) => format!("~({})", render_prop(test, a)),
+        Prop::Eq(t, v) => format!("{}={}", target(t), spelling.value(*v)),
+        Prop::EqTargets(a, b) => format!("{}={}", target(a), target(b)),
+        Prop::Not(a) if spelling.herd => format!("not ({})", render(a)),
+        Prop::Not(a) => format!("~({})", render(a)),
         Prop::And(a, b) => binary(a, "/\\", b),
         Prop::Or(a, b) => binary(a, "\\/", b),
         Prop::Implies(a, b) => binary(a, "=>", b),
@@ -266,15 +320,55 @@ pub fn witnesses(o: &Outcome) -> (usize, usize) {
     }
 }
 
-/// herd7's output shape for an outcome.
+/// herd7's output shape for an outcome, with mapcheck's spelling of states and condition and its
+/// own last lines (`Candidates`, and whether the solver decided it).
 pub fn render_herd(o: &Outcome) -> String {
+    let states: Vec<&str> = o.states.keys().map(String::as_str).collect();
+    let mut s = herd_text(o, &states, &o.condition);
+    s.push_str(&format!("Candidates {} {}\n", o.test, o.candidates));
+    if o.decided {
+        s.push_str("Decided by the solver: states are those of the executions found\n");
+    }
+    s
+}
+
+/// herd7's output for an outcome of `test`, byte for byte but for herd's `Hash=` line, which
+/// mapcheck does not compute (`run --herd`): a state's locations in herd's order (registers by
+/// thread, then name; then memory by name; a C test's memory as `[x]`), the states sorted by
+/// those values, `not (…)` for negation, values in hexadecimal when `hexa` (herd's `-hexa`,
+/// with which herd's own C tests are run), and the blank line that ends herd's output.
+pub fn render_herd_exact(o: &Outcome, test: &Litmus, hexa: bool) -> String {
+    let spelling = Spelling { herd: true, hexa };
+    let observed = observed(test);
+    let mut order: Vec<usize> = (0..observed.len()).collect();
+    order.sort_by_key(|&i| match &observed[i] {
+        Target::Reg { thread, reg } => (0, *thread, reg.clone()),
+        Target::Mem(l) => (1, 0, l.clone()),
+    });
+    let mut lines: Vec<(Vec<Option<i64>>, String)> = (o.values.keys())
+        .map(|values| {
+            let text: Vec<String> = (order.iter())
+                .map(|&i| spelling.assignment(test, &observed[i], values[i]))
+                .collect();
+            (order.iter().map(|&i| values[i]).collect(), text.join(" "))
+        })
+        .collect();
+    lines.sort();
+    let states: Vec<&str> = lines.iter().map(|(_, text)| text.as_str()).collect();
+    let condition = render_condition_spelled(test, spelling);
+    herd_text(o, &states, &condition) + "\n"
+}
+
+/// The lines herd7 and mapcheck print alike, from `Test` to `Observation`, with the states and
+/// the condition as spelled.
+fn herd_text(o: &Outcome, states: &[&str], condition: &str) -> String {
     let kind = match o.quantifier {
         Quantifier::Exists => "Allowed",
         Quantifier::NotExists => "Forbidden",
         Quantifier::Forall => "Required",
     };
-    let mut s = format!("Test {} {kind}\nStates {}\n", o.test, o.states.len());
-    for st in o.states.keys() {
+    let mut s = format!("Test {} {kind}\nStates {}\n", o.test, states.len());
+    for st in states {
         s.push_str(st);
         s.push('\n');
     }
@@ -286,7 +380,7 @@ pub fn render_herd(o: &Outcome) -> String {
     for f in &o.flags {
         s.push_str(&format!("Flag {f}\n"));
     }
-    s.push_str(&format!("Condition {}\n", o.condition));
+    s.push_str(&format!("Condition {condition}\n"));
     let obs = match (o.positive, o.negative) {
         (0, _) => "Never",
         (_, 0) => "Always",
@@ -296,9 +390,5 @@ pub fn render_herd(o: &Outcome) -> String {
         "Observation {} {obs} {} {}\n",
         o.test, o.positive, o.negative
     ));
-    s.push_str(&format!("Candidates {} {}\n", o.test, o.candidates));
-    if o.decided {
-        s.push_str("Decided by the solver: states are those of the executions found\n");
-    }
     s
 }

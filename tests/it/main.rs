@@ -49,6 +49,7 @@ mod mapping_verdicts;
 mod oracle_agreement;
 mod pictures;
 mod repair;
+mod runner_herd_output;
 mod runner_limits;
 mod runner_loops;
 mod runner_semantics;
