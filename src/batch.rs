@@ -3,7 +3,7 @@
 //! (`--json-lines`), its executions drawn (`-o DIR`, `--show`), and progress on stderr while the
 //! batch runs.
 //!
-//! Owns: `Ran`, `run_file`, `Ran::json_line`, `Show`, `draw_executions`, `BatchProgress`. Uses:
+//! Owns: `Ran`, `read_test`, `run_file`, `Ran::json_line`, `Show`, `draw_executions`, `BatchProgress`. Uses:
 //! `decide` (each test's verdict), `ir` (the model), `litmus` (parsing), `runner` (options,
 //! outcomes, the candidates drawn), `picture`, `diag` (a bad test's diagnostic), `output` (the
 //! progress display, files).
@@ -31,10 +31,20 @@ pub enum Ran {
     Stopped,
 }
 
-/// Parse the test at `path` and run it under `model` (as `decide::run`), telling a stop from an
-/// error: an input error once `opts.deadline` has passed is the stop's (a bug stays a bug).
-pub fn run_file(model: &Model, path: &Path, opts: &Options) -> Ran {
-    match litmus::parse_file(path).and_then(|test| decide::run(model, &test, opts)) {
+/// The test at `path`, given `default_scope` where a C test names none
+/// (`litmus::with_default_scope`, `run --default-scope`).
+pub fn read_test(path: &Path, default_scope: Option<&str>) -> crate::diag::Result<litmus::Litmus> {
+    let test = litmus::parse_file(path)?;
+    match default_scope {
+        Some(scope) => litmus::with_default_scope(test, scope),
+        None => Ok(test),
+    }
+}
+
+/// Parse the test at `path` (`read_test`) and run it under `model` (as `decide::run`), telling
+/// a stop from an error: an input error once `opts.deadline` has passed is the stop's (a bug stays a bug).
+pub fn run_file(model: &Model, path: &Path, opts: &Options, default_scope: Option<&str>) -> Ran {
+    match read_test(path, default_scope).and_then(|test| decide::run(model, &test, opts)) {
         Ok(outcome) => Ran::Outcome(outcome),
         Err(e) if opts.out_of_time() && e.fault() == Fault::Input => Ran::Stopped,
         Err(e) => Ran::Bad(e),
@@ -61,10 +71,11 @@ pub fn draw_executions(
     model: &Model,
     path: &Path,
     opts: &Options,
+    default_scope: Option<&str>,
     show: Show,
     dir: &Path,
 ) -> crate::diag::Result<Option<std::path::PathBuf>> {
-    let test = litmus::parse_file(path)?;
+    let test = read_test(path, default_scope)?;
     let observed = runner::observed(&test);
     let mut drawn: Vec<(String, Execution)> = vec![];
     runner::for_each_candidate(model, &test, opts, &mut |cand| {
@@ -123,7 +134,7 @@ impl Ran {
             Ran::Stopped => ("timeout", json!(timeout)),
         };
         record[key] = value;
-        format!("{record}\n")
+        format!("{}\n", output::json_document("mapcheck-run-line", record))
     }
 }
 

@@ -114,7 +114,7 @@ fn exit_status(result: Result<Ended, Failure>, errors_as_json: bool) -> ExitCode
         Err(Failure::Diagnostic(e)) => {
             eprint(&e.render());
             if errors_as_json {
-                print(&format!("{}\n", e.json()));
+                print_json("mapcheck-error", e.json());
             }
         }
         Err(Failure::NoDevice(why)) => eprint(&format!("{why}\n")),
@@ -137,8 +137,11 @@ fn status(result: &Result<Ended, Failure>) -> u8 {
 }
 
 /// `value` as pretty JSON on stdout.
-fn print_json(value: &impl serde::Serialize) {
-    let text = serde_json::to_string_pretty(value).expect("results serialise");
+/// Print `value` as the JSON document of `format` (`output::JSON_FORMATS`).
+fn print_json(format: &str, value: impl serde::Serialize) {
+    let value = serde_json::to_value(value).expect("results serialise");
+    let document = mapcheck::output::json_document(format, value);
+    let text = serde_json::to_string_pretty(&document).expect("results serialise");
     print(&format!("{text}\n"));
 }
 
@@ -158,9 +161,12 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
     if args.json {
         // One document however many tests: an array of outcomes, printed once all have run.
         let outcomes = (args.tests.iter())
-            .map(|path| decide::run(&model, &litmus::parse_file(path)?, &args.options()))
+            .map(|path| {
+                let test = batch::read_test(path, args.default_scope.as_deref())?;
+                decide::run(&model, &test, &args.options())
+            })
             .collect::<Result<Vec<_>, _>>()?;
-        print_json(&outcomes);
+        print_json("mapcheck-run", serde_json::json!({ "outcomes": outcomes }));
         return Ok(Ended::Done);
     }
     let progress = (args.tests.len() > 1).then(|| batch::BatchProgress::new(args.tests.len()));
@@ -170,10 +176,12 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
             p.start(path);
         }
         let start = Instant::now();
-        let mut ran = batch::run_file(&model, path, &args.options());
+        let mut ran = batch::run_file(&model, path, &args.options(), args.default_scope.as_deref());
         if let (Ran::Outcome(_), Some(dir)) = (&ran, &args.output) {
             let show = args.show.show();
-            if let Err(e) = batch::draw_executions(&model, path, &args.options(), show, dir) {
+            let scope = args.default_scope.as_deref();
+            if let Err(e) = batch::draw_executions(&model, path, &args.options(), scope, show, dir)
+            {
                 ran = Ran::Bad(e);
             }
         }
@@ -249,7 +257,7 @@ fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {
         .map(|(s, model)| oracle::run_suite_under(&args.dir, s, model, &opts))
         .collect::<Result<Vec<_>, _>>()?;
     if args.json {
-        print_json(&reports);
+        print_json("mapcheck-oracle", serde_json::json!({ "suites": reports }));
     } else {
         print(&oracle::render(&reports));
     }
@@ -262,12 +270,21 @@ fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {
     }
 }
 
+/// `test` with `--default-scope`'s scope where it names none (`litmus::with_default_scope`).
+fn scoped(test: litmus::Litmus, scope: Option<&str>) -> Result<litmus::Litmus, Failure> {
+    Ok(match scope {
+        Some(scope) => litmus::with_default_scope(test, scope)?,
+        None => test,
+    })
+}
+
 fn compile(args: &CompileArgs) -> Result<Ended, Failure> {
     if let Some(path) = &args.output {
         output::refuse_overwriting(path, &[&args.mapping, &args.source])?;
     }
     let mapping = mapping::load(&args.mapping)?;
     let (test, positions) = litmus::parse_file_with_positions(&args.source)?;
+    let test = scoped(test, args.default_scope.as_deref())?;
     let text = litmus::print_ptx(&mapping.compile_program_at(&test, &positions)?.target)?;
     match &args.output {
         Some(path) => output::write_file(path, text)?,
@@ -314,10 +331,10 @@ fn check(args: &CheckArgs) -> Result<Ended, Failure> {
         .stopped
         .then(|| cli::signals::stop_cause(&opts.stop, args.search.timeout));
     if args.json {
-        print(&format!(
-            "{}\n",
-            report::json(&r, &files, cause.as_deref())?
-        ));
+        print_json(
+            "mapcheck-check",
+            report::json(&r, &files, cause.as_deref())?,
+        );
     } else {
         print(&report::render_summary(&r, &files, cause.as_deref()));
     }
@@ -333,6 +350,7 @@ fn check_test(
     test: &std::path::Path,
 ) -> Result<Ended, Failure> {
     let (source, positions) = litmus::parse_file_with_positions(test)?;
+    let source = scoped(source, args.default_scope.as_deref())?;
     let found = report::confirm_test(
         mapping,
         &source,
@@ -342,10 +360,10 @@ fn check_test(
         args.coq.as_deref(),
     )?;
     if args.json {
-        print(&format!(
-            "{}\n",
-            report::confirmations_json(mapping, test, &found)?
-        ));
+        print_json(
+            "mapcheck-confirm",
+            report::confirmations_json(mapping, test, &found)?,
+        );
     } else {
         print(&report::render_confirmations(mapping, test, &found)?);
     }
@@ -377,7 +395,7 @@ fn run_repair(args: &RepairArgs) -> Result<Ended, Failure> {
     if args.weaken {
         let w = repair::weaken(&input, &opts)?;
         if args.json {
-            print_json(&w);
+            print_json("mapcheck-weaken", &w);
         } else {
             print(&repair::render_weakening(&w));
         }
@@ -396,7 +414,10 @@ fn run_repair(args: &RepairArgs) -> Result<Ended, Failure> {
         _ => None,
     };
     if args.json {
-        print_json(&serde_json::json!({ "repair": r, "written": written }));
+        print_json(
+            "mapcheck-repair",
+            serde_json::json!({ "repair": r, "written": written }),
+        );
     } else {
         print(&repair::render_repair(&r, written.as_deref()));
     }
@@ -433,7 +454,7 @@ fn merge(args: &MergeArgs) -> Result<Ended, Failure> {
     };
     let m = shard::merge_dir(&args.dir, &how, &stop, &cause)?;
     if args.json {
-        print_json(&m);
+        print_json("mapcheck-merge", &m);
     } else {
         print(&shard::render_merged(&m));
     }
@@ -471,7 +492,7 @@ fn run_compare(args: &CompareArgs) -> Result<Ended, Failure> {
     let c = compare::compare(&args.a, &args.b, &loads, &opts)?;
     warn(&c.models);
     if args.json {
-        print_json(&compare::json(&c));
+        print_json("mapcheck-compare", compare::json(&c));
     } else {
         print(&compare::render(&c));
     }
@@ -545,11 +566,14 @@ fn run_bench(args: &BenchArgs) -> Result<Ended, Failure> {
         false => vec![],
     };
     if args.json {
-        print_json(&serde_json::json!({
-            "machine_reference_seconds": reference,
-            "checks": rows,
-            "repairs": repairs
-        }));
+        print_json(
+            "mapcheck-bench",
+            serde_json::json!({
+                "machine_reference_seconds": reference,
+                "checks": rows,
+                "repairs": repairs
+            }),
+        );
     } else {
         print(&bench::render(&rows, backend, reference));
         if !repairs.is_empty() {

@@ -5,7 +5,7 @@
 //! failure to write standard output is a diagnostic and status 2), `refuse_overwriting` (an
 //! output file that is one of the inputs), `write_file` (every file mapcheck writes goes through it: written to a temporary name
 //! beside its destination, then renamed, so a killed run leaves the old file or the new one,
-//! never half of one), `graphviz_svg` (a DOT graph as SVG, when Graphviz's `dot` runs), `ProgressDisplay` (progress on stderr: a bar, or a line every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
+//! never half of one), `JSON_FORMATS` and `json_document` (every JSON document printed names its format and version), `graphviz_svg` (a DOT graph as SVG, when Graphviz's `dot` runs), `ProgressDisplay` (progress on stderr: a bar, or a line every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
 //! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
 //! stale file of an earlier run is left beside new ones; a non-empty directory without that list
 //! is someone else's and is refused; a symbolic link is not followed; while a run holds the
@@ -134,6 +134,39 @@ fn is_bookkeeping(name: &str) -> bool {
 
 fn io_error(path: &Path, what: &str, e: std::io::Error) -> Error {
     Error::file(path.display().to_string(), format!("cannot {what}: {e}"))
+}
+
+/// Every JSON document mapcheck prints on standard output, by its `format` field, with the
+/// `version` it carries: raised whenever a field changes meaning or goes away. `docs/json.md`
+/// describes each and `docs/json-schema.json` states its fields and their types; a test checks
+/// every command's output against it. (`check --shard --json` prints its shard's record, whose
+/// `format` is the shard files' own, `mapcheck-shards`.)
+pub const JSON_FORMATS: [(&str, u32); 12] = [
+    ("mapcheck-run", 1),
+    ("mapcheck-run-line", 1),
+    ("mapcheck-check", 1),
+    ("mapcheck-confirm", 1),
+    ("mapcheck-merge", 1),
+    ("mapcheck-compare", 1),
+    ("mapcheck-repair", 1),
+    ("mapcheck-weaken", 1),
+    ("mapcheck-oracle", 1),
+    ("mapcheck-bench", 1),
+    ("mapcheck-gpu-runs", 1),
+    ("mapcheck-error", 1),
+];
+
+/// `value`, a JSON object, as a document of `format` (one of `JSON_FORMATS`): its `format` and
+/// `version` fields added.
+pub fn json_document(format: &str, mut value: serde_json::Value) -> serde_json::Value {
+    let (_, version) = JSON_FORMATS
+        .iter()
+        .find(|(f, _)| *f == format)
+        .expect("every printed JSON format is in JSON_FORMATS");
+    let object = value.as_object_mut().expect("a JSON document is an object");
+    object.insert("format".into(), format.into());
+    object.insert("version".into(), (*version).into());
+    value
 }
 
 /// A DOT graph rendered as SVG by Graphviz's `dot`, read from its standard output; `None`

@@ -481,7 +481,7 @@ pub fn json(
     r: &Report,
     files: &BTreeMap<String, Files>,
     stopped_by: Option<&str>,
-) -> Result<String> {
+) -> Result<serde_json::Value> {
     let axioms: Vec<serde_json::Value> = r
         .axioms
         .iter()
@@ -519,7 +519,7 @@ pub fn json(
         "stopped": r.stopped.then(|| stopped_by.unwrap_or("asked to stop")),
         "axioms": axioms,
     });
-    Ok(serde_json::to_string_pretty(&v).expect("reports serialise"))
+    Ok(v)
 }
 
 /// A counterexample as JSON: the program, its executions (`rf`, `co`), the cycle and the files.
@@ -646,7 +646,11 @@ pub fn render_confirmations(
 }
 
 /// `check --test`'s JSON report.
-pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &Confirmations) -> Result<String> {
+pub fn confirmations_json(
+    mapping: &Mapping,
+    test: &Path,
+    found: &Confirmations,
+) -> Result<serde_json::Value> {
     let axioms: Vec<serde_json::Value> = found
         .axioms
         .iter()
@@ -674,7 +678,7 @@ pub fn confirmations_json(mapping: &Mapping, test: &Path, found: &Confirmations)
         "readings": found.readings,
         "axioms": axioms,
     });
-    Ok(serde_json::to_string_pretty(&v).expect("reports serialise"))
+    Ok(v)
 }
 
 fn why_not(why: NotOne) -> &'static str {

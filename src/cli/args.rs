@@ -123,6 +123,11 @@ pub struct RunArgs {
     /// the condition's proposition, those that falsify it, or all.
     #[arg(long, value_enum, default_value = "prop", requires = "output")]
     pub show: ShowArg,
+    /// Give every atomic access and fence of a C test that names no scope this one
+    /// (`thread_scope_thread`, `_block`, `_cluster`, `_device`, `_system`), as the scoped models
+    /// and mappings need; tests of other languages name theirs.
+    #[arg(long, value_name = "SCOPE")]
+    pub default_scope: Option<String>,
     /// Times one instruction may run on a path (loop unrolling bound).
     #[arg(long, default_value_t = 2, value_parser = at_least_one)]
     pub unroll: usize,
@@ -278,6 +283,10 @@ pub struct CheckArgs {
         conflicts_with_all = ["shard", "first", "alloy_bounds", "bound", "threads", "locations"]
     )]
     pub test: Option<PathBuf>,
+    /// With --test: give every atomic access and fence of a C test that names no scope this
+    /// one (`thread_scope_block`, `_device`, `_system`, …), as the scoped mappings need.
+    #[arg(long, value_name = "SCOPE", requires = "test")]
+    pub default_scope: Option<String>,
     /// Read the source model with herd's variant NAME as well as those the mapping names
     /// (`cxx20`: C++20's release sequences). Not with --shard: shards name the mapping file
     /// alone, so write `variant "NAME"` under its source line instead.
@@ -509,6 +518,11 @@ pub struct CompileArgs {
     /// Write the compiled test here instead of to stdout.
     #[arg(short, long)]
     pub output: Option<PathBuf>,
+    /// Give every atomic access and fence of a C test that names no scope this one
+    /// (`thread_scope_thread`, `_block`, `_cluster`, `_device`, `_system`), as the scoped models
+    /// and mappings need; tests of other languages name theirs.
+    #[arg(long, value_name = "SCOPE")]
+    pub default_scope: Option<String>,
 }
 
 #[derive(Subcommand)]
@@ -553,7 +567,8 @@ pub struct GpuSuiteArgs {
     /// The device (OpenCL: its index in the detection list; CUDA: the driver's ordinal).
     #[arg(long)]
     pub device: Option<usize>,
-    /// Print the results as JSON (an array, one object per run) instead of the reports.
+    /// Print the results as JSON (a `mapcheck-gpu-runs` document, `results`: one object per
+    /// run) instead of the reports.
     #[arg(long)]
     pub json: bool,
 }
@@ -662,7 +677,8 @@ pub struct GpuRunArgs {
     /// CUDA, the driver's ordinal (default 0).
     #[arg(long)]
     pub device: Option<usize>,
-    /// Print the results as JSON (an array, one object per run) instead of the reports.
+    /// Print the results as JSON (a `mapcheck-gpu-runs` document, `results`: one object per
+    /// run) instead of the reports.
     #[arg(long)]
     pub json: bool,
 }

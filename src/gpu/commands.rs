@@ -337,9 +337,11 @@ pub fn run(o: &RunOptions, print: &mut dyn FnMut(&str)) -> std::result::Result<R
         say(&format!("\nsummary:\n{summary}"));
     }
     if o.json {
+        let results = serde_json::json!({ "results": runs.results });
+        let document = crate::output::json_document("mapcheck-gpu-runs", results);
         print(&format!(
             "{}\n",
-            serde_json::to_string_pretty(&runs.results).expect("results serialise")
+            serde_json::to_string_pretty(&document).expect("results serialise")
         ));
     }
     Ok(runs)

@@ -69,6 +69,43 @@ pub use program::*;
 
 use crate::diag::{self, Error};
 
+/// `test` with every C11 atomic access and fence that names no scope given `scope`, a
+/// `thread_scope_*` word (the `--default-scope` of `run`, `compile` and `check --test`): how a
+/// scoped model or mapping reads a plain C11 test. A non-atomic access keeps none; a test of
+/// another language is returned as it is (PTX, OpenCL and Vulkan name every scope).
+pub fn with_default_scope(mut test: Litmus, scope: &str) -> diag::Result<Litmus> {
+    let scopes = &crate::isa::c::C11_SCOPES;
+    let Some(tag) = scopes.tag(scope) else {
+        let msg = format!("`{scope}`: expected a thread scope ({})", scopes.listed());
+        return Err(diag::Error::file("--default-scope", msg));
+    };
+    if test.arch != Arch::C11 {
+        return Ok(test);
+    }
+    let orders = &crate::isa::c::MEMORY_ORDERS;
+    let give = |tags: &mut crate::litmus::Tags| {
+        let atomic = tags.iter().any(|&t| orders.word(t).is_some());
+        if atomic && !tags.iter().any(|&t| scopes.word(t).is_some()) {
+            tags.push(tag);
+        }
+    };
+    for instr in test.threads.iter_mut().flat_map(|t| &mut t.code) {
+        match instr {
+            Instr::Load { tags, .. } | Instr::Store { tags, .. } | Instr::Fence { tags } => {
+                give(tags)
+            }
+            Instr::Rmw {
+                tags, fail_tags, ..
+            } => {
+                give(tags);
+                fail_tags.iter_mut().for_each(give);
+            }
+            _ => {}
+        }
+    }
+    Ok(test)
+}
+
 /// Write `test` in its own language's litmus syntax (`print_ptx` or `print_c`); Vulkan tests have
 /// no printer.
 pub fn print_test(test: &Litmus) -> diag::Result<String> {

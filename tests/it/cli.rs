@@ -39,9 +39,11 @@ fn json_output_carries_the_verdict() {
         "tests/data/ptx-manual/0009_sb_fence_acq_rel_sys.litmus",
     ]);
     assert_eq!(code, 0);
-    // `run --json` prints one array, whatever the number of tests (one outcome here).
+    // `run --json` prints one document with every outcome, whatever the number of tests (one
+    // outcome here).
     let v: serde_json::Value = serde_json::from_str(&out).expect("valid JSON");
-    let v = &v[0];
+    assert_eq!(v["format"], "mapcheck-run");
+    let v = &v["outcomes"][0];
     assert_eq!(
         v["validated"], false,
         "SC forbids store buffering whatever the fences"
@@ -103,7 +105,7 @@ fn run_json_on_several_tests_is_one_document() {
     let (code, out, err) = mapcheck(&["run", "--json", "models/ptx-v6.cat", tests[0], tests[1]]);
     assert_eq!(code, 0, "{err}");
     let v: serde_json::Value = serde_json::from_str(&out).expect("one JSON document");
-    let outcomes = v.as_array().expect("an array of outcomes");
+    let outcomes = v["outcomes"].as_array().expect("an array of outcomes");
     assert_eq!(outcomes.len(), 2);
     // fence.sc forbids store buffering in PTX; fence.acq_rel does not.
     assert_eq!(outcomes[0]["validated"], false);
@@ -828,6 +830,48 @@ fn shipped_models_and_mappings_run_by_name_from_any_directory() {
     assert_eq!(code, 2);
     assert!(
         err.contains("no shipped model of that name") && err.contains("ptx-v7.5"),
+        "{err}"
+    );
+}
+
+/// `--default-scope` gives a plain C11 test's atomics the scope the scoped mappings and models
+/// need: without it `compile` refuses the unscoped relaxed store (its class is not a row);
+/// with it every atomic access gets the scope and a non-atomic one none, `check --test` judges
+/// the test, and a word that is no thread scope is bad input naming the words.
+#[test]
+fn default_scope_gives_an_unscoped_c_tests_atomics_a_scope() {
+    let dir = tempfile::tempdir().unwrap();
+    let test = dir.path().join("plain.litmus");
+    std::fs::write(
+        &test,
+        "C plain\n{ [x] = 0; [y] = 0; }\n\
+         P0 (int* x, atomic_int* y) {\n  *x = 1;\n  atomic_store_explicit(y, 1, memory_order_release);\n}\n\
+         P1 (int* x, atomic_int* y) {\n  int r0 = atomic_load_explicit(y, memory_order_acquire);\n}\n\
+         exists (1:r0=1)\n",
+    )
+    .unwrap();
+    let test = test.to_str().unwrap();
+    let (code, _, err) = mapcheck(&["compile", "rc11-ptx", test]);
+    assert_eq!(code, 2, "{err}");
+    assert!(err.contains("is not declared in mapping"), "{err}");
+    let scoped = ["--default-scope", "thread_scope_device"];
+    let (code, out, err) = mapcheck(&[&["compile", "rc11-ptx", test][..], &scoped].concat());
+    assert_eq!(code, 0, "{err}");
+    assert!(out.contains("st.weak x, 1"), "{out}");
+    assert!(
+        out.contains("st.release.gpu y, 1") && out.contains("ld.acquire.gpu r0, y"),
+        "{out}"
+    );
+    let confirm = ["check", "rc11-ptx", "--test", test, "-o"];
+    let out_dir = dir.path().join("out");
+    let args = [&confirm[..], &[out_dir.to_str().unwrap()], &scoped].concat();
+    let (code, out, err) = mapcheck(&args);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.contains("SC: not a counterexample"), "{out}");
+    let (code, _, err) = mapcheck(&["run", "rc11", test, "--default-scope", "device"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("expected a thread scope (`thread_scope_thread`"),
         "{err}"
     );
 }

@@ -334,8 +334,10 @@ fn a_directory_run_prints_a_summary_and_writes_results_that_parse() {
     }
     let out = run(&["--json"]);
     assert!(out.status.success());
-    let results: Vec<RunResult> =
-        serde_json::from_slice(&out.stdout).expect("--json prints one JSON array");
+    let document: serde_json::Value =
+        serde_json::from_slice(&out.stdout).expect("--json prints one JSON document");
+    crate::json_schema::assert_matches_schema(&document);
+    let results: Vec<RunResult> = serde_json::from_value(document["results"].clone()).unwrap();
     assert_eq!(results.len(), 3);
     assert_eq!(
         results
@@ -437,7 +439,9 @@ fn an_outcome_the_model_forbids_is_reported_and_sets_the_exit_status() {
             let _one_at_a_time = DEVICE.lock().unwrap_or_else(|e| e.into_inner());
             mapcheck(&["gpu", "run", &dir, "--json"])
         };
-        let results: Vec<RunResult> = serde_json::from_slice(&out.stdout).unwrap();
+        let document: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+        crate::json_schema::assert_matches_schema(&document);
+        let results: Vec<RunResult> = serde_json::from_value(document["results"].clone()).unwrap();
         let r = &results[0];
         assert_eq!(r.model.as_deref(), Some("sc"));
         if r.counted.n == 0 {

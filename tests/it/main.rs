@@ -34,6 +34,7 @@ mod gpu_opencl;
 mod gpu_outcome;
 mod gpu_ptx;
 mod gpu_results_h100;
+mod json_schema;
 mod litmus_corpus;
 mod litmus_errors;
 mod litmus_fuzz;

@@ -372,12 +372,12 @@ fn a_run_past_its_deadline_gives_no_verdict_whether_enumerated_or_decided() {
             deadline,
             ..Default::default()
         };
-        let ran = run_file(&model, path, &opts(Some(Instant::now())));
+        let ran = run_file(&model, path, &opts(Some(Instant::now())), None);
         assert!(
             matches!(ran, Ran::Stopped),
             "{enumeration_seconds:?}: {ran:?}"
         );
-        let ran = run_file(&model, path, &opts(None));
+        let ran = run_file(&model, path, &opts(None), None);
         assert!(
             matches!(ran, Ran::Outcome(_)),
             "{enumeration_seconds:?}: {ran:?}"
