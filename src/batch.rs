@@ -34,11 +34,7 @@ pub enum Ran {
 /// The test at `path`, given `default_scope` where a C test names none
 /// (`litmus::with_default_scope`, `run --default-scope`).
 pub fn read_test(path: &Path, default_scope: Option<&str>) -> crate::diag::Result<litmus::Litmus> {
-    let test = litmus::parse_file(path)?;
-    match default_scope {
-        Some(scope) => litmus::with_default_scope(test, scope),
-        None => Ok(test),
-    }
+    litmus::with_default_scope(litmus::parse_file(path)?, default_scope)
 }
 
 /// Parse the test at `path` (`read_test`) and run it under `model` (as `decide::run`), telling

@@ -136,8 +136,7 @@ fn status(result: &Result<Ended, Failure>) -> u8 {
     }
 }
 
-/// `value` as pretty JSON on stdout.
-/// Print `value` as the JSON document of `format` (`output::JSON_FORMATS`).
+/// Print `value` as the JSON document of `format` (`output::JSON_FORMATS`), pretty.
 fn print_json(format: &str, value: impl serde::Serialize) {
     let value = serde_json::to_value(value).expect("results serialise");
     let document = mapcheck::output::json_document(format, value);
@@ -159,7 +158,7 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
     let model = ir::load_with(&args.model, &args.cat.load_options())?;
     warn([&model]);
     if args.json {
-        // One document however many tests: an array of outcomes, printed once all have run.
+        // One document however many tests: every outcome, printed once all have run.
         let outcomes = (args.tests.iter())
             .map(|path| {
                 let test = batch::read_test(path, args.default_scope.as_deref())?;
@@ -270,21 +269,13 @@ fn run_oracle(args: &OracleArgs) -> Result<Ended, Failure> {
     }
 }
 
-/// `test` with `--default-scope`'s scope where it names none (`litmus::with_default_scope`).
-fn scoped(test: litmus::Litmus, scope: Option<&str>) -> Result<litmus::Litmus, Failure> {
-    Ok(match scope {
-        Some(scope) => litmus::with_default_scope(test, scope)?,
-        None => test,
-    })
-}
-
 fn compile(args: &CompileArgs) -> Result<Ended, Failure> {
     if let Some(path) = &args.output {
         output::refuse_overwriting(path, &[&args.mapping, &args.source])?;
     }
     let mapping = mapping::load(&args.mapping)?;
     let (test, positions) = litmus::parse_file_with_positions(&args.source)?;
-    let test = scoped(test, args.default_scope.as_deref())?;
+    let test = litmus::with_default_scope(test, args.default_scope.as_deref())?;
     let text = litmus::print_ptx(&mapping.compile_program_at(&test, &positions)?.target)?;
     match &args.output {
         Some(path) => output::write_file(path, text)?,
@@ -350,7 +341,7 @@ fn check_test(
     test: &std::path::Path,
 ) -> Result<Ended, Failure> {
     let (source, positions) = litmus::parse_file_with_positions(test)?;
-    let source = scoped(source, args.default_scope.as_deref())?;
+    let source = litmus::with_default_scope(source, args.default_scope.as_deref())?;
     let found = report::confirm_test(
         mapping,
         &source,

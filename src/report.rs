@@ -802,37 +802,17 @@ pub(crate) fn picture(mapping: &Mapping, cx: &Counterexample) -> Result<String> 
         })
         .collect();
     let on_cycle: BTreeSet<usize> = steps.iter().flat_map(|&(a, _, b)| [a, b]).collect();
-    // The source events each target event was compiled from (an initial write: its own).
     let from = crate::search::compiled_from(mapping, &cx.found.source)?;
     let origins: Vec<BTreeSet<usize>> = target_keys
         .iter()
         .map(|k| match k {
             EventKey::Init(_) => at(&source_keys, k).into_iter().collect(),
-            EventKey::Event(..) => from
-                .get(k)
-                .into_iter()
-                .flatten()
+            EventKey::Event(..) => (from.get(k).into_iter().flatten())
                 .filter_map(|s| at(&source_keys, s))
                 .collect(),
         })
         .collect();
-    let mut target_highlight = picture::Highlight::default();
-    for (e, o) in origins.iter().enumerate() {
-        if !o.is_disjoint(&on_cycle) {
-            target_highlight.events.insert(e);
-        }
-    }
-    for (a, oa) in origins.iter().enumerate() {
-        for (b, ob) in origins.iter().enumerate() {
-            if a != b
-                && steps
-                    .iter()
-                    .any(|(sa, _, sb)| oa.contains(sa) && ob.contains(sb))
-            {
-                target_highlight.pairs.insert((a, b));
-            }
-        }
-    }
+    let target_highlight = compiled_highlight(&origins, &steps);
     let name = |title: &Option<String>, path: &str| title.clone().unwrap_or(path.to_string());
     let scenes = [
         picture::Scene {
@@ -862,6 +842,33 @@ pub(crate) fn picture(mapping: &Mapping, cx: &Counterexample) -> Result<String> 
         },
     ];
     Ok(picture::digraph(&scenes))
+}
+
+/// What the target picture highlights, given each target event's source events (`origins`: those
+/// of the instruction it was compiled from; an initial write, its own) and the source cycle's
+/// steps: the events compiled from a cycle event, and the pairs of them compiled from the two
+/// ends of one step.
+fn compiled_highlight(
+    origins: &[BTreeSet<usize>],
+    steps: &[(usize, String, usize)],
+) -> picture::Highlight {
+    let mut highlight = picture::Highlight::default();
+    let on_cycle =
+        |o: &BTreeSet<usize>| steps.iter().any(|(a, _, b)| o.contains(a) || o.contains(b));
+    for (e, o) in origins.iter().enumerate() {
+        if on_cycle(o) {
+            highlight.events.insert(e);
+        }
+    }
+    for (a, oa) in origins.iter().enumerate() {
+        for (b, ob) in origins.iter().enumerate() {
+            let step = |(sa, _, sb): &(usize, String, usize)| oa.contains(sa) && ob.contains(sb);
+            if a != b && steps.iter().any(step) {
+                highlight.pairs.insert((a, b));
+            }
+        }
+    }
+    highlight
 }
 
 /// Progress of a long check on stderr (`output::ProgressDisplay`): the bound, the thread shapes

@@ -244,6 +244,16 @@ impl CondScope<'_> {
 
 /// Parse and resolve the final clause at `span`: the condition and herd's `locations` list.
 pub(crate) fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Result<Clauses> {
+    if src.slice(span).trim().is_empty() {
+        return Ok(Clauses {
+            condition: Condition {
+                quantifier: Quantifier::Forall,
+                prop: Prop::True,
+            },
+            locations: vec![],
+            filter: None,
+        });
+    }
     let ast: CondAst = grammars::condition()
         .parse(span.lo, src.slice(span))
         .map_err(|e| parse_error(src, span.lo, "final condition", NAMES, e))?;
@@ -256,7 +266,9 @@ pub(crate) fn parse_condition(src: &Source, span: Span, scope: &CondScope) -> Re
         .filter
         .map(|p| resolve_prop(src, p, scope))
         .transpose()?;
-    // A filter alone (Dat3M's data-race tests) asks nothing of the final states: `forall true`.
+    // A filter alone (Dat3M's data-race tests), or no clause at all (herd's tests that only
+    // show their final states), asks nothing of the final states: `forall true`, as herd reads
+    // it (herdtools7 lib/stateParser.mly, `constr: | { ConstrGen.constr_true }`).
     let (quantifier, prop) = ast.clause.unwrap_or((Quantifier::Forall, PropAst::True));
     let condition = Condition {
         quantifier,

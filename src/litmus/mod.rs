@@ -72,8 +72,12 @@ use crate::diag::{self, Error};
 /// `test` with every C11 atomic access and fence that names no scope given `scope`, a
 /// `thread_scope_*` word (the `--default-scope` of `run`, `compile` and `check --test`): how a
 /// scoped model or mapping reads a plain C11 test. A non-atomic access keeps none; a test of
-/// another language is returned as it is (PTX, OpenCL and Vulkan name every scope).
-pub fn with_default_scope(mut test: Litmus, scope: &str) -> diag::Result<Litmus> {
+/// another language, or any test when `scope` is `None`, is returned as it is (PTX, OpenCL and
+/// Vulkan name every scope).
+pub fn with_default_scope(mut test: Litmus, scope: Option<&str>) -> diag::Result<Litmus> {
+    let Some(scope) = scope else {
+        return Ok(test);
+    };
     let scopes = &crate::isa::c::C11_SCOPES;
     let Some(tag) = scopes.tag(scope) else {
         let msg = format!("`{scope}`: expected a thread scope ({})", scopes.listed());

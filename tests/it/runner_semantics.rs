@@ -468,3 +468,18 @@ exists (P1:r0 == 1 /\\ P1:r1 == 0)";
     assert!(!synchronised.validated);
     assert!(synchronised.flags.is_empty(), "{:?}", synchronised.flags);
 }
+
+/// A test without a final condition is read as herd reads it, `forall (true)`: every execution
+/// satisfies it, and a state shows what the `locations` clause names (nothing without one).
+#[test]
+fn a_test_without_a_final_condition_asks_nothing_of_its_states() {
+    let body = "PTX no-condition\n{ x=0; }\n P0@cta 0,gpu 0 | P1@cta 0,gpu 0 ;\n \
+                st.weak x, 1 | ld.weak r0, x ;\n";
+    let bare = run("models/ptx-v6.cat", body);
+    assert_eq!(bare.states.len(), 1);
+    assert!(bare.validated && bare.negative == 0 && bare.positive == 2);
+    let shown = run("models/ptx-v6.cat", &format!("{body}locations [1:r0;]\n"));
+    let states: Vec<&String> = shown.states.keys().collect();
+    assert_eq!(states, ["1:r0=0;", "1:r0=1;"]);
+    assert!(shown.validated);
+}
