@@ -5,8 +5,9 @@
 //! `digraph`. A picture nests each thread in the instances of the scope tree that hold it, as
 //! the test's language names them (`gpu 0` ▸ `cta 1` for PTX, `dev` ▸ `wg` for OpenCL, `qf` ▸
 //! `wg` ▸ `sg` for Vulkan), skipping a level between the outermost and the innermost that groups
-//! the threads exactly as the level around it (PTX's cluster, mostly); labels reads with the value read and writes with the value written; and draws
-//! `po`, `rmw`, `rf`, `co` and `fr` (each as its immediate edges) and every relation the model
+//! the threads exactly as the level around it (PTX's cluster, mostly); labels reads with the
+//! value read and writes with the value written; and draws `po`, `rmw`, `rf`, `co` and `fr`
+//! (each as its immediate edges) and every relation the model
 //! shows (`show`, herd's meaning: PTX's morally strong, observation, Fence-SC and causality
 //! orders), dashed, between events of different threads (within a thread, `po` orders them),
 //! each without the pairs that two others imply through `po` or itself.
