@@ -3,10 +3,10 @@
 //! (`--json-lines`), its executions drawn (`-o DIR`, `--show`), and progress on stderr while the
 //! batch runs.
 //!
-//! Owns: `Ran`, `read_test`, `run_file`, `Ran::json_line`, `Show`, `draw_executions`, `BatchProgress`. Uses:
-//! `decide` (each test's verdict), `ir` (the model), `litmus` (parsing), `runner` (options,
-//! outcomes, the candidates drawn), `picture`, `diag` (a bad test's diagnostic), `output` (the
-//! progress display, files).
+//! Owns: `Ran`, `read_test`, `run_file`, `Ran::json_line`, `Show`, `draw_executions`,
+//! `BatchProgress`. Uses: `decide` (each test's verdict), `ir` (the model), `litmus` (parsing),
+//! `runner` (options, outcomes, the candidates drawn), `picture`, `diag` (a bad test's
+//! diagnostic), `output` (the progress display, files).
 use std::path::Path;
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, Instant};
@@ -38,7 +38,8 @@ pub fn read_test(path: &Path, default_scope: Option<&str>) -> crate::diag::Resul
 }
 
 /// Parse the test at `path` (`read_test`) and run it under `model` (as `decide::run`), telling
-/// a stop from an error: an input error once `opts.deadline` has passed is the stop's (a bug stays a bug).
+/// a stop from an error: an input error once `opts.deadline` has passed is the stop's (a bug
+/// stays a bug).
 pub fn run_file(model: &Model, path: &Path, opts: &Options, default_scope: Option<&str>) -> Ran {
     match read_test(path, default_scope).and_then(|test| decide::run(model, &test, opts)) {
         Ok(outcome) => Ran::Outcome(outcome),
