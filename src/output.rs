@@ -2,16 +2,19 @@
 //!
 //! Owns: `print` and `eprint` (standard output and error that never panic: a closed pipe ends the
 //! program quietly with status `PIPE_CLOSED`, as a shell's SIGPIPE death would read; another
-//! failure to write standard output is a diagnostic and status 2), `refuse_overwriting` (an
-//! output file that is one of the inputs), `write_file` (every file mapcheck writes goes through it: written to a temporary name
-//! beside its destination, then renamed, so a killed run leaves the old file or the new one,
-//! never half of one), `JSON_FORMATS` and `json_document` (every JSON document printed names its format and version), `graphviz_svg` (a DOT graph as SVG, when Graphviz's `dot` runs), `ProgressDisplay` (progress on stderr: a bar, or a line every few seconds) and `OutputDir` (a directory a run owns: it lists what it writes in
-//! `.mapcheck-files` before writing it, and a later run removes exactly those files first, so no
-//! stale file of an earlier run is left beside new ones; a non-empty directory without that list
-//! is someone else's and is refused; a symbolic link is not followed; while a run holds the
-//! directory it keeps `.mapcheck-lock` locked, so a second run into it is refused, and on taking
-//! it sweeps the `.mapcheck-tmp-*` files a killed run left), and `check_file` (an output file's
-//! place checked before the work). Uses: `diag` (every failure is an `Error` naming the path).
+//! failure to write standard output is a diagnostic and status 2), `refuse_overwriting` (an output
+//! file that is one of the inputs), `write_file` (every file mapcheck writes goes through it:
+//! written to a temporary name beside its destination, then renamed, so a killed run leaves the old
+//! file or the new one, never half of one), `JSON_FORMATS` and `json_document` (every JSON document
+//! printed names its format and version), `graphviz_svg` (a DOT graph as SVG, when Graphviz's `dot`
+//! runs), `ProgressDisplay` (progress on stderr: a bar, or a line every few seconds) and
+//! `OutputDir` (a directory a run owns: it lists what it writes in `.mapcheck-files` before writing
+//! it, and a later run removes exactly those files first, so no stale file of an earlier run is
+//! left beside new ones; a non-empty directory without that list is someone else's and is refused;
+//! a symbolic link is not followed; while a run holds the directory it keeps `.mapcheck-lock`
+//! locked, so a second run into it is refused, and on taking it sweeps the `.mapcheck-tmp-*` files
+//! a killed run left), and `check_file` (an output file's place checked before the work). Uses:
+//! `diag` (every failure is an `Error` naming the path).
 use std::io::{IsTerminal as _, Write as _};
 use std::path::{Path, PathBuf};
 use std::sync::mpsc;

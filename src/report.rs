@@ -4,12 +4,13 @@
 //! Graphviz is installed), the Coq refutation when asked — progress on stderr, and the text or
 //! JSON summary, also of a check stopped early.
 //!
-//! Owns: `check_live` (the `check` command up to its summary), `confirm_test` (`check --test`)
-//! with its renderings, `check_with_progress`,
-//! `LiveReport`, `Progress`, `render_header`, `render_counterexample`, `render_summary`,
-//! `json`, `write_counterexample`, `picture` (a counterexample's two executions), `Files`. Uses:
-//! `search` (events and the report), `picture` (the drawing), `litmus` (printers), `coq` (refutations), `output` (stdout, whole files, owned directories). Decides
-//! nothing: every verdict here was made by `search` and confirmed by the runner.
+//! Owns: `check_live` (the `check` command up to its summary), `confirm_test` (`check --test`) with
+//! its renderings, `check_with_progress`, `LiveReport`, `Progress`, `render_header`,
+//! `render_counterexample`, `render_summary`, `json`, `write_counterexample`, `picture` (a
+//! counterexample's two executions), `Files`. Uses: `search` (events and the report), `picture`
+//! (the drawing), `litmus` (printers), `coq` (refutations), `output` (stdout, whole files, owned
+//! directories). Decides nothing: every verdict here was made by `search` and confirmed by the
+//! runner.
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
