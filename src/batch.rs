@@ -22,8 +22,8 @@ use crate::{decide, litmus, output, picture};
 /// How one test of a batch ended.
 #[derive(Debug)]
 pub enum Ran {
-    /// Its verdict.
-    Outcome(Outcome),
+    /// Its verdict, and the test as read (what `--herd` and `-o` print and draw from).
+    Outcome(Outcome, litmus::Litmus),
     /// Bad input, a test over the runner's limits, or a bug in mapcheck: its diagnostic (its
     /// fault says which).
     Bad(Error),
@@ -41,8 +41,10 @@ pub fn read_test(path: &Path, default_scope: Option<&str>) -> crate::diag::Resul
 /// a stop from an error: an input error once `opts.deadline` has passed is the stop's (a bug
 /// stays a bug).
 pub fn run_file(model: &Model, path: &Path, opts: &Options, default_scope: Option<&str>) -> Ran {
-    match read_test(path, default_scope).and_then(|test| decide::run(model, &test, opts)) {
-        Ok(outcome) => Ran::Outcome(outcome),
+    let ran = read_test(path, default_scope)
+        .and_then(|test| Ok((decide::run(model, &test, opts)?, test)));
+    match ran {
+        Ok((outcome, test)) => Ran::Outcome(outcome, test),
         Err(e) if opts.out_of_time() && e.fault() == Fault::Input => Ran::Stopped,
         Err(e) => Ran::Bad(e),
     }
@@ -59,28 +61,27 @@ pub enum Show {
     All,
 }
 
-/// Draw the consistent executions of `test` under `model` that `show` selects into
-/// `dir/NAME.dot` (NAME: the test file's stem), one scene per execution with its final state
-/// for caption, and `dir/NAME.svg` when Graphviz's `dot` runs; the DOT file's path, or `None`
-/// when no execution is selected (nothing written). A test the runner cannot enumerate within
-/// `opts` is an error, as for `run` itself.
+/// Draw the consistent executions of `test` (read from `path`) under `model` that `show`
+/// selects into `dir/NAME.dot` (NAME: the test file's stem), one scene per execution with its
+/// final state for caption, and `dir/NAME.svg` when Graphviz's `dot` runs; the DOT file's path,
+/// or `None` when no execution is selected (nothing written). A test the runner cannot
+/// enumerate within `opts` is an error, as for `run` itself.
 pub fn draw_executions(
     model: &Model,
+    test: &litmus::Litmus,
     path: &Path,
     opts: &Options,
-    default_scope: Option<&str>,
     show: Show,
     dir: &Path,
 ) -> crate::diag::Result<Option<std::path::PathBuf>> {
-    let test = read_test(path, default_scope)?;
-    let observed = runner::observed(&test);
+    let observed = runner::observed(test);
     let mut drawn: Vec<(String, Execution)> = vec![];
-    runner::for_each_candidate(model, &test, opts, &mut |cand| {
-        let selected = runner::final_states(&test, &observed, cand)
+    runner::for_each_candidate(model, test, opts, &mut |cand| {
+        let selected = runner::final_states(test, &observed, cand)
             .into_iter()
             .find(|&(_, sat)| show == Show::All || sat == (show == Show::Prop));
         if let Some((values, _)) = selected {
-            let state = runner::render_values(&test, &observed, &values);
+            let state = runner::render_values(test, &observed, &values);
             drawn.push((state, cand.execution.clone()));
         }
     })?;
@@ -126,7 +127,7 @@ impl Ran {
             "seconds": took.as_secs_f64(),
         });
         let (key, value) = match self {
-            Ran::Outcome(outcome) => ("outcome", json!(outcome)),
+            Ran::Outcome(outcome, _) => ("outcome", json!(outcome)),
             Ran::Bad(e) => ("error", e.json()["error"].clone()),
             Ran::Stopped => ("timeout", json!(timeout)),
         };

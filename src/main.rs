@@ -176,11 +176,9 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
         }
         let start = Instant::now();
         let mut ran = batch::run_file(&model, path, &args.options(), args.default_scope.as_deref());
-        if let (Ran::Outcome(_), Some(dir)) = (&ran, &args.output) {
+        if let (Ran::Outcome(_, test), Some(dir)) = (&ran, &args.output) {
             let show = args.show.show();
-            let scope = args.default_scope.as_deref();
-            if let Err(e) = batch::draw_executions(&model, path, &args.options(), scope, show, dir)
-            {
+            if let Err(e) = batch::draw_executions(&model, test, path, &args.options(), show, dir) {
                 ran = Ran::Bad(e);
             }
         }
@@ -189,14 +187,11 @@ fn run(args: &RunArgs) -> Result<Ended, Failure> {
                 ran.json_line(path, start.elapsed(), args.timeout),
                 String::new(),
             ),
-            (Ran::Outcome(outcome), false) if args.herd => match litmus::parse_file(path) {
-                Ok(test) => (
-                    runner::render_herd_exact(outcome, &test, args.hexa),
-                    String::new(),
-                ),
-                Err(e) => (String::new(), e.render()),
-            },
-            (Ran::Outcome(outcome), false) => (runner::render_herd(outcome), String::new()),
+            (Ran::Outcome(outcome, test), false) if args.herd => (
+                runner::render_herd_exact(outcome, test, args.hexa),
+                String::new(),
+            ),
+            (Ran::Outcome(outcome, _), false) => (runner::render_herd(outcome), String::new()),
             (Ran::Bad(e), false) => (String::new(), e.render()),
             (Ran::Stopped, false) => (String::new(), stopped_note(path, args.timeout)),
         };
@@ -221,7 +216,7 @@ fn stopped_note(path: &std::path::Path, timeout: Option<u64>) -> String {
 /// How a batch ends, one test later: a bug over a bad test over a stopped one.
 fn worse(so_far: Ended, ran: &Ran) -> Ended {
     let now = match ran {
-        Ran::Outcome(_) => Ended::Done,
+        Ran::Outcome(..) => Ended::Done,
         Ran::Bad(e) if e.fault() == Fault::Internal => Ended::Bug,
         Ran::Bad(_) => Ended::NotRun,
         Ran::Stopped => Ended::Stopped,
